@@ -1,0 +1,91 @@
+"""The ``mjc`` command line: ``score``, ``waits``, ``recognize``, ``serve``.
+
+``mjc score [FILE]`` and ``mjc waits [FILE]`` read the JSON contract (see :mod:`engine.contract`)
+from FILE or standard input and print JSON; exit status 0 on success, 1 when the rules refuse the
+hand, 2 on malformed input. ``mjc recognize PHOTO… [--json]`` reads tiles from photos.
+``mjc serve`` starts the companion server.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Sequence
+
+from engine import contract
+
+
+def _read_json(path: str | None) -> tuple[object, dict | None]:
+    try:
+        text = sys.stdin.read() if path in (None, "-") else open(path, encoding="utf-8").read()
+    except OSError as err:
+        return None, {"ok": False, "error": {"code": "cannot_read", "message": f"cannot read {path}: {err.strerror}"}}
+    try:
+        return json.loads(text), None
+    except json.JSONDecodeError as err:
+        return None, {"ok": False, "error": {
+            "code": "bad_json", "message": f"not valid JSON at line {err.lineno} column {err.colno}: {err.msg}"}}
+
+
+def _run_contract(fn, path: str | None) -> int:
+    payload, problem = _read_json(path)
+    result = problem or fn(payload)
+    code = 2 if problem else contract.exit_code(result)
+    print(json.dumps(result, ensure_ascii=False, indent=2))
+    return code
+
+
+def _recognize(paths: Sequence[str], as_json: bool) -> int:
+    from vision import recognize
+    from vision.errors import ImageError
+
+    outputs = []
+    status = 0
+    for path in paths:
+        try:
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as err:
+            outputs.append({"photo": path, "ok": False, "error": {"code": "cannot_read", "message": f"cannot read {path}: {err.strerror}"}})
+            status = 2
+            continue
+        try:
+            rec = recognize(data)
+        except ImageError as err:
+            outputs.append({"photo": path, "ok": False, "error": err.to_dict()})
+            status = 2
+            continue
+        outputs.append({"photo": path, "ok": True, **rec.to_dict()} if as_json else {"photo": path, "text": rec.to_text()})
+    if as_json:
+        print(json.dumps(outputs if len(outputs) != 1 else outputs[0], ensure_ascii=False, indent=2))
+    else:
+        for out in outputs:
+            print(f"== {out['photo']}")
+            print(out.get("text") or f"error: {out['error']['message']}")
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mjc", description="Mahjong table companion")
+    sub = parser.add_subparsers(dest="command", required=True)
+    p_score = sub.add_parser("score", help="score a won hand (JSON in, JSON out)")
+    p_score.add_argument("file", nargs="?", help="JSON file (default: standard input)")
+    p_waits = sub.add_parser("waits", help="list the tiles that complete a hand one tile short")
+    p_waits.add_argument("file", nargs="?", help="JSON file (default: standard input)")
+    p_rec = sub.add_parser("recognize", help="read the tiles in photos")
+    p_rec.add_argument("photos", nargs="+")
+    p_rec.add_argument("--json", action="store_true", help="print JSON")
+    p_serve = sub.add_parser("serve", help="start the companion server")
+    p_serve.add_argument("--host", default="0.0.0.0")
+    p_serve.add_argument("--port", type=int, default=8080)
+    p_serve.add_argument("--data-dir", default="data")
+    args = parser.parse_args(argv)
+    if args.command == "score":
+        return _run_contract(contract.score, args.file)
+    if args.command == "waits":
+        return _run_contract(contract.waits, args.file)
+    if args.command == "recognize":
+        return _recognize(args.photos, args.json)
+    from .server import serve
+
+    return serve(host=args.host, port=args.port, data_dir=args.data_dir)

@@ -1,0 +1,240 @@
+"""The table ledger on disk: one SQLite file in the data folder.
+
+* WAL journal, ``synchronous=FULL``: a recorded event survives a power cut of the tablet.
+* One transaction per event (``BEGIN IMMEDIATE``), so two devices writing at once are serialised
+  and the state an event was computed from is the state it is appended to.
+* Events are append-only: triggers refuse ``UPDATE`` and ``DELETE`` on ``events``. Undo and
+  correction are themselves events (see :mod:`companion.ledger`).
+* ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings an older file up to
+  date in one transaction when the store opens.
+"""
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+DB_NAME = "companion.sqlite3"
+
+#: Each entry upgrades the schema from version ``i`` to ``i + 1``.
+MIGRATIONS: list[str] = [
+    # 0 -> 1: tables and their events
+    """
+    CREATE TABLE tables (
+        id            INTEGER PRIMARY KEY,
+        token         TEXT NOT NULL UNIQUE,
+        watch_token   TEXT NOT NULL UNIQUE,
+        variant       TEXT NOT NULL,
+        options       TEXT NOT NULL,
+        players       TEXT NOT NULL,
+        first_dealer  INTEGER NOT NULL,
+        start_points  INTEGER NOT NULL DEFAULT 0,
+        created_at    TEXT NOT NULL
+    );
+    CREATE TABLE events (
+        id          INTEGER PRIMARY KEY,
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        seq         INTEGER NOT NULL,
+        kind        TEXT NOT NULL,
+        target      INTEGER REFERENCES events(id),
+        data        TEXT NOT NULL,
+        created_at  TEXT NOT NULL,
+        UNIQUE (table_id, seq)
+    );
+    CREATE TRIGGER events_no_update BEFORE UPDATE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    CREATE TRIGGER events_no_delete BEFORE DELETE ON events
+        BEGIN SELECT RAISE(ABORT, 'events are append-only'); END;
+    """,
+    # 1 -> 2: a display name for the table, and the photos behind recorded hands
+    """
+    ALTER TABLE tables ADD COLUMN name TEXT NOT NULL DEFAULT '';
+    CREATE TABLE photos (
+        id          INTEGER PRIMARY KEY,
+        table_id    INTEGER NOT NULL REFERENCES tables(id),
+        sha256      TEXT NOT NULL,
+        path        TEXT NOT NULL,
+        recognition TEXT NOT NULL,
+        created_at  TEXT NOT NULL
+    );
+    """,
+]
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+class StoreError(Exception):
+    """The data file cannot be used (newer schema than this program, unreadable)."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+@dataclass
+class Table:
+    id: int
+    token: str
+    watch_token: str
+    variant: str
+    options: dict
+    players: list[str]
+    first_dealer: int
+    start_points: int
+    name: str
+    created_at: str
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> "Table":
+        return cls(row["id"], row["token"], row["watch_token"], row["variant"], json.loads(row["options"]),
+                   json.loads(row["players"]), row["first_dealer"], row["start_points"], row["name"],
+                   row["created_at"])
+
+
+@dataclass
+class Event:
+    id: int
+    seq: int
+    kind: str
+    target: int | None
+    data: dict
+    created_at: str
+
+    def to_dict(self) -> dict:
+        return {"id": self.id, "seq": self.seq, "kind": self.kind, "target": self.target, "data": self.data,
+                "created_at": self.created_at}
+
+
+class Store:
+    """Thread-safe access to the SQLite file (a connection per thread)."""
+
+    def __init__(self, data_dir: str | Path) -> None:
+        self.data_dir = Path(data_dir)
+        self.data_dir.mkdir(parents=True, exist_ok=True)
+        self.path = self.data_dir / DB_NAME
+        self.photo_dir = self.data_dir / "photos"
+        self._local = threading.local()
+        self.migrate()
+
+    # ------------------------------------------------------------------ connections
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=15, isolation_level=None, check_same_thread=False)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA foreign_keys=ON")
+        conn.execute("PRAGMA busy_timeout=15000")
+        return conn
+
+    @property
+    def conn(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = self._local.conn = self._connect()
+        return conn
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def schema_version(self) -> int:
+        return self.conn.execute("PRAGMA user_version").fetchone()[0]
+
+    def migrate(self) -> None:
+        with self.transaction() as conn:
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StoreError(f"{self.path} was written by a newer version (schema {version}, this program "
+                                 f"knows {SCHEMA_VERSION}); upgrade the program or use another --data-dir")
+            for i in range(version, SCHEMA_VERSION):
+                for statement in _split_sql(MIGRATIONS[i]):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {i + 1}")
+
+    # ------------------------------------------------------------------ tables
+    def create_table(self, *, variant: str, options: dict, players: list[str], first_dealer: int,
+                     start_points: int, name: str = "") -> Table:
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO tables (token, watch_token, variant, options, players, first_dealer, start_points,"
+                " name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (secrets.token_urlsafe(18), secrets.token_urlsafe(18), variant, json.dumps(options),
+                 json.dumps(players, ensure_ascii=False), first_dealer, start_points, name, now()),
+            )
+            row = conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
+        return Table.from_row(row)
+
+    def find_table(self, token: str) -> tuple[Table, bool] | None:
+        """The table whose control or watch token is ``token``, and whether it is the control token."""
+        row = self.conn.execute("SELECT * FROM tables WHERE token = ? OR watch_token = ?", (token, token)).fetchone()
+        if row is None:
+            return None
+        return Table.from_row(row), secrets.compare_digest(row["token"], token)
+
+    # ------------------------------------------------------------------ events
+    def events(self, table_id: int, conn: sqlite3.Connection | None = None) -> list[Event]:
+        rows = (conn or self.conn).execute(
+            "SELECT * FROM events WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        return [Event(r["id"], r["seq"], r["kind"], r["target"], json.loads(r["data"]), r["created_at"]) for r in rows]
+
+    @staticmethod
+    def append(conn: sqlite3.Connection, table_id: int, kind: str, data: dict, target: int | None = None) -> Event:
+        """Append one event inside an open transaction."""
+        seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
+        created = now()
+        cur = conn.execute(
+            "INSERT INTO events (table_id, seq, kind, target, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
+            (table_id, seq, kind, target, json.dumps(data, ensure_ascii=False), created),
+        )
+        return Event(cur.lastrowid, seq, kind, target, data, created)
+
+    # ------------------------------------------------------------------ photos
+    def save_photo(self, table_id: int, data: bytes, recognition: dict) -> int:
+        import hashlib
+
+        sha = hashlib.sha256(data).hexdigest()
+        folder = self.photo_dir / str(table_id)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{sha[:32]}.img"
+        if not path.exists():
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
+        with self.transaction() as conn:
+            cur = conn.execute(
+                "INSERT INTO photos (table_id, sha256, path, recognition, created_at) VALUES (?, ?, ?, ?, ?)",
+                (table_id, sha, str(path.relative_to(self.data_dir)), json.dumps(recognition), now()))
+        return int(cur.lastrowid)
+
+    def photo(self, table_id: int, photo_id: int) -> tuple[Path, dict] | None:
+        row = self.conn.execute("SELECT * FROM photos WHERE id = ? AND table_id = ?", (photo_id, table_id)).fetchone()
+        if row is None:
+            return None
+        return self.data_dir / row["path"], json.loads(row["recognition"])
+
+
+def _split_sql(script: str) -> list[str]:
+    """Split a migration into statements (triggers keep their inner ``;``)."""
+    out, buf = [], []
+    for line in script.strip().splitlines():
+        buf.append(line)
+        text = "\n".join(buf).strip()
+        if text.endswith(";") and (not text.upper().startswith("CREATE TRIGGER") or text.upper().endswith("END;")):
+            out.append(text)
+            buf = []
+    if "\n".join(buf).strip():
+        out.append("\n".join(buf).strip())
+    return out

@@ -1,0 +1,258 @@
+"""The JSON contract shared by ``mjc score`` / ``mjc waits`` and the HTTP API.
+
+Input (one winner; a JSON list of such objects for several winners on one discard)::
+
+    {"variant": "ningbo|nanning|yuxi|hefei|ningxia", "options": {},
+     "round_wind": "E", "winner": "S",
+     "win": {"by": "self_draw|discard", "from": "W", "after_kong": false, "robbed_kong": false,
+             "last_tile": false, "first_turn": false},
+     "hand": {"concealed": "123m456p789s1122z", "winning_tile": "2z",
+              "melds": [{"type": "chow|pung|kong|concealed_kong|added_kong", "tiles": "555p", "from": "N"}],
+              "flowers": "15f"},
+     "indicators": {"baida": "3s", "bloom": ["6p", "1z"], "fish": ["1m", "6s", "5z"]},
+     "context": {"dealer_streak": 0, "claims": {"S": {"W": 3}}}}
+
+Output on a paid win: ``{"ok": true, "value", "items", "multipliers", "payments", …}``; on a
+refusal ``{"ok": false, "error": {"code", "message"}}`` (exit status 1); on malformed input the
+same shape with ``"field"`` naming the culprit (exit status 2). :func:`exit_code` maps a result
+to the exit status. Nothing here raises on bad input.
+"""
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .errors import MahjongError
+from .hand import Hand
+from .melds import Meld
+from .rules import get_variant
+from .rules.base import (
+    Indicators,
+    Refusal,
+    ScoreInput,
+    TableContext,
+    WinInfo,
+    add_payments,
+    resolve_options,
+)
+from .seats import SEATS, parse_seat
+from .tiles import format_tiles, parse_tile, parse_tiles, tile_str
+from .waits import winning_tiles
+
+
+class InputError(MahjongError):
+    """The JSON is malformed: a missing or mistyped field."""
+
+    code = "bad_input"
+
+
+def _field(obj: Mapping[str, Any], name: str, kind: type | tuple, path: str, default: Any = ...) -> Any:
+    if name not in obj or obj[name] is None:
+        if default is ...:
+            raise InputError(f"missing field '{path}{name}'", field=f"{path}{name}")
+        return default
+    value = obj[name]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        want = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
+        raise InputError(f"field '{path}{name}' must be a {want}, got {value!r}", field=f"{path}{name}")
+    return value
+
+
+def _tiles(text: Any, field: str) -> list[int]:
+    if not isinstance(text, str):
+        raise InputError(f"field '{field}' must be a string of tiles like '123m', got {text!r}", field=field)
+    try:
+        return parse_tiles(text)
+    except MahjongError as err:
+        err.field = err.field or field
+        raise
+
+
+def _tile(text: Any, field: str) -> int:
+    if not isinstance(text, str):
+        raise InputError(f"field '{field}' must be one tile like '5p', got {text!r}", field=field)
+    try:
+        return parse_tile(text)
+    except MahjongError as err:
+        err.field = err.field or field
+        raise
+
+
+def parse_input(obj: Any, *, complete: bool = True) -> ScoreInput:
+    """Parse one JSON object into a :class:`ScoreInput` (raises :class:`MahjongError` with ``field``)."""
+    if not isinstance(obj, dict):
+        raise InputError("the input must be a JSON object (or a list of objects for several winners)")
+    known = {"variant", "options", "round_wind", "winner", "win", "hand", "indicators", "context"}
+    for key in obj:
+        if key not in known:
+            raise InputError(f"unknown field '{key}'; known fields: {', '.join(sorted(known))}", field=key)
+    variant = _field(obj, "variant", str, "")
+    get_variant(variant)
+    options = _field(obj, "options", dict, "", {})
+    winner = parse_seat(_field(obj, "winner", str, ""), field="winner")
+    round_wind = parse_seat(_field(obj, "round_wind", str, "", "E"), field="round_wind")
+
+    win_obj = _field(obj, "win", dict, "", {})
+    by = _field(win_obj, "by", str, "win.", "self_draw")
+    if by not in ("self_draw", "discard"):
+        raise InputError(f"field 'win.by' must be 'self_draw' or 'discard', got {by!r}", field="win.by")
+    from_raw = _field(win_obj, "from", str, "win.", None)
+    from_seat = parse_seat(from_raw, field="win.from") if from_raw is not None else None
+    flags = {k: _field(win_obj, k, bool, "win.", False) for k in ("after_kong", "robbed_kong", "last_tile", "first_turn")}
+    if by == "discard" and from_seat is None:
+        raise InputError("a win by discard needs 'win.from': the seat that discarded (or whose kong was robbed)",
+                         field="win.from")
+    if from_seat == winner:
+        raise InputError("'win.from' cannot be the winner's own seat", field="win.from")
+    if by == "self_draw" and flags["robbed_kong"]:
+        raise InputError("robbing a kong is a win on another player's tile: set 'win.by' to 'discard'",
+                         field="win.robbed_kong")
+    if by == "self_draw":
+        from_seat = None
+    win = WinInfo(by, from_seat, **flags)  # type: ignore[arg-type]
+
+    hand_obj = _field(obj, "hand", dict, "")
+    concealed = _tiles(_field(hand_obj, "concealed", str, "hand."), "hand.concealed")
+    melds = []
+    for i, m in enumerate(_field(hand_obj, "melds", list, "hand.", [])):
+        path = f"hand.melds[{i}]."
+        if not isinstance(m, dict):
+            raise InputError(f"'{path[:-1]}' must be an object with type, tiles and from", field=path[:-1])
+        try:
+            meld = Meld.parse(_field(m, "type", str, path), _field(m, "tiles", str, path), _field(m, "from", str, path, None))
+        except MahjongError as err:
+            err.field = f"{path}{err.field}" if err.field and not err.field.startswith("hand.") else (err.field or path[:-1])
+            raise
+        if meld.kind.value != "concealed_kong" and meld.from_seat is None:
+            raise InputError(f"a claimed {meld.kind.value} needs 'from': the seat it was claimed from",
+                             field=f"{path}from")
+        if meld.from_seat == winner:
+            raise InputError("a meld cannot be claimed from its owner's own seat", field=f"{path}from")
+        melds.append(meld)
+    flowers = _tiles(_field(hand_obj, "flowers", str, "hand.", ""), "hand.flowers")
+    winning = None
+    if complete:
+        winning = _tile(_field(hand_obj, "winning_tile", str, "hand."), "hand.winning_tile")
+    elif "winning_tile" in hand_obj and hand_obj["winning_tile"] is not None:
+        raise InputError("'waits' takes a hand one tile short, without 'winning_tile'", field="hand.winning_tile")
+    hand = Hand(tuple(concealed), tuple(melds), tuple(flowers), winning)
+
+    ind_obj = _field(obj, "indicators", dict, "", {})
+    baida_raw = _field(ind_obj, "baida", str, "indicators.", None)
+    bloom = [_tile(t, f"indicators.bloom[{i}]") for i, t in enumerate(_field(ind_obj, "bloom", list, "indicators.", []))]
+    fish = [_tile(t, f"indicators.fish[{i}]") for i, t in enumerate(_field(ind_obj, "fish", list, "indicators.", []))]
+    indicators = Indicators(_tile(baida_raw, "indicators.baida") if baida_raw else None, tuple(bloom), tuple(fish))
+
+    ctx_obj = _field(obj, "context", dict, "", {})
+    streak = _field(ctx_obj, "dealer_streak", int, "context.", 0)
+    if streak < 0:
+        raise InputError("'context.dealer_streak' cannot be negative", field="context.dealer_streak")
+    claims_raw = _field(ctx_obj, "claims", dict, "context.", {})
+    claims: dict = {}
+    for claimer, row in claims_raw.items():
+        c = parse_seat(claimer, field=f"context.claims.{claimer}")
+        if not isinstance(row, dict):
+            raise InputError("'context.claims' maps a seat to {seat: count}", field=f"context.claims.{claimer}")
+        claims[c] = {}
+        for victim, count in row.items():
+            v = parse_seat(victim, field=f"context.claims.{claimer}.{victim}")
+            if not isinstance(count, int) or isinstance(count, bool) or count < 0:
+                raise InputError("claim counts must be whole numbers ≥ 0", field=f"context.claims.{claimer}.{victim}")
+            claims[c][v] = count
+    return ScoreInput(variant, winner, hand, win, round_wind, indicators, TableContext(streak, claims), options)
+
+
+def _error(err: MahjongError) -> dict:
+    return {"ok": False, "error": err.to_dict()}
+
+
+def _refusal_codes() -> set[str]:
+    codes, todo = set(), [Refusal]
+    while todo:
+        cls = todo.pop()
+        codes.add(cls.code)
+        todo.extend(cls.__subclasses__())
+    return codes
+
+
+def _prepare(obj: Any, *, complete: bool):
+    inp = parse_input(obj, complete=complete)
+    variant = get_variant(inp.variant)
+    opts = resolve_options(variant.options, inp.options)
+    wild = variant.wild_spec(inp, opts)
+    inp.hand.validate(variant.tileset, complete=complete, wild_kinds=wild.kinds,
+                      extra_visible=variant.visible_tiles(inp))
+    return inp, variant, opts, wild
+
+
+def score(payload: Any) -> dict:
+    """Score one winner (an object) or several winners on one discard (a list). Never raises."""
+    try:
+        if isinstance(payload, list):
+            return _score_many(payload)
+        inp, variant, opts, _wild = _prepare(payload, complete=True)
+        return variant.score(inp, opts).to_dict()
+    except MahjongError as err:
+        return _error(err)
+
+
+def _score_many(payload: list) -> dict:
+    if not payload:
+        raise InputError("an empty list: give one object per winner")
+    prepared = []
+    for i, obj in enumerate(payload):
+        try:
+            prepared.append(_prepare(obj, complete=True))
+        except MahjongError as err:
+            err.field = f"[{i}].{err.field}" if err.field else f"[{i}]"
+            raise
+    inputs = [p[0] for p in prepared]
+    variant, opts = prepared[0][1], prepared[0][2]
+    if len(inputs) > 1:
+        if any(i.variant != inputs[0].variant for i in inputs):
+            raise InputError("all winners of one discard must use the same variant", field="[1].variant")
+        if any(i.win.by != "discard" for i in inputs):
+            raise InputError("several winners are only possible on one discard: every 'win.by' must be 'discard'",
+                             field="win.by")
+        if len({i.win.from_seat for i in inputs}) != 1:
+            raise InputError("several winners must have won on the same discard ('win.from' differs)", field="win.from")
+        if len({i.winner for i in inputs}) != len(inputs):
+            raise InputError("each winner may appear only once", field="winner")
+    results = variant.score_many(inputs, opts)
+    dicts = [r.to_dict() | {"winner": i.winner} for r, i in zip(results, inputs)]
+    return {
+        "ok": True,
+        "results": dicts,
+        "payments": add_payments(*(r.payments for r in results)),
+    }
+
+
+def waits(payload: Any) -> dict:
+    """The tiles that complete a hand one tile short (``winning_tile`` absent). Never raises."""
+    try:
+        inp, variant, opts, wild = _prepare(payload, complete=False)
+        tiles = winning_tiles(list(inp.hand.concealed), inp.hand.melds, wilds=wild, tileset=variant.tileset,
+                              visible=variant.visible_tiles(inp), forms=variant.winning_forms(opts))
+        out = {"ok": True, "waits": [tile_str(t) for t in tiles], "notation": format_tiles(tiles)}
+        out.update(variant.waits_extras(inp, opts, tiles))
+        return out
+    except MahjongError as err:
+        return _error(err)
+
+
+def exit_code(result: dict) -> int:
+    """0 for a paid win or a waits answer, 1 for a refusal, 2 for malformed input."""
+    if result.get("ok"):
+        return 0
+    if "error" not in result:  # several winners: refused if any refused
+        return max((exit_code(r) for r in result.get("results", [])), default=2)
+    return 1 if result["error"].get("code") in _refusal_codes() else 2
+
+
+def describe_variants() -> list[dict]:
+    """Each rule set's name, titles, tile count and documented options (for the companion)."""
+    from .rules import VARIANT_NAMES
+
+    return [get_variant(n).describe() for n in VARIANT_NAMES]
+
+
+__all__ = ["score", "waits", "exit_code", "parse_input", "describe_variants", "InputError", "SEATS"]

@@ -1,0 +1,377 @@
+"""What every rule set shares: the input struct, options, scoring patterns, results, refusals.
+
+* :class:`ScoreInput` — one struct holding everything a hand needs (PyMahjongGB style): the hand,
+  who won and how, the winds, the indicator tiles, and the table context.
+* :class:`OptionSpec` — one house rule with its documented default; :func:`resolve_options`
+  rejects unknown names and wrong types.
+* :class:`Pattern` — one scoring pattern (riichi ``mahjong`` library style): a name, a value,
+  English and Chinese labels, and ``is_condition_met``.
+* :class:`ScoreResult` — items, multipliers, payments (always summing to zero) and the
+  variant-specific extras (``wilds``, ``fish``, ``bloom``).
+* :class:`Refusal` and its subclasses — a hand the rules do not pay (named, documented codes).
+* :class:`Variant` — the interface each rule-set module implements.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Generic, Literal, Mapping, Sequence, TypeVar
+
+from ..decompose import ALL_FORMS, NO_WILDS, Form, WildSpec
+from ..errors import MahjongError
+from ..hand import Hand
+from ..melds import MeldKind
+from ..seats import SEATS, Seat, others
+from ..tiles import Tile
+from ..tilesets import TileSet
+
+WinBy = Literal["self_draw", "discard"]
+
+
+# --------------------------------------------------------------------------- input
+
+
+@dataclass(frozen=True)
+class WinInfo:
+    """How the hand was won. ``from_seat`` is the discarder (or the kong robbed) on a discard win."""
+
+    by: WinBy = "self_draw"
+    from_seat: Seat | None = None
+    after_kong: bool = False  # won on the replacement tile after a kong (槓上開花)
+    robbed_kong: bool = False  # won by robbing a kong (搶槓): ``from_seat`` declared it
+    last_tile: bool = False  # won on the last tile of the wall (海底) or its discard
+    first_turn: bool = False  # heavenly / earthly hand
+
+    @property
+    def self_draw(self) -> bool:
+        return self.by == "self_draw"
+
+
+@dataclass(frozen=True)
+class Indicators:
+    """Face-up tiles that are not part of the hand: Ningbo's Baida indicator, Yuxi's two bloom
+    tiles, Nanning's fish tiles (the last wall tiles)."""
+
+    baida: Tile | None = None
+    bloom: tuple[Tile, ...] = ()
+    fish: tuple[Tile, ...] = ()
+
+
+@dataclass(frozen=True)
+class TableContext:
+    """What the table knows beyond this hand.
+
+    ``dealer_streak``: consecutive hands the current dealer has kept (Hefei).
+    ``claims[a][b]``: pungs/kongs player ``a`` claimed from player ``b`` this hand (Nanning sealing,
+    Ningbo contracts); the winner's own declared melds are counted automatically.
+    """
+
+    dealer_streak: int = 0
+    claims: Mapping[Seat, Mapping[Seat, int]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class ScoreInput:
+    """Everything needed to score one winner's hand."""
+
+    variant: str
+    winner: Seat
+    hand: Hand
+    win: WinInfo = WinInfo()
+    round_wind: Seat = "E"
+    indicators: Indicators = Indicators()
+    context: TableContext = TableContext()
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    @property
+    def seat_wind(self) -> Seat:
+        """The winner's seat wind (East is the dealer)."""
+        return self.winner
+
+    @property
+    def is_dealer(self) -> bool:
+        return self.winner == "E"
+
+    def claims_between(self, claimer: Seat, victim: Seat) -> int:
+        """Pungs/kongs ``claimer`` took from ``victim``: the context count, or for the winner the
+        count of its declared claimed pungs/kongs, whichever is larger."""
+        told = int(self.context.claims.get(claimer, {}).get(victim, 0))
+        if claimer != self.winner:
+            return told
+        own = sum(
+            1
+            for m in self.hand.melds
+            if m.kind in (MeldKind.PUNG, MeldKind.KONG, MeldKind.ADDED_KONG) and m.from_seat == victim
+        )
+        return max(told, own)
+
+
+# --------------------------------------------------------------------------- options
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One house rule: name, documented default, description, and the allowed values."""
+
+    name: str
+    default: Any
+    description: str
+    choices: tuple[Any, ...] | None = None
+
+    def check(self, value: Any) -> Any:
+        kind = type(self.default)
+        if kind is bool:
+            ok = isinstance(value, bool)
+        elif kind is int:
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif kind is float:
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        else:
+            ok = isinstance(value, kind)
+        if not ok:
+            raise OptionError(f"option '{self.name}' must be a {kind.__name__}, got {value!r}", field=f"options.{self.name}")
+        if self.choices is not None and value not in self.choices:
+            allowed = ", ".join(map(repr, self.choices))
+            raise OptionError(f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}")
+        return value
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "default": self.default, "description": self.description}
+        if self.choices is not None:
+            out["choices"] = list(self.choices)
+        return out
+
+
+class OptionError(MahjongError):
+    """An unknown house-rule name or a value of the wrong type."""
+
+    code = "bad_option"
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any] | None) -> dict[str, Any]:
+    """Defaults overlaid with ``given``; unknown names and wrong types raise :class:`OptionError`."""
+    by_name = {s.name: s for s in specs}
+    out = {s.name: s.default for s in specs}
+    for name, value in (given or {}).items():
+        if name not in by_name:
+            known = ", ".join(sorted(by_name)) or "none"
+            raise OptionError(f"unknown option '{name}'; this rule set's options are: {known}", field=f"options.{name}")
+        out[name] = by_name[name].check(value)
+    return out
+
+
+# --------------------------------------------------------------------------- patterns and results
+
+Ctx = TypeVar("Ctx")
+
+
+class Pattern(ABC, Generic[Ctx]):
+    """A scoring pattern: a small object with its value, labels and a condition.
+
+    Subclasses set ``name``, ``value``, ``label`` (English) and ``label_zh`` and implement
+    :meth:`is_condition_met`. Patterns whose value depends on the hand override :meth:`value_for`.
+    """
+
+    name: ClassVar[str]
+    value: ClassVar[int] = 0
+    label: ClassVar[str]
+    label_zh: ClassVar[str]
+
+    @abstractmethod
+    def is_condition_met(self, ctx: Ctx) -> bool:
+        """Does the hand in ``ctx`` have this pattern?"""
+
+    def value_for(self, ctx: Ctx) -> int:
+        return self.value
+
+    def item(self, ctx: Ctx) -> "ScoreItem":
+        return ScoreItem(self.name, self.label, self.label_zh, self.value_for(ctx))
+
+
+@dataclass(frozen=True)
+class ScoreItem:
+    """One line of the result: a pattern that counted, with its value."""
+
+    name: str
+    label: str
+    label_zh: str
+    value: int | float
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "label": self.label, "label_zh": self.label_zh, "value": self.value}
+
+
+@dataclass(frozen=True)
+class Multiplier:
+    """A factor applied to the hand (or to one payer, when ``payer`` is set)."""
+
+    name: str
+    label: str
+    label_zh: str
+    factor: int | float
+    payer: Seat | None = None
+
+    def to_dict(self) -> dict:
+        out = {"name": self.name, "label": self.label, "label_zh": self.label_zh, "factor": self.factor}
+        if self.payer:
+            out["payer"] = self.payer
+        return out
+
+
+@dataclass
+class ScoreResult:
+    """A paid win. ``payments[seat]`` is what the seat gains (winner positive, payers negative)."""
+
+    value: int | float
+    items: list[ScoreItem]
+    payments: dict[Seat, int]
+    multipliers: list[Multiplier] = field(default_factory=list)
+    extras: dict[str, Any] = field(default_factory=dict)
+    decomposition: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        for seat in SEATS:
+            self.payments.setdefault(seat, 0)
+        total = sum(self.payments.values())
+        if total != 0:
+            raise AssertionError(f"payments must sum to zero, got {self.payments}")
+
+    def to_dict(self) -> dict:
+        out: dict[str, Any] = {
+            "ok": True,
+            "value": self.value,
+            "items": [i.to_dict() for i in self.items],
+            "multipliers": [m.to_dict() for m in self.multipliers],
+            "payments": {s: self.payments[s] for s in SEATS},
+        }
+        out.update(self.extras)
+        if self.decomposition:
+            out["decomposition"] = self.decomposition
+        if self.notes:
+            out["notes"] = list(self.notes)
+        return out
+
+
+def pay(winner: Seat, amounts: Mapping[Seat, int | float]) -> dict[Seat, int]:
+    """Payments where each payer in ``amounts`` pays the winner that amount (rounded to int)."""
+    out: dict[Seat, int] = {s: 0 for s in SEATS}
+    for payer, amount in amounts.items():
+        if payer == winner:
+            raise ValueError("the winner cannot pay itself")
+        amt = int(round(amount))
+        out[payer] -= amt
+        out[winner] += amt
+    return out
+
+
+def add_payments(*parts: Mapping[Seat, int]) -> dict[Seat, int]:
+    out: dict[Seat, int] = {s: 0 for s in SEATS}
+    for part in parts:
+        for seat, amount in part.items():
+            out[seat] += amount
+    return out
+
+
+# --------------------------------------------------------------------------- refusals
+
+
+class Refusal(MahjongError):
+    """The rules do not pay this hand. ``mjc score`` exits 1 with ``{"ok": false, "error": …}``."""
+
+    code = "refused"
+
+
+class NotAWin(Refusal):
+    """The tiles do not form a winning hand under this rule set."""
+
+    code = "not_a_win"
+
+
+class BelowMinimum(Refusal):
+    """The hand is worth less than the rule set's minimum (Ningbo's 4 tai, …)."""
+
+    code = "below_minimum"
+
+
+class NotAllowedOnDiscard(Refusal):
+    """This hand may only be won by self-draw."""
+
+    code = "not_on_discard"
+
+
+class Sealed(Refusal):
+    """The winner is sealed (Nanning 封胡) and cannot win this hand."""
+
+    code = "sealed"
+
+
+# --------------------------------------------------------------------------- the variant interface
+
+
+class Variant(ABC):
+    """One rule set. Modules in :mod:`engine.rules` each define one subclass instance."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    title_zh: ClassVar[str]
+    tileset: ClassVar[TileSet]
+    options: ClassVar[tuple[OptionSpec, ...]]
+
+    @abstractmethod
+    def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+        """Score one winner; raise a :class:`Refusal` when the rules do not pay the hand.
+
+        ``opts`` are already resolved (defaults filled in, checked). The input hand has been
+        validated against :attr:`tileset` and the tile count rule by the caller."""
+
+    def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
+        """Several winners on one discard. Default: each winner is scored alone and paid in full
+        by the discarder. Override where a rule set says otherwise."""
+        return [self.score(inp, opts) for inp in inputs]
+
+    def wild_spec(self, inp: ScoreInput, opts: Mapping[str, Any]) -> WildSpec:
+        """The wild kinds for this hand and the fifth-copy rule (no wilds unless the rule set has them)."""
+        return NO_WILDS
+
+    def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
+        """The winning forms this rule set accepts (used by ``mjc waits``). Default: all three."""
+        return ALL_FORMS
+
+    def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
+        """Extra keys for ``mjc waits`` output (Yuxi: bloom tiles that would complete the hand)."""
+        return {}
+
+    def visible_tiles(self, inp: ScoreInput) -> tuple[Tile, ...]:
+        """Tiles of the set shown outside the hand (indicators) that count toward copy limits."""
+        return ()
+
+    @abstractmethod
+    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
+                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+        """Immediate payments for a kong as it is declared (all zeros where the rule set has none).
+        ``from_seat`` is the discarder of an exposed kong, or the seat an added kong's pung came from."""
+
+    @abstractmethod
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+        """Which seat deals the next hand, in this hand's seats: ``"E"`` means the dealer keeps the
+        deal, ``"S"`` that it passes to the next player; a rule set may name a winner's seat."""
+
+    def describe(self) -> dict:
+        return {
+            "name": self.name,
+            "title": self.title,
+            "title_zh": self.title_zh,
+            "tiles": self.tileset.size,
+            "options": [o.to_dict() for o in self.options],
+        }
+
+
+def no_payments() -> dict[Seat, int]:
+    return {s: 0 for s in SEATS}
+
+
+def everyone_pays(winner: Seat, amount: int) -> dict[Seat, int]:
+    """Self-draw style: each of the three others pays ``amount``."""
+    return pay(winner, {s: amount for s in others(winner)})
+

@@ -1,0 +1,425 @@
+"""Ningbo mahjong (宁波麻将), from ``shared/rules/ningbo.txt``.
+
+The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
+
+* 144 tiles with flowers. A win is four sets and a pair ("they have completed four complete sets
+  and one pair"); seven pairs and thirteen orphans are not wins here.
+* Baida (百搭): the indicator tile ``indicators.baida`` is turned face up; the wilds are its three
+  remaining copies and the four copies of the next tile (9 → 1, E → S → W → N → E,
+  Green → Red → White → Green). A flower indicator makes the other seven flowers wild; they are
+  then held among the concealed tiles. A wild stands for any suited or honour tile, its own face
+  included (还搭), but never a flower, and by default never a fifth copy of a kind (the face-up
+  indicator counts as one copy shown). Wilds only complete a win: a declared meld holding a wild
+  face is invalid input, except a concealed kong of four wild copies; a discarded wild cannot be
+  won on ("You cannot call Baida").
+* Tai: every row of the guide's table (:mod:`engine.rules.ningbo_patterns`); a win needs at least
+  4 tai (:class:`BelowMinimum` below it). Every decomposition and every place of the winning tile
+  is scored; the best is paid.
+* Payment: total = tai × special multiplier. A discard win is paid by the discarder, a self-draw
+  by each of the three others. Robbing a kong: the kong's declarer pays ×5. Kong flower win
+  (winning on the kong replacement): ×2. Three-meld contract (三摊承包): when the winner claimed
+  three or more pungs/kongs from one player, that player pays everything owed, ×5.
+* Several winners on one discard: the tile goes to the winner closest in turn after the
+  discarder ("it goes to whoever is closer in turn").
+* The deal passes to the next player after every hand.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, Sequence
+
+from ..decompose import Decomposition, WildSpec, decompose
+from ..errors import MahjongError
+from ..melds import MeldKind
+from ..seats import Seat, next_seat, others
+from ..tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, is_flower, next_in_cycle, tile_str
+from ..tilesets import WITH_FLOWERS_144
+from ..waits import has_single_winning_tile, wait_shapes
+from .base import (
+    BelowMinimum,
+    Multiplier,
+    NotAllowedOnDiscard,
+    NotAWin,
+    OptionSpec,
+    ScoreInput,
+    ScoreItem,
+    ScoreResult,
+    Variant,
+    everyone_pays,
+    no_payments,
+    pay,
+)
+from .ningbo_patterns import PATTERNS, NingboContext
+
+# --------------------------------------------------------------------------- errors
+
+
+class MissingBaidaError(MahjongError):
+    """No ``indicators.baida`` while option ``require_baida`` is on (the default)."""
+
+    code = "missing_indicator"
+
+
+class WildInMeldError(MahjongError):
+    """A declared meld holds a wild face: wilds cannot be claimed, punged or chowed."""
+
+    code = "wild_in_meld"
+
+
+class ChowNotAllowedError(MahjongError):
+    """A claimed chow while option ``claimed_chows`` is off."""
+
+    code = "chow_not_allowed"
+
+
+class WinFlagError(MahjongError):
+    """Win flags that contradict Ningbo's rules (a kong win is a self-draw)."""
+
+    code = "bad_input"
+
+
+class WildFlowerExposedError(MahjongError):
+    """A wild flower set aside under ``hand.flowers`` (with a flower indicator it is a wild)."""
+
+    code = "wild_flower_exposed"
+
+
+# --------------------------------------------------------------------------- options
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec("require_baida", True,
+               "A missing indicators.baida is an error (true) or the hand is played without wilds (false)."),
+    OptionSpec("wild_fifth_copy", False,
+               "A wild may stand for a fifth copy of a kind (the face-up indicator counts as a copy shown)."),
+    OptionSpec("minimum_tai", 4, "Fewest tai a win needs ('at least 4 tai')."),
+    OptionSpec("baida_win", "winning_tile",
+               "'Baida win' 1 tai: the winning tile is a wild (winning_tile), any wild stands for another "
+               "kind (any_substitute), or no such item (never).",
+               ("winning_tile", "any_substitute", "never")),
+    OptionSpec("hai_da", "flat", "还搭: 1 tai once (flat) or 1 tai per wild used as itself (per_tile).",
+               ("flat", "per_tile")),
+    OptionSpec("win_on_discarded_wild", False,
+               "A discarded wild may complete a win (the guide: 'You cannot call Baida')."),
+    OptionSpec("wild_pair_on_discard", True,
+               "A discard may complete a pair with a wild (抛搭); false: such a wait wins by self-draw only."),
+    OptionSpec("waits_need_single_tile", False,
+               "Edge / closed / single wait tai only when the hand waited on that one kind (wild kinds aside)."),
+    OptionSpec("kong_win", "both",
+               "A win on a kong replacement: the 1-tai item and the x2 multiplier (both), or only one of them.",
+               ("both", "tai_only", "multiplier_only")),
+    OptionSpec("last_discard_counts", False, "Last-tile tai also for a win on the last discard."),
+    OptionSpec("earthly_hand", "first_discard",
+               "Earthly hand: a non-dealer winning on the dealer's first discard, on its own first draw, or either.",
+               ("first_discard", "first_draw", "either")),
+    OptionSpec("all_honours_tai", 10, "Tai for all honours (the guide: 10; MIL: 20)."),
+    OptionSpec("seat_flower_tai", 0, "Tai per flower of the winner's seat (guide: none; MIL 1, servers 2)."),
+    OptionSpec("other_flower_tai", 0, "Tai per flower not of the winner's seat."),
+    OptionSpec("flower_set_tai", 0, "Tai per complete set of four flowers (1f-4f or 5f-8f)."),
+    OptionSpec("claimed_chows", True, "Chows may be claimed from a discard (false: a declared chow is refused input)."),
+    OptionSpec("contract_counts_chows", False,
+               "Claimed chows count toward the three-meld contract (the prose says chowed/ponged/konged, "
+               "the table pungs or kongs)."),
+    OptionSpec("contract_pays", "all_shares",
+               "The contracted player pays what all payers owed x5 (all_shares) or one payer's share x5 (one_share).",
+               ("all_shares", "one_share")),
+    OptionSpec("multiple_winners", "closest",
+               "Several winners on one discard: only the closest in turn after the discarder wins (closest), "
+               "or each is paid (all).",
+               ("closest", "all")),
+)
+
+ROB_FACTOR = 5
+CONTRACT_FACTOR = 5
+KONG_FLOWER_FACTOR = 2
+CONTRACT_CLAIMS = 3
+
+
+@dataclass(frozen=True)
+class _Scored:
+    """One way of seeing the hand, scored."""
+
+    tai: int
+    items: tuple[ScoreItem, ...]
+    decomposition: Decomposition
+
+
+class Ningbo(Variant):
+    """宁波麻将 — Ningbo mahjong with Baida wilds and a 4-tai minimum."""
+
+    name = "ningbo"
+    title = "Ningbo"
+    title_zh = "宁波麻将"
+    tileset = WITH_FLOWERS_144
+    options = OPTIONS
+
+    # ------------------------------------------------------------------ wilds
+
+    def wild_spec(self, inp: ScoreInput, opts: Mapping[str, Any]) -> WildSpec:
+        """The three other copies of the indicator and the four of the next tile; for a flower
+        indicator the other seven flowers. No indicator: an error unless ``require_baida`` is off."""
+        baida = inp.indicators.baida
+        fifth = bool(opts["wild_fifth_copy"])
+        if baida is None:
+            if opts["require_baida"]:
+                raise MissingBaidaError(
+                    "Ningbo needs the Baida indicator: give 'indicators.baida' (the tile turned face up), "
+                    "or set option require_baida to false to score without wilds",
+                    field="indicators.baida",
+                )
+            return WildSpec(frozenset(), fifth)
+        if is_flower(baida):
+            return WildSpec(frozenset(FLOWERS) - {baida}, fifth)
+        return WildSpec(frozenset({baida, next_in_cycle(baida)}), fifth)
+
+    def visible_tiles(self, inp: ScoreInput) -> tuple[Tile, ...]:
+        """The indicator is one copy of its kind shown face up."""
+        return (inp.indicators.baida,) if inp.indicators.baida is not None else ()
+
+    def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
+        """``mjc waits`` shows the indicator and the wild kinds (wild kinds complete most ready hands)."""
+        if inp.indicators.baida is None:
+            return {}
+        spec = self.wild_spec(inp, opts)
+        return {"wilds": {"indicator": tile_str(inp.indicators.baida), "kinds": [tile_str(k) for k in sorted(spec.kinds)]}}
+
+    # ------------------------------------------------------------------ scoring
+
+    def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+        wild = self.wild_spec(inp, opts)
+        self._check_input(inp, opts, wild)
+        hand = inp.hand
+        win_tile = hand.winning_tile
+        assert win_tile is not None
+        winning_is_wild = win_tile in wild.kinds
+        if winning_is_wild and not inp.win.self_draw and not opts["win_on_discarded_wild"]:
+            raise NotAllowedOnDiscard(
+                f"{tile_str(win_tile)} is a Baida (wild) and 'You cannot call Baida': a discarded wild "
+                "cannot complete a win (option win_on_discarded_wild allows it)"
+            )
+        decomps = self._decompositions(inp, wild)
+        if not decomps:
+            raise NotAWin("these tiles do not make four sets and a pair, even with the wilds")
+        scored = self._best(inp, opts, wild, decomps, winning_is_wild)
+        minimum = int(opts["minimum_tai"])
+        if scored.tai < minimum:
+            listed = ", ".join(f"{i.label_zh} {i.value}" for i in scored.items) or "nothing"
+            raise BelowMinimum(f"the hand is worth {scored.tai} tai ({listed}); Ningbo needs at least {minimum}")
+        return self._paid(inp, opts, wild, scored)
+
+    def _check_input(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec) -> None:
+        """Reject what Ningbo's rules make impossible (exit 2, naming the field)."""
+        if inp.win.after_kong and not inp.win.self_draw:
+            raise WinFlagError(
+                "a kong win is on the replacement tile you draw ('also counts as a self-draw'): "
+                "set 'win.by' to 'self_draw'",
+                field="win.after_kong",
+            )
+        for flower in inp.hand.flowers:
+            if flower in wild.kinds:
+                raise WildFlowerExposedError(
+                    f"with a flower indicator {tile_str(flower)} is a wild: put it among 'hand.concealed'",
+                    field="hand.flowers",
+                )
+        for i, meld in enumerate(inp.hand.melds):
+            faces = set(meld.tiles)
+            if faces & wild.kinds and not (meld.kind == MeldKind.CONCEALED_KONG and len(meld.tiles) == 4):
+                raise WildInMeldError(
+                    f"{meld.kind.value} {''.join(tile_str(t) for t in meld.tiles)} holds a Baida: wilds cannot be "
+                    "claimed or used to pung or chow (only four wild copies may form a concealed kong)",
+                    field=f"hand.melds[{i}]",
+                )
+            if meld.kind == MeldKind.CHOW and not opts["claimed_chows"]:
+                raise ChowNotAllowedError(
+                    "this table does not allow claimed chows (option claimed_chows is false)",
+                    field=f"hand.melds[{i}]",
+                )
+
+    def _decompositions(self, inp: ScoreInput, wild: WildSpec) -> list[Decomposition]:
+        """Every standard arrangement, groups of wilds only over representative kinds; without
+        ``wild_fifth_copy`` the face-up indicator counts as a copy."""
+        hand = inp.hand
+        decomps = decompose(list(hand.concealed), hand.melds, wilds=wild, forms=("standard",),
+                            free_kinds=_free_kinds(inp, wild))
+        baida = inp.indicators.baida
+        if wild.allow_fifth_copy or baida is None or is_flower(baida):
+            return decomps
+        return [d for d in decomps if d.stands_for.count(baida) <= 3]
+
+    def _best(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec,
+              decomps: list[Decomposition], winning_is_wild: bool) -> _Scored:
+        """Score every decomposition with every place of the winning tile; pay the best."""
+        hand = inp.hand
+        win_tile = hand.winning_tile
+        assert win_tile is not None
+        _counts, faces = wild.split(hand.concealed)
+        kong_wilds = sum(len(m.tiles) for m in hand.melds if set(m.tiles) & wild.kinds)
+        only_wait = bool(opts["waits_need_single_tile"]) and has_single_winning_tile(
+            list(hand.concealed), win_tile, hand.melds, wilds=wild, tileset=self.tileset)
+        no_discard_wild_pair = not inp.win.self_draw and not opts["wild_pair_on_discard"]
+        best: _Scored | None = None
+        skipped = False
+        for d in decomps:
+            shapes = wait_shapes(d, win_tile, tileset=self.tileset, winning_tile_is_wild=winning_is_wild)
+            for shape in sorted(shapes) or [None]:
+                pair = d.pair
+                if no_discard_wild_pair and shape == "single" and pair is not None and pair.wilds:
+                    skipped = True
+                    continue
+                ctx = NingboContext(inp, opts, d, shape, only_wait, wild, winning_is_wild,
+                                    len(faces) + kong_wilds, kong_wilds)
+                items = tuple(p.item(ctx) for p in PATTERNS if p.is_condition_met(ctx))
+                tai = int(sum(i.value for i in items))
+                if best is None or tai > best.tai:
+                    best = _Scored(tai, items, d)
+        if best is None:
+            assert skipped
+            raise NotAllowedOnDiscard(
+                "the winning tile only pairs with a Baida (抛搭): this wait wins by self-draw only "
+                "(option wild_pair_on_discard)"
+            )
+        return best
+
+    def _paid(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec, scored: _Scored) -> ScoreResult:
+        """Total = tai × special multipliers; discarder pays, or all three on a self-draw; the
+        robbed kong's declarer or the contracted player pays alone, ×5."""
+        winner = inp.winner
+        multipliers: list[Multiplier] = []
+        notes: list[str] = []
+        base = scored.tai
+        if inp.win.after_kong and opts["kong_win"] in ("both", "multiplier_only"):
+            base *= KONG_FLOWER_FACTOR
+            multipliers.append(Multiplier("kong_flower", "Kong flower win", "杠上开花", KONG_FLOWER_FACTOR))
+        value = base
+        contract = _contracted(inp, opts)
+        extras: dict[str, Any] = {}
+        if contract is not None:
+            victim, claims = contract
+            shares = 3 if inp.win.self_draw and opts["contract_pays"] == "all_shares" else 1
+            value = base * CONTRACT_FACTOR
+            payments = pay(winner, {victim: value * shares})
+            multipliers.append(Multiplier("contract", "Three-meld contract", "三摊承包", CONTRACT_FACTOR, victim))
+            extras["contract"] = {"payer": victim, "claims": claims}
+            if inp.win.robbed_kong:
+                notes.append(
+                    f"the robbed kong was {inp.win.from_seat}'s; the contract makes {victim} pay alone, ×5 once"
+                    if inp.win.from_seat != victim else
+                    f"{victim} is both the robbed kong's declarer and the contracted player: ×5 once"
+                )
+        elif inp.win.robbed_kong:
+            assert inp.win.from_seat is not None
+            value = base * ROB_FACTOR
+            payments = pay(winner, {inp.win.from_seat: value})
+            multipliers.append(Multiplier("robbing_kong", "Robbing a kong", "捉杠", ROB_FACTOR, inp.win.from_seat))
+        elif inp.win.self_draw:
+            payments = everyone_pays(winner, value)
+        else:
+            assert inp.win.from_seat is not None
+            payments = pay(winner, {inp.win.from_seat: value})
+        if inp.indicators.baida is not None:
+            extras["wilds"] = _wilds_extra(inp, wild, scored.decomposition)
+        return ScoreResult(value, list(scored.items), payments, multipliers, extras,
+                           decomposition=str(scored.decomposition), notes=notes)
+
+    # ------------------------------------------------------------------ several winners, kongs, dealer
+
+    def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
+        """'If more than one player needs the discarded tile for the win, it goes to whoever is
+        closer in turn after the person who discarded the tile.' The closest winner whose hand
+        the rules pay takes it; the others get an empty result with a note (option
+        ``multiple_winners``: ``all`` pays each)."""
+        if len(inputs) == 1 or opts["multiple_winners"] == "all":
+            return [self.score(inp, opts) for inp in inputs]
+        discarder = inputs[0].win.from_seat
+        assert discarder is not None
+        order = [next_seat(discarder, i) for i in (1, 2, 3)]
+        by_seat = {inp.winner: inp for inp in inputs}
+        first_refusal: Exception | None = None
+        taker: Seat | None = None
+        result: ScoreResult | None = None
+        for seat in order:
+            if seat not in by_seat:
+                continue
+            try:
+                result = self.score(by_seat[seat], opts)
+            except (NotAWin, BelowMinimum, NotAllowedOnDiscard) as err:
+                first_refusal = first_refusal or err
+                continue
+            taker = seat
+            break
+        if result is None:
+            assert first_refusal is not None
+            raise first_refusal
+        out = []
+        for inp in inputs:
+            if inp.winner == taker:
+                out.append(result)
+            else:
+                out.append(ScoreResult(0, [], no_payments(), extras={"passed_over": True, "tile_goes_to": taker},
+                                       notes=[f"the discard goes to {taker}, closer in turn after {discarder}"]))
+        return out
+
+    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
+                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+        """The guide pays nothing for a kong as it is declared."""
+        return no_payments()
+
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+        """'After each game, the next person to the right (counterclockwise) becomes the dealer':
+        the deal always passes."""
+        return "S"
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _free_kinds(inp: ScoreInput, wild: WildSpec) -> list[Tile]:
+    """Representative kinds for groups made only of wilds: every honour (dragons and the winds
+    score), each wild face (还搭), and in each suit already in the hand its least-used rank (a
+    suit's ranks score alike). Keeps the arrangements few when many wilds are held."""
+    used = [0] * NUM_KINDS
+    for tile in inp.hand.all_tiles():
+        if tile < NUM_KINDS and tile not in wild.kinds:
+            used[tile] += 1
+    baida = inp.indicators.baida
+    if baida is not None and baida < NUM_KINDS:
+        used[baida] += 1
+    kinds = set(HONOURS) | {k for k in wild.kinds if k < NUM_KINDS}
+    for suit in range(3):
+        ranks = range(suit * 9, suit * 9 + 9)
+        if any(used[k] for k in ranks):
+            kinds.update(sorted(ranks, key=lambda k: (used[k], k))[:1])
+    return sorted(kinds)
+
+
+def _contracted(inp: ScoreInput, opts: Mapping[str, Any]) -> tuple[Seat, int] | None:
+    """The player the winner claimed three or more melds from (三摊承包), with the count."""
+    best: tuple[Seat, int] | None = None
+    for victim in others(inp.winner):
+        count = inp.claims_between(inp.winner, victim)
+        if opts["contract_counts_chows"]:
+            own = sum(1 for m in inp.hand.melds if m.from_seat == victim)
+            count = max(count, own)
+        if count >= CONTRACT_CLAIMS and (best is None or count > best[1]):
+            best = (victim, count)
+    return best
+
+
+def _wilds_extra(inp: ScoreInput, wild: WildSpec, d: Decomposition) -> dict[str, Any]:
+    """``{"indicator", "kinds", "in_hand": [{"tile", "stands_for"}, …]}``; wilds in a concealed
+    kong stand for themselves."""
+    in_hand = [{"tile": tile_str(face), "stands_for": tile_str(kind)} for face, kind in d.substitutions]
+    for meld in inp.hand.melds:
+        if set(meld.tiles) & wild.kinds:
+            in_hand.extend({"tile": tile_str(t), "stands_for": tile_str(t), "meld": meld.kind.value}
+                           for t in meld.tiles)
+    assert inp.indicators.baida is not None
+    return {
+        "indicator": tile_str(inp.indicators.baida),
+        "kinds": [tile_str(k) for k in sorted(wild.kinds)],
+        "in_hand": in_hand,
+    }
+
+
+VARIANT = Ningbo()
+
+__all__ = ["VARIANT", "Ningbo", "OPTIONS"]

@@ -1,0 +1,279 @@
+"""Ningxia Waterslide (宁夏滑水麻将): flat payouts, "no fault, no loss".
+
+The rule text (``/work/shared/rules/ningxia-waterslide.txt``) pays a fixed amount per hand kind,
+"What You Pay Is What You See", with no formula:
+
+=================== ============================== ==============
+hand                on self-draw (each other pays) on discard
+=================== ============================== ==============
+standard win        2 (total 6)                    3
+seven pairs         6 (total 18)                   9
+dragon seven pairs  10 (total 30)                  15
+=================== ============================== ==============
+
+"If you self-draw, everyone else pays. If you discard, you pay." A dragon seven pairs is seven
+pairs with a four of a kind counted as two pairs (:attr:`Decomposition.quads`); when a hand
+reads several ways the best-paying reading is paid. Several winners on one discard are each paid
+in full by the discarder ("One Discard, Three Wins: 9 total, 3 points to each winner").
+
+Kongs pay as they are declared: concealed 2 from each other player, exposed 3 from the
+discarder, added 1 from each other player.
+
+The winner of a hand deals the next; after a draw the dealer deals again.
+
+``ScoreResult.value`` is the total the winner collects; each item's value is what one payer pays.
+See ``docs/rules/ningxia.md`` for every sentence of the text and the readings chosen.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping, Sequence
+
+from ..decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
+from ..errors import TileSetError
+from ..melds import MeldKind
+from ..seats import Seat
+from ..tiles import RED, format_tiles, is_honour, tile_str
+from ..tilesets import STANDARD_136
+from .base import (
+    NotAWin,
+    OptionError,
+    OptionSpec,
+    Pattern,
+    Refusal,
+    ScoreInput,
+    ScoreResult,
+    Variant,
+    everyone_pays,
+    no_payments,
+    pay,
+)
+
+
+class ChowClaimNotAllowed(Refusal):
+    """A declared (claimed) chow: the Ningxia text lets a discard be called only for a pung, a
+    kong or the win (option ``claimed_chows``)."""
+
+    code = "chow_claim_not_allowed"
+
+
+class SevenPairsNotAllowed(Refusal):
+    """The hand only wins as seven pairs and the table plays without seven pairs
+    (option ``seven_pairs`` false)."""
+
+    code = "seven_pairs_not_allowed"
+
+
+OPTIONS: tuple[OptionSpec, ...] = (
+    OptionSpec(
+        "seven_pairs", True,
+        "Seven pairs (and dragon seven pairs) win. The text lists both in its payout table; some Ningxia "
+        "game clients make seven pairs a table setting. False: a hand that only reads as seven pairs is refused "
+        "(code seven_pairs_not_allowed).",
+    ),
+    OptionSpec(
+        "honours", True,
+        "Play with the 28 wind and dragon tiles, as the text's 136-tile set says. False: the 108-tile table "
+        "(带风 off in Ningxia clients); a hand holding an honour is rejected as a tile not in the set.",
+    ),
+    OptionSpec(
+        "red_dragon_wild", False,
+        "The four Red dragons (7z) are wild (红中赖子, a Ningxia client setting the text does not mention). "
+        "Needs honours on.",
+    ),
+    OptionSpec(
+        "claimed_chows", False,
+        "A discard may be claimed for a chow. The text's calling rules name only pung, kong and the win, so "
+        "by default a declared chow meld is refused (code chow_claim_not_allowed); chows formed in hand are "
+        "always fine.",
+    ),
+    OptionSpec(
+        "dealer_rotation", "winner",
+        "Who deals next. 'winner' (the text: 'The winner of the hand becomes the next dealer'; a draw keeps "
+        "the dealer); 'next_seat': the dealer keeps the deal on a win or a draw, else it passes to the next "
+        "seat (the common Chinese custom).",
+        ("winner", "next_seat"),
+    ),
+)
+
+
+# --------------------------------------------------------------------------- patterns
+
+
+@dataclass(frozen=True)
+class NingxiaContext:
+    """What the flat patterns read: one reading of the hand and how it was won."""
+
+    decomposition: Decomposition
+    self_draw: bool
+
+
+class FlatWin(Pattern[NingxiaContext]):
+    """A row of the payout table: ``each`` from every other player on a self-draw, ``discard``
+    from the discarder alone."""
+
+    each: ClassVar[int]
+    discard: ClassVar[int]
+
+    def value_for(self, ctx: NingxiaContext) -> int:
+        return self.each if ctx.self_draw else self.discard
+
+
+class StandardWin(FlatWin):
+    """'Standard Win: 4 melds + 1 pair — 2 points from each other player / 3 points' from the discarder."""
+
+    name = "standard_win"
+    label = "Standard win"
+    label_zh = "平胡"
+    each = 2
+    discard = 3
+
+    def is_condition_met(self, ctx: NingxiaContext) -> bool:
+        return ctx.decomposition.form == "standard"
+
+
+class SevenPairs(FlatWin):
+    """'Seven Pairs: exactly 7 pairs — 6 points from each other player / 9 points'."""
+
+    name = "seven_pairs"
+    label = "Seven pairs"
+    label_zh = "七对"
+    each = 6
+    discard = 9
+
+    def is_condition_met(self, ctx: NingxiaContext) -> bool:
+        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads == 0
+
+
+class DragonSevenPairs(FlatWin):
+    """'Dragon Seven Pairs: six pairs plus one four-of-a-kind — 10 points from each / 15 points'.
+    Two fours of a kind pay the same (the table has no bigger row)."""
+
+    name = "dragon_seven_pairs"
+    label = "Dragon seven pairs"
+    label_zh = "龙七对"
+    each = 10
+    discard = 15
+
+    def is_condition_met(self, ctx: NingxiaContext) -> bool:
+        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads >= 1
+
+
+PATTERNS: tuple[FlatWin, ...] = (StandardWin(), SevenPairs(), DragonSevenPairs())
+
+# Kong payments as declared: (kind, amount, who pays).
+CONCEALED_KONG_EACH = 2
+EXPOSED_KONG_FROM_DISCARDER = 3
+ADDED_KONG_EACH = 1
+
+
+# --------------------------------------------------------------------------- the variant
+
+
+class Ningxia(Variant):
+    """Ningxia Waterslide: flat self-draw / discard amounts, kong payments, winner deals next."""
+
+    name = "ningxia"
+    title = "Ningxia Waterslide"
+    title_zh = "宁夏滑水麻将"
+    tileset = STANDARD_136
+    options = OPTIONS
+
+    def wild_spec(self, inp: ScoreInput, opts: Mapping[str, Any]) -> WildSpec:
+        """Red dragons are wild only under ``red_dragon_wild`` (which needs ``honours``)."""
+        if not opts["red_dragon_wild"]:
+            return NO_WILDS
+        if not opts["honours"]:
+            raise OptionError("option 'red_dragon_wild' needs 'honours': without honours there is no Red dragon",
+                              field="options.red_dragon_wild")
+        return WildSpec(frozenset({RED}))
+
+    def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[int]) -> dict[str, Any]:
+        """The core lists thirteen-orphans (and, with seven pairs off, seven-pairs) waits too; keep
+        only the tiles that win under this rule set (the keys replace the core's)."""
+        self._check(inp, opts)
+        kept = [t for t in waits
+                if (opts["honours"] or not is_honour(t)) and self._readings(list(inp.hand.concealed) + [t], inp, opts)]
+        return {"waits": [tile_str(t) for t in kept], "notation": format_tiles(kept)}
+
+    def _forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
+        return ("standard", "seven_pairs") if opts["seven_pairs"] else ("standard",)
+
+    def _readings(self, concealed: Sequence[int], inp: ScoreInput, opts: Mapping[str, Any]) -> list[Decomposition]:
+        return decompose(concealed, inp.hand.melds, wilds=self.wild_spec(inp, opts), forms=self._forms(opts))
+
+    def _check(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
+        if not opts["honours"]:
+            for tile in inp.hand.all_tiles():
+                if is_honour(tile):
+                    raise TileSetError(
+                        f"{tile_str(tile)} is an honour and this table plays without honours (option 'honours' "
+                        "is false); check the photo or the option",
+                        field="hand.concealed" if tile in inp.hand.concealed else "hand.melds",
+                    )
+        if not opts["claimed_chows"] and any(m.kind == MeldKind.CHOW for m in inp.hand.melds):
+            raise ChowClaimNotAllowed(
+                "a chow cannot be claimed from a discard in Ningxia Waterslide (only pung, kong or the win); "
+                "set option 'claimed_chows' if your table allows it"
+            )
+
+    def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+        """Pay the best row of the flat table the hand reads as."""
+        self._check(inp, opts)
+        readings = self._readings(inp.hand.concealed, inp, opts)
+        if not readings:
+            if not opts["seven_pairs"] and decompose(inp.hand.concealed, inp.hand.melds,
+                                                     wilds=self.wild_spec(inp, opts), forms=("seven_pairs",)):
+                raise SevenPairsNotAllowed("seven pairs does not win at this table (option 'seven_pairs' is false)")
+            raise NotAWin("not a winning hand: Ningxia Waterslide needs four sets and a pair, or seven pairs")
+        self_draw = inp.win.self_draw
+        best: tuple[int, FlatWin, Decomposition] | None = None
+        for d in readings:
+            ctx = NingxiaContext(d, self_draw)
+            for pattern in PATTERNS:
+                if pattern.is_condition_met(ctx):
+                    value = pattern.value_for(ctx)
+                    if best is None or value > best[0]:
+                        best = (value, pattern, d)
+        assert best is not None  # every reading is standard or seven pairs
+        amount, pattern, reading = best
+        if self_draw:
+            payments = everyone_pays(inp.winner, amount)
+        else:
+            assert inp.win.from_seat is not None
+            payments = pay(inp.winner, {inp.win.from_seat: amount})
+        return ScoreResult(
+            value=payments[inp.winner],
+            items=[pattern.item(NingxiaContext(reading, self_draw))],
+            payments=payments,
+            decomposition=str(reading),
+        )
+
+    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
+                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+        """Concealed kong: 2 from each other player; exposed kong: 3 from the discarder; added kong:
+        1 from each other player."""
+        if kind == MeldKind.CONCEALED_KONG:
+            return everyone_pays(declarer, CONCEALED_KONG_EACH)
+        if kind == MeldKind.ADDED_KONG:
+            return everyone_pays(declarer, ADDED_KONG_EACH)
+        if kind == MeldKind.KONG:
+            if from_seat is None or from_seat == declarer:
+                raise ValueError("an exposed kong is paid by the discarder: give the seat it was claimed from")
+            return pay(declarer, {from_seat: EXPOSED_KONG_FROM_DISCARDER})
+        return no_payments()
+
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+        """A draw keeps the dealer. Under 'winner' the winner deals next (the dealer, if among
+        several winners, keeps the deal; otherwise the first winner listed — list winners in turn
+        order after the discarder). Under 'next_seat' the dealer keeps the deal only by winning."""
+        if drawn:
+            return "E"
+        if not winners:
+            raise ValueError("a hand that was not drawn needs at least one winner")
+        if "E" in winners:
+            return "E"
+        return winners[0] if opts["dealer_rotation"] == "winner" else "S"
+
+
+VARIANT = Ningxia()

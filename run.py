@@ -1,0 +1,99 @@
+#!/usr/bin/env python3
+"""One entry point that sets itself up: ``python3 run.py serve`` and ``python3 run.py test``.
+
+Needs only python3. The first run creates ``.venv/`` beside this file and installs the
+project with the extras the command needs; later runs skip the install unless
+``pyproject.toml`` changed (a stamp file remembers its hash), so re-running is fast.
+
+Commands:
+  serve [ARGS...]   start the companion server (``mjc serve ARGS``)
+  test [ARGS...]    run the whole test suite (``pytest ARGS``)
+  mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
+  bench [NAME]      run the benchmarks in bench/ (engine, vision)
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / ("python.exe" if os.name == "nt" else "python")
+
+EXTRAS = {
+    "serve": "",
+    "mjc": "",
+    "test": "[dev,e2e]",
+    "bench": "[dev,bench]",
+}
+
+
+def _stamp(extras: str) -> str:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    return f"{digest}{extras}"
+
+
+def ensure_env(extras: str) -> None:
+    """Create the virtual environment and install the project with ``extras`` if needed."""
+    if not PY.exists():
+        print(f"[run.py] creating virtual environment in {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    stamp_file = VENV / f".installed{extras.replace(',', '-')}"
+    want = _stamp(extras)
+    if stamp_file.exists() and stamp_file.read_text() == want:
+        return
+    print(f"[run.py] installing the project{extras} into {VENV}", flush=True)
+    subprocess.run(
+        [str(PY), "-m", "pip", "install", "--quiet", "-e", f"{ROOT}{extras}"],
+        check=True,
+    )
+    stamp_file.write_text(want)
+
+
+def ensure_chromium() -> None:
+    """End-to-end tests drive Debian's chromium; install it (and its driver) if missing."""
+    if Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists():
+        return
+    if os.geteuid() != 0:
+        print("[run.py] chromium not found and not root: end-to-end tests will be skipped", flush=True)
+        return
+    print("[run.py] installing chromium and chromium-driver for the end-to-end tests", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(
+        ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"],
+        check=False,
+        env=env,
+    )
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in EXTRAS:
+        print(__doc__)
+        return 2
+    command, rest = argv[0], argv[1:]
+    ensure_env(EXTRAS[command])
+    if command == "serve":
+        args = [str(PY), "-m", "companion", "serve", *rest]
+    elif command == "mjc":
+        args = [str(PY), "-m", "companion", *rest]
+    elif command == "test":
+        if os.environ.get("MJC_SKIP_E2E") != "1":
+            ensure_chromium()
+        args = [str(PY), "-m", "pytest", *rest]
+    else:  # bench
+        names = rest or ["engine"]
+        code = 0
+        for name in names:
+            code |= subprocess.call([str(PY), str(ROOT / "bench" / f"bench_{name}.py")], cwd=ROOT)
+        return code
+    return subprocess.call(args, cwd=ROOT)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,599 @@
+"""Yuxi Flower Blooming Mahjong through the JSON contract.
+
+Every row of the guide's payout table, its who-pays table, its base-points sentence and its dealer
+sentence is a test; so is each reading in docs/rules/yuxi.md and each option (default and not).
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.contract import exit_code, score, waits
+from engine.melds import MeldKind
+from engine.rules import get_variant
+from engine.rules.base import resolve_options
+from engine.tiles import format_tiles
+
+YUXI = get_variant("yuxi")
+KONG_6P = {"type": "kong", "tiles": "6666p", "from": "N"}
+CKONG_9S = {"type": "concealed_kong", "tiles": "9999s"}
+
+BASIC = "123m456p789s234s55m"  # four chows and a pair: no row of the table
+ALL_TRIPLETS = "111m222p333s444s55m"
+FULL_FLUSH = "123m456m789m234m55m"
+SEVEN_PAIRS = "1122m3344p5566s77z"
+DRAGON_7P = "1111m3344p5566s77z"
+DOUBLE_DRAGON_7P = "1111m3333p5566s77z"
+TRIPLE_DRAGON_7P = "1111m3333p5555s77z"
+PURE_TRIPLE_DRAGON_7P = "11113333555577m"
+FOUR_BLESSINGS = "111z222z333z444z55m"
+
+
+def payload(concealed: str, winning: str | None = None, *, winner: str = "S", win: dict | None = None,
+            melds: list | None = None, bloom: list | None = None, options: dict | None = None) -> dict:
+    hand: dict[str, Any] = {"concealed": concealed, "winning_tile": winning or concealed[-2:]}
+    if melds:
+        hand["melds"] = melds
+    out: dict[str, Any] = {"variant": "yuxi", "winner": winner, "hand": hand}
+    if win:
+        out["win"] = win
+    if bloom is not None:
+        out["indicators"] = {"bloom": bloom}
+    if options:
+        out["options"] = options
+    return out
+
+
+def names(result: dict) -> list[str]:
+    return [i["name"] for i in result["items"] if i["name"] != "base_points"]
+
+
+def factors(result: dict) -> list[int]:
+    return [m["factor"] for m in result["multipliers"]]
+
+
+DISCARD_W = {"by": "discard", "from": "W"}
+
+# --------------------------------------------------------------------------- the payout table, row by row
+
+# (test id, payload, expected row names, value per payer)
+TABLE_ROWS = [
+    ("basic_win_self_draw", payload(BASIC), ["basic_win"], 1),
+    ("all_triplets", payload(ALL_TRIPLETS), ["all_triplets"], 2),
+    ("full_flush", payload(FULL_FLUSH), ["full_flush"], 2),
+    ("seven_pairs", payload(SEVEN_PAIRS), ["seven_pairs"], 2),
+    ("ten_old_men", payload(BASIC, options={"ten_old_men": True}), ["ten_old_men"], 2),
+    ("flower_bloom", payload("123m789s11z222z", "2z", melds=[KONG_6P], win={"after_kong": True}), ["flower_bloom"], 2),
+    ("double_gang_on_flower",
+     payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True},
+             options={"double_kong_bloom": True}),
+     ["flower_bloom", "double_gang_on_flower"], 4),
+    ("kong_discard_win", payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True}),
+     ["kong_discard_win"], 2),
+    ("robbing_a_kong", payload(BASIC, win={"by": "discard", "from": "N", "robbed_kong": True}),
+     ["robbing_a_kong"], 2),
+    ("dragon_seven_pairs", payload(DRAGON_7P), ["dragon_seven_pairs"], 4),
+    ("double_dragon_seven_pairs", payload(DOUBLE_DRAGON_7P), ["double_dragon_seven_pairs"], 8),
+    ("triple_dragon_seven_pairs", payload(TRIPLE_DRAGON_7P), ["triple_dragon_seven_pairs"], 16),
+    ("pure_triple_dragon_seven_pairs", payload(PURE_TRIPLE_DRAGON_7P), ["pure_triple_dragon_seven_pairs"], 32),
+    ("four_great_blessings", payload(FOUR_BLESSINGS), ["four_great_blessings"], 32),
+    ("heavenly_win", payload(BASIC, winner="E", win={"first_turn": True}), ["heavenly_win"], 32),
+    ("earthly_win", payload(BASIC, win={"by": "discard", "from": "E", "first_turn": True}), ["earthly_win"], 32),
+]
+
+
+@pytest.mark.parametrize("case, expected, value", [r[1:] for r in TABLE_ROWS], ids=[r[0] for r in TABLE_ROWS])
+def test_payout_table_row(case: dict, expected: list[str], value: int) -> None:
+    result = score(case)
+    assert result["ok"], result
+    assert names(result) == expected
+    assert result["value"] == value
+    assert sum(result["payments"].values()) == 0
+    assert exit_code(result) == 0
+
+
+def test_basic_win_refused_on_discard() -> None:
+    result = score(payload(BASIC, win=DISCARD_W))
+    assert result["error"]["code"] == "not_on_discard"
+    assert exit_code(result) == 1
+
+
+def test_basic_win_counts_only_base_points() -> None:
+    result = score(payload(BASIC, options={"base_points": 3}))
+    assert result["value"] == 3 and result["multipliers"] == []
+    assert result["items"][0] == {"name": "base_points", "label": "Base points", "label_zh": "底分", "value": 3}
+
+
+def test_patterned_hand_may_be_won_on_discard() -> None:
+    result = score(payload(ALL_TRIPLETS, win=DISCARD_W))
+    assert result["payments"] == {"E": 0, "S": 2, "W": -2, "N": 0}
+
+
+def test_thirteen_orphans_is_not_a_yuxi_win() -> None:
+    result = score(payload("19m19p19s12345677z", "7z"))
+    assert result["error"]["code"] == "not_a_win"
+    assert exit_code(result) == 1
+
+
+def test_not_a_win() -> None:
+    result = score(payload("123m456p789s235s55m"))
+    assert result["error"]["code"] == "not_a_win"
+
+
+# --------------------------------------------------------------------------- who pays and base points
+
+
+def test_self_draw_all_three_pay_the_total_each() -> None:
+    result = score(payload(ALL_TRIPLETS))
+    assert result["payments"] == {"E": -2, "S": 6, "W": -2, "N": -2}
+
+
+def test_discard_discarder_pays_the_entire_amount() -> None:
+    result = score(payload(SEVEN_PAIRS, win={"by": "discard", "from": "N"}))
+    assert result["payments"] == {"E": 0, "S": 2, "W": 0, "N": -2}
+
+
+def test_robbed_kong_declarer_pays() -> None:
+    result = score(payload(ALL_TRIPLETS, win={"by": "discard", "from": "E", "robbed_kong": True}))
+    assert result["payments"] == {"E": -4, "S": 4, "W": 0, "N": 0}
+
+
+def test_dealer_self_draw_pays_like_anyone() -> None:
+    result = score(payload(ALL_TRIPLETS, winner="E"))
+    assert result["payments"] == {"E": 6, "S": -2, "W": -2, "N": -2}
+
+
+@pytest.mark.parametrize("base", [1, 2, 3, 5, 10])
+def test_payout_is_base_points_times_multiplier(base: int) -> None:
+    result = score(payload(ALL_TRIPLETS, options={"base_points": base}))
+    assert result["value"] == 2 * base
+    assert result["payments"]["S"] == 6 * base
+
+
+@pytest.mark.parametrize("bad", [0, -1])
+def test_base_points_must_be_positive(bad: int) -> None:
+    result = score(payload(BASIC, options={"base_points": bad}))
+    assert result["error"]["field"] == "options.base_points"
+    assert exit_code(result) == 2
+
+
+# --------------------------------------------------------------------------- combining rows
+
+
+def test_rows_multiply_by_default() -> None:
+    result = score(payload("111m333m555m777m99m"))
+    assert names(result) == ["all_triplets", "full_flush"]
+    assert factors(result) == [2, 2] and result["value"] == 4
+
+
+def test_combine_largest_counts_only_the_largest_row() -> None:
+    result = score(payload("111m333m555m777m99m", options={"combine": "largest"}))
+    assert names(result) == ["all_triplets", "full_flush"]
+    assert len(result["multipliers"]) == 1 and result["value"] == 2
+
+
+def test_combine_largest_keeps_the_largest_of_different_values() -> None:
+    result = score(payload(DRAGON_7P, winner="E", win={"first_turn": True}, options={"combine": "largest"}))
+    assert factors(result) == [32] and result["value"] == 32
+
+
+def test_full_flush_seven_pairs_multiply() -> None:
+    """11223344556677m: seven pairs in one suit (×2 × ×2) beats 123 123 456 456 77 (full flush ×2)."""
+    result = score(payload("11223344556677m"))
+    assert names(result) == ["full_flush", "seven_pairs"] and result["value"] == 4
+
+
+def test_pure_triple_dragon_replaces_full_flush_and_triple_dragon() -> None:
+    """清三龙七对 ×32 = Full Flush ×2 × Triple Dragon ×16: the row stands alone in both modes."""
+    for combine in ("multiply", "largest"):
+        result = score(payload(PURE_TRIPLE_DRAGON_7P, options={"combine": combine}))
+        assert names(result) == ["pure_triple_dragon_seven_pairs"] and result["value"] == 32
+
+
+def test_best_decomposition_is_paid() -> None:
+    """11112222333377m: four chows and a pair (full flush ×2) or seven pairs with three quads (×32)."""
+    result = score(payload("11112222333377m"))
+    assert result["value"] == 32
+    assert result["decomposition"].startswith("seven_pairs")
+
+
+def test_dragon_seven_pairs_replace_seven_pairs() -> None:
+    assert "seven_pairs" not in names(score(payload(DRAGON_7P)))
+
+
+def test_four_blessings_includes_all_triplets() -> None:
+    assert score(payload(FOUR_BLESSINGS))["value"] == 32
+    result = score(payload(FOUR_BLESSINGS, options={"blessings_with_triplets": True}))
+    assert names(result) == ["all_triplets", "four_great_blessings"] and result["value"] == 64
+
+
+def test_four_blessings_with_declared_wind_melds() -> None:
+    melds = [{"type": "pung", "tiles": "111z", "from": "E"}, {"type": "kong", "tiles": "2222z", "from": "W"}]
+    result = score(payload("333z444z55m", "5m", winner="N", melds=melds))
+    assert names(result) == ["four_great_blessings"]
+
+
+def test_flower_bloom_on_all_triplets_multiplies() -> None:
+    result = score(payload("111m22z333z", "3z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True}))
+    assert names(result) == ["all_triplets", "flower_bloom"] and result["value"] == 4
+
+
+def test_double_gang_under_largest_is_worth_flower_bloom() -> None:
+    result = score(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True},
+                           options={"double_kong_bloom": True, "combine": "largest"}))
+    assert result["value"] == 2
+
+
+# --------------------------------------------------------------------------- the basic-win restriction
+
+
+@pytest.mark.parametrize("win", [
+    {"by": "discard", "from": "W", "after_kong": True},
+    {"by": "discard", "from": "N", "robbed_kong": True},
+    {"by": "discard", "from": "E", "first_turn": True},
+])
+def test_situational_rows_lift_the_discard_ban_by_default(win: dict) -> None:
+    assert score(payload(BASIC, win=win))["ok"]
+
+
+def test_ten_old_men_lifts_the_discard_ban_by_default() -> None:
+    result = score(payload(BASIC, win=DISCARD_W, options={"ten_old_men": True}))
+    assert result["payments"]["W"] == -2
+
+
+@pytest.mark.parametrize("win", [
+    {"by": "discard", "from": "W", "after_kong": True},
+    {"by": "discard", "from": "N", "robbed_kong": True},
+    {"by": "discard", "from": "E", "first_turn": True},
+])
+def test_hand_pattern_option_refuses_situational_only_discards(win: dict) -> None:
+    result = score(payload(BASIC, win=win, options={"basic_discard_lifted_by": "hand_pattern"}))
+    assert result["error"]["code"] == "not_on_discard" and exit_code(result) == 1
+
+
+def test_hand_pattern_option_accepts_hand_rows() -> None:
+    result = score(payload(SEVEN_PAIRS, win={"by": "discard", "from": "W", "after_kong": True},
+                           options={"basic_discard_lifted_by": "hand_pattern"}))
+    assert names(result) == ["seven_pairs", "kong_discard_win"] and result["value"] == 4
+
+
+def test_basic_self_draw_allowed_under_hand_pattern_option() -> None:
+    assert score(payload(BASIC, options={"basic_discard_lifted_by": "hand_pattern"}))["value"] == 1
+
+
+# --------------------------------------------------------------------------- heavenly / earthly
+
+
+def test_earthly_win_self_draw_off_by_default() -> None:
+    result = score(payload(BASIC, win={"first_turn": True}))
+    assert names(result) == ["basic_win"] and result["notes"]
+
+
+def test_earthly_win_self_draw_option() -> None:
+    result = score(payload(BASIC, win={"first_turn": True}, options={"earthly_self_draw": True}))
+    assert names(result) == ["earthly_win"]
+    assert result["payments"] == {"E": -32, "S": 96, "W": -32, "N": -32}
+
+
+def test_earthly_win_needs_the_dealers_discard() -> None:
+    result = score(payload(ALL_TRIPLETS, win={"by": "discard", "from": "W", "first_turn": True}))
+    assert names(result) == ["all_triplets"] and result["notes"]
+
+
+def test_dealer_first_turn_discard_win_is_not_heavenly() -> None:
+    result = score(payload(ALL_TRIPLETS, winner="E", win={"by": "discard", "from": "N", "first_turn": True}))
+    assert names(result) == ["all_triplets"] and result["notes"]
+
+
+def test_heavenly_win_each_pays() -> None:
+    result = score(payload(BASIC, winner="E", win={"first_turn": True}))
+    assert result["payments"] == {"E": 96, "S": -32, "W": -32, "N": -32}
+
+
+# --------------------------------------------------------------------------- bloom tiles
+
+BLOOM_HAND = "123m789s11z222z"  # waits on 1z / 2z with the 6p kong declared
+
+
+def test_bloom_tile_taken_after_kong_is_flower_blooming() -> None:
+    result = score(payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, bloom=["2z", "5p"]))
+    assert names(result) == ["flower_bloom"]
+    assert result["bloom"] == {"tiles": ["2z", "5p"], "used": "2z", "eligible": True}
+    assert result["payments"] == {"E": -2, "S": 6, "W": -2, "N": -2}
+
+
+def test_replacement_draw_with_a_bloom_tile_that_would_have_won() -> None:
+    result = score(payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, bloom=["1z", "5p"]))
+    assert result["bloom"] == {"tiles": ["1z", "5p"], "used": None, "eligible": True}
+    assert result["value"] == 2
+
+
+def test_replacement_draw_with_useless_bloom_tiles() -> None:
+    result = score(payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, bloom=["3p", "5p"]))
+    assert result["bloom"] == {"tiles": ["3p", "5p"], "used": None, "eligible": False}
+
+
+def test_bloom_not_eligible_without_a_kong_win() -> None:
+    result = score(payload(ALL_TRIPLETS, bloom=["5m", "1z"]))
+    assert result["bloom"] == {"tiles": ["5m", "1z"], "used": None, "eligible": False}
+
+
+def test_bloom_not_taken_on_a_kong_discard_win() -> None:
+    result = score(payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True}, bloom=["5m", "1z"]))
+    assert result["bloom"]["used"] is None and names(result) == ["kong_discard_win"]
+
+
+def test_bloom_output_without_bloom_tiles() -> None:
+    assert score(payload(BASIC))["bloom"] == {"tiles": [], "used": None, "eligible": False}
+
+
+def test_bloom_tiles_count_toward_copies() -> None:
+    result = score(payload(ALL_TRIPLETS, bloom=["1m", "1m"]))
+    assert result["error"]["code"] == "too_many_copies" and exit_code(result) == 2
+
+
+def test_bloom_tile_taken_is_not_counted_twice() -> None:
+    """The hand holds all four 4m, one of them the bloom tile it took."""
+    result = score(payload("234m444m789s22z", "4m", melds=[KONG_6P], win={"after_kong": True}, bloom=["4m", "5p"]))
+    assert result["ok"] and result["bloom"]["used"] == "4m"
+    assert score(payload("234m444m789s22z", "4m", melds=[KONG_6P], bloom=["4m", "5p"]))["error"]["code"] == \
+        "too_many_copies"
+
+
+def test_bloom_tile_taken_from_two_equal_bloom_tiles() -> None:
+    result = score(payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, bloom=["2z", "2z"]))
+    assert result["ok"] and result["bloom"]["used"] == "2z"
+
+
+def test_one_bloom_tile_left() -> None:
+    result = score(payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, bloom=["2z"]))
+    assert result["bloom"] == {"tiles": ["2z"], "used": "2z", "eligible": True}
+
+
+@pytest.mark.parametrize("indicators, field", [
+    ({"bloom": ["1m", "2m", "3m"]}, "indicators.bloom"),
+    ({"bloom": ["1m", "1f"]}, "indicators.bloom[1]"),
+    ({"bloom": ["1m", "9x"]}, "indicators.bloom[1]"),
+    ({"baida": "3s"}, "indicators.baida"),
+    ({"fish": ["1m"]}, "indicators.fish"),
+])
+def test_bad_indicators(indicators: dict, field: str) -> None:
+    case = payload(BASIC)
+    case["indicators"] = indicators
+    result = score(case)
+    assert result["error"]["field"] == field and exit_code(result) == 2
+
+
+# --------------------------------------------------------------------------- waits with bloom tiles
+
+
+def waits_payload(concealed: str, *, melds: list | None = None, bloom: list | None = None) -> dict:
+    hand: dict[str, Any] = {"concealed": concealed}
+    if melds:
+        hand["melds"] = melds
+    out: dict[str, Any] = {"variant": "yuxi", "winner": "S", "hand": hand}
+    if bloom is not None:
+        out["indicators"] = {"bloom": bloom}
+    return out
+
+
+def test_waits_lists_completing_bloom_tiles() -> None:
+    result = waits(waits_payload("123m789s11z22z", melds=[KONG_6P], bloom=["2z", "1m"]))
+    assert result["waits"] == ["1z", "2z"]
+    assert result["bloom"] == {"tiles": ["2z", "1m"], "completes": ["2z"]}
+
+
+def test_waits_bloom_tiles_that_complete_both() -> None:
+    result = waits(waits_payload("123m456p789s23s55m", bloom=["1s", "4s"]))
+    assert result["bloom"]["completes"] == ["1s", "4s"]
+
+
+def test_waits_without_bloom_tiles() -> None:
+    result = waits(waits_payload("123m456p789s23s55m"))
+    assert result["bloom"] == {"tiles": [], "completes": []}
+
+
+def test_waits_equal_bloom_tiles_listed_once() -> None:
+    result = waits(waits_payload("123m456p789s23s55m", bloom=["4s", "4s"]))
+    assert result["bloom"]["completes"] == ["4s"]
+
+
+def test_waits_bloom_copies_limit_the_waits() -> None:
+    """Two 4s face up as bloom tiles and two in hand: no 4s left to draw, but a bloom 4s still completes."""
+    result = waits(waits_payload("123m456p789s23s44s", bloom=["4s", "4s"]))
+    assert result["waits"] == ["1s"]
+    assert result["bloom"]["completes"] == ["4s"]
+
+
+def test_waits_seven_pairs_bloom() -> None:
+    result = waits(waits_payload("1122m3344p5566s7z", bloom=["7z", "1m"]))
+    assert result["bloom"]["completes"] == ["7z"]
+
+
+# --------------------------------------------------------------------------- several winners
+
+
+def test_several_winners_each_score_and_the_discarder_pays_all() -> None:
+    a = payload(ALL_TRIPLETS, win=DISCARD_W)
+    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")
+    result = score([a, b])
+    assert result["ok"] and exit_code(result) == 0
+    assert [r["value"] for r in result["results"]] == [2, 2]
+    assert result["payments"] == {"E": 0, "S": 2, "W": -4, "N": 2}
+
+
+def test_several_winners_one_basic_is_refused() -> None:
+    a = payload(ALL_TRIPLETS, win=DISCARD_W)
+    b = payload(BASIC, win=DISCARD_W, winner="N")
+    result = score([a, b])
+    assert result["error"]["code"] == "not_on_discard" and exit_code(result) == 1
+
+
+def test_several_winners_nearest_only_option() -> None:
+    """FAQ: 'it goes to whoever is closer in turn after the person who discarded the tile' (W → N → E → S)."""
+    a = payload(ALL_TRIPLETS, win=DISCARD_W)
+    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")
+    for case in ([a, b], [b, a]):
+        for c in case:
+            c["options"] = {"multiple_winners": "nearest_only"}
+        result = score(case)
+        assert result["payments"] == {"E": 0, "S": 0, "W": -2, "N": 2}
+        by_winner = {r["winner"]: r for r in result["results"]}
+        assert by_winner["S"]["value"] == 0 and by_winner["S"]["notes"]
+        assert by_winner["N"]["value"] == 2
+
+
+def test_nearest_only_with_one_winner() -> None:
+    result = score([payload(ALL_TRIPLETS, win=DISCARD_W, options={"multiple_winners": "nearest_only"})])
+    assert result["payments"] == {"E": 0, "S": 2, "W": -2, "N": 0}
+
+
+# --------------------------------------------------------------------------- dealer rotation
+
+
+@pytest.mark.parametrize("winners, drawn, options, expected", [
+    (["E"], False, {}, "E"),  # the dealer wins: keeps the deal
+    ([], True, {}, "E"),  # a draw: keeps the deal
+    (["W"], False, {}, "W"),  # another player wins: the winner deals
+    (["S"], False, {}, "S"),
+    (["N", "E"], False, {}, "E"),  # the dealer among several winners
+    (["N", "S"], False, {}, "N"),  # first listed (turn order after a West discard)
+    (["N", "S"], False, {"multi_win_dealer": "nearest_after_dealer"}, "S"),
+    ([], False, {}, "E"),  # no winner given: as a draw
+])
+def test_next_dealer(winners: list, drawn: bool, options: dict, expected: str) -> None:
+    opts = resolve_options(YUXI.options, options)
+    assert YUXI.next_dealer(winners, drawn, opts) == expected
+
+
+@pytest.mark.parametrize("kind", list(MeldKind))
+def test_kongs_pay_nothing(kind: MeldKind) -> None:
+    opts = resolve_options(YUXI.options, {})
+    assert YUXI.kong_payments(kind, "S", "W", opts) == {"E": 0, "S": 0, "W": 0, "N": 0}
+
+
+def test_describe_lists_options() -> None:
+    described = YUXI.describe()
+    assert described["tiles"] == 136 and described["title_zh"] == "玉溪麻将"
+    assert {o["name"] for o in described["options"]} >= {"base_points", "combine"}
+
+
+# --------------------------------------------------------------------------- malformed input
+
+
+@pytest.mark.parametrize("case, field", [
+    (payload("123m789s11z222z", "2z", win={"after_kong": True}), "hand.concealed"),
+    (payload(BASIC[:-2] + "1f", "1f"), None),
+    (payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True, "robbed_kong": True}), "win.robbed_kong"),
+    (payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, options={"double_kong_bloom": True}),
+     "options.double_kong_bloom"),
+    (payload(BASIC, options={"double_kong_bloom": True}), "options.double_kong_bloom"),
+    (payload(BASIC, options={"combine": "sum"}), "options.combine"),
+    (payload(BASIC, options={"base_points": "1"}), "options.base_points"),
+    (payload(BASIC, options={"dealer_bonus": 1}), "options.dealer_bonus"),
+    ({"variant": "yuxi", "winner": "S"}, "hand"),
+    (payload(BASIC, win={"by": "discard"}), "win.from"),
+])
+def test_malformed_input_exits_2(case: dict, field: str | None) -> None:
+    result = score(case)
+    assert exit_code(result) == 2, result
+    if field:
+        assert result["error"]["field"] == field
+
+
+def test_after_kong_self_draw_needs_a_kong() -> None:
+    result = score(payload(BASIC, win={"after_kong": True}))
+    assert result["error"]["field"] == "win.after_kong" and exit_code(result) == 2
+
+
+# --------------------------------------------------------------------------- properties
+
+SETS = (
+    [("chow", s * 9 + r) for s in range(3) for r in range(7)]
+    + [("pung", k) for k in range(34)]
+)
+
+
+@st.composite
+def winning_hands(draw: st.DrawFn) -> dict:
+    """Four random sets (some declared as melds, kongs included) and a pair, within four copies."""
+    counts = [0] * 34
+    concealed: list[int] = []
+    melds: list[dict] = []
+    for _ in range(4):
+        kind, first = draw(st.sampled_from(SETS).filter(
+            lambda s: counts[s[1]] <= 1 if s[0] == "pung" else all(counts[s[1] + i] < 4 for i in range(3))))
+        tiles = [first] * 3 if kind == "pung" else [first, first + 1, first + 2]
+        how = draw(st.sampled_from(["hand", "meld", "kong"] if kind == "pung" and counts[first] == 0 else ["hand", "meld"]))
+        for t in tiles:
+            counts[t] += 1
+        if how == "hand":
+            concealed += tiles
+        elif how == "meld":
+            melds.append({"type": kind, "tiles": format_tiles(tiles), "from": draw(st.sampled_from("ENW"))})
+        else:
+            counts[first] += 1
+            melds.append({"type": draw(st.sampled_from(["kong", "concealed_kong"])), "tiles": format_tiles([first] * 4),
+                          "from": "E"})
+            if melds[-1]["type"] == "concealed_kong":
+                del melds[-1]["from"]
+    pair = draw(st.sampled_from([k for k in range(34) if counts[k] <= 2]))
+    concealed += [pair, pair]
+    winning = draw(st.sampled_from(concealed))
+    return {"concealed": format_tiles(concealed), "winning_tile": format_tiles([winning]), "melds": melds}
+
+
+@settings(max_examples=120, deadline=None)
+@given(hand=winning_hands(), by=st.sampled_from(["self_draw", "discard"]), after_kong=st.booleans(),
+       base=st.integers(1, 5), combine=st.sampled_from(["multiply", "largest"]))
+def test_payments_sum_to_zero(hand: dict, by: str, after_kong: bool, base: int, combine: str) -> None:
+    has_kong = any("kong" in m["type"] for m in hand["melds"])
+    win: dict[str, Any] = {"by": by, "after_kong": after_kong and (has_kong or by == "discard")}
+    if by == "discard":
+        win["from"] = "W"
+    case = {"variant": "yuxi", "winner": "S", "hand": hand, "win": win,
+            "options": {"base_points": base, "combine": combine}}
+    result = score(case)
+    if by == "discard" and not result["ok"]:
+        assert result["error"]["code"] == "not_on_discard"
+        return
+    assert result["ok"], (case, result)
+    assert sum(result["payments"].values()) == 0
+    assert result["value"] >= base and result["value"] % base == 0
+    assert result["payments"]["S"] == result["value"] * (3 if by == "self_draw" else 1)
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 40) | st.sampled_from(
+        ["yuxi", "S", "E", "discard", "self_draw", "123m", "5p", "1f", "9z", "kong", "2222z", "x"]),
+    lambda children: st.lists(children, max_size=4) | st.dictionaries(
+        st.sampled_from(["variant", "winner", "win", "hand", "concealed", "winning_tile", "melds", "indicators",
+                         "bloom", "by", "from", "after_kong", "options", "base_points", "type", "tiles"]),
+        children, max_size=5),
+    max_leaves=15,
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(body=json_values)
+def test_random_payloads_never_raise(body: Any) -> None:
+    if isinstance(body, dict):
+        body = {"variant": "yuxi", **body}
+    result = score(body)
+    assert isinstance(result, dict) and exit_code(result) in (0, 1, 2)
+    assert isinstance(waits(body), dict)
+
+
+@settings(max_examples=60, deadline=None)
+@given(hand=winning_hands(), bloom=st.lists(st.integers(0, 33), max_size=2))
+def test_bloom_extra_is_consistent(hand: dict, bloom: list[int]) -> None:
+    case = {"variant": "yuxi", "winner": "S", "hand": hand, "indicators": {"bloom": [format_tiles([b]) for b in bloom]}}
+    result = score(case)
+    if not result["ok"]:
+        assert result["error"]["code"] == "too_many_copies"
+        return
+    assert result["bloom"]["tiles"] == [format_tiles([b]) for b in bloom]
+    assert result["bloom"]["used"] is None and result["bloom"]["eligible"] is False

@@ -1,0 +1,461 @@
+"""Tile-face artwork loader for training the tile classifier.
+
+:func:`load_artwork` returns every usable face image per class from the artwork sources in
+``shared/vision-data`` (see its README.md)::
+
+    {style_name: {class_code: [image, ...]}}
+
+Images are ``uint8`` numpy arrays, either
+
+* BGR (3 channels): an opaque *face* (the tile's front, including its own ivory/white ground), as
+  cut from sprite sheets and scans (gnome smooth.png, xmahjongg sheets, FluffyStuff PNGs), or
+* BGRA (4 channels): a *glyph* on a transparent ground (kmahjongg SVG glyphs, ffalt Unicode SVG
+  glyphs, Unicode fonts), to be composed onto a synthetic face by :mod:`vision.render`.
+
+Class codes are our notation (``1m``..``9m``, ``1p``.., ``1s``.., ``1z``..``7z``, ``1f``..``8f``) plus
+``back``. Rendering SVGs needs ``rsvg-convert`` (Debian ``librsvg2-bin``); glyphs from fonts need
+Pillow. Both are training-time only. Results are cached as ``.npz`` in ``vision/.cache/`` (gitignored)
+so later runs need neither tool. Styles whose tool is missing are skipped with a warning.
+
+Unusable styles are skipped on purpose: gnome ``edu_kang_xi`` (radicals instead of faces),
+kmahjongg ``egypt``/``alphabet`` (fantasy sets) and ``jade`` (white glyphs meant for a red tile).
+"""
+from __future__ import annotations
+
+import gzip
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "vision-data"
+CACHE_DIR = Path(__file__).resolve().parent / ".cache"
+
+SUITED = [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+HONOURS = [f"{n}z" for n in range(1, 8)]
+FLOWERS = [f"{n}f" for n in range(1, 9)]
+CLASSES = SUITED + HONOURS + FLOWERS + ["back"]  # 43 classes; the classifier's output order
+
+CACHE_VERSION = 4
+
+
+def _warn(msg: str) -> None:
+    print(f"[artwork] {msg}", file=sys.stderr)
+
+
+def _read_any(path: Path, flags=cv2.IMREAD_UNCHANGED) -> np.ndarray:
+    """cv2.imread that also handles GIF (through Pillow when cv2 cannot)."""
+    img = cv2.imread(str(path), flags)
+    if img is None:
+        from PIL import Image  # training-time only
+
+        pil = Image.open(path).convert("RGB")
+        img = cv2.cvtColor(np.asarray(pil), cv2.COLOR_RGB2BGR)
+    return img
+
+
+def _alpha_crop(img: np.ndarray, thr: int = 8, pad: int = 2) -> np.ndarray:
+    """Crop a BGRA image to the bounding box of its visible pixels."""
+    a = img[:, :, 3]
+    ys, xs = np.nonzero(a > thr)
+    if len(xs) == 0:
+        return img
+    y0, y1 = max(0, ys.min() - pad), min(img.shape[0], ys.max() + 1 + pad)
+    x0, x1 = max(0, xs.min() - pad), min(img.shape[1], xs.max() + 1 + pad)
+    return img[y0:y1, x0:x1].copy()
+
+
+def _to_bgra_if_needed(img: np.ndarray) -> np.ndarray:
+    if img.ndim == 2:
+        return cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    return img
+
+
+# ---------------------------------------------------------------------------------------------
+# SVG rendering
+
+
+def _rsvg(svg_path: Path, out_png: Path, export_id: str | None = None, width: int | None = None,
+          zoom: float | None = None) -> np.ndarray | None:
+    exe = shutil.which("rsvg-convert")
+    if exe is None:
+        return None
+    cmd = [exe]
+    if export_id:
+        cmd += ["-i", export_id]
+    if width:
+        cmd += ["-w", str(width)]
+    if zoom:
+        cmd += ["-z", str(zoom)]
+    cmd += [str(svg_path), "-o", str(out_png)]
+    r = subprocess.run(cmd, capture_output=True)
+    if r.returncode != 0 or not out_png.exists():
+        return None
+    return cv2.imread(str(out_png), cv2.IMREAD_UNCHANGED)
+
+
+_KMJ_IDS = {}
+for _n in range(1, 10):
+    _KMJ_IDS[f"CHARACTER_{_n}"] = f"{_n}m"
+    _KMJ_IDS[f"ROD_{_n}"] = f"{_n}p"
+    _KMJ_IDS[f"BAMBOO_{_n}"] = f"{_n}s"
+_KMJ_IDS.update({"WIND_1": "4z", "WIND_2": "2z", "WIND_3": "1z", "WIND_4": "3z",
+                 "DRAGON_1": "5z", "DRAGON_2": "6z", "DRAGON_3": "7z"})
+for _n in range(1, 5):
+    _KMJ_IDS[f"FLOWER_{_n}"] = f"{_n}f"
+    _KMJ_IDS[f"SEASON_{_n}"] = f"{_n + 4}f"
+
+
+def _load_kmahjongg(data: Path, tmp: Path) -> dict:
+    out = {}
+    for style in ("traditional", "default", "classic"):
+        src = data / "kmahjongglib-tilesets-debian" / f"{style}.svgz"
+        if not src.exists():
+            continue
+        svg = tmp / f"kmj_{style}.svg"
+        svg.write_bytes(gzip.decompress(src.read_bytes()))
+        faces: dict = {}
+        for eid, code in _KMJ_IDS.items():
+            if style == "classic" and eid.startswith("DRAGON"):
+                continue  # drawn as creatures, nothing like real dragon tiles
+            img = _rsvg(svg, tmp / "x.png", export_id=eid, zoom=2.0)
+            if img is None:
+                _warn(f"kmahjongg {style}: cannot render {eid} (is rsvg-convert installed?)")
+                break
+            img = _alpha_crop(img, thr=0)
+            faces.setdefault(code, []).append(img)
+        if faces:
+            out[f"kmahjongg-{style}"] = faces
+    return out
+
+
+_FFALT_IDS = {}
+for _n in range(1, 10):
+    _FFALT_IDS[f"t_do{_n}"] = f"{_n}p"
+    _FFALT_IDS[f"t_ch{_n}"] = f"{_n}m"
+    _FFALT_IDS[f"t_ba{_n}"] = f"{_n}s"
+_FFALT_IDS.update({"t_wi_east": "1z", "t_wi_south": "2z", "t_wi_west": "3z", "t_wi_north": "4z",
+                   "t_dr_white": "5z", "t_dr_green": "6z", "t_dr_red": "7z",
+                   "t_fl_plum": "1f", "t_fl_orchid": "2f", "t_fl_chrysanthemum": "3f", "t_fl_bamboo": "4f",
+                   "t_se_spring": "5f", "t_se_summer": "6f", "t_se_fall": "7f", "t_se_winter": "8f"})
+
+
+def _load_ffalt(data: Path, tmp: Path) -> dict:
+    out = {}
+    folder = data / "ffalt-mah-tilesets"
+    for style in ("uni", "unib", "classic"):
+        src = folder / f"{style}.svg"
+        if not src.exists():
+            continue
+        text = src.read_text(encoding="utf-8")
+        text = text.replace('href="classic.png"', f'href="file://{folder / "classic.png"}"')
+        m_defs = re.search(r"<defs>.*</defs>", text, re.S)
+        if not m_defs:
+            continue
+        defs = m_defs.group(0)
+        faces: dict = {}
+        for eid, code in _FFALT_IDS.items():
+            m = re.search(r'<svg id="%s"[^>]*viewBox="([-\d. ]+)"' % eid, text)
+            if not m:
+                continue
+            vb = [float(v) for v in m.group(1).split()]
+            doc = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                   f'width="{vb[2]}" height="{vb[3]}" viewBox="0 0 {vb[2]} {vb[3]}">{defs}'
+                   f'<use xlink:href="#{eid}" href="#{eid}" x="0" y="0" width="{vb[2]}" height="{vb[3]}"/></svg>')
+            p = tmp / "ff.svg"
+            p.write_text(doc, encoding="utf-8")
+            img = _rsvg(p, tmp / "x.png", width=150)
+            if img is None:
+                _warn(f"ffalt {style}: cannot render {eid}")
+                break
+            if img.ndim == 3 and img.shape[2] == 4 and img[:, :, 3].max() == 0:
+                continue
+            faces.setdefault(code, []).append(img)
+        if faces:
+            out[f"ffalt-{style}"] = faces
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Raster sources
+
+_FLUFFY = {}
+for _n in range(1, 10):
+    _FLUFFY[f"Man{_n}"] = f"{_n}m"
+    _FLUFFY[f"Pin{_n}"] = f"{_n}p"
+    _FLUFFY[f"Sou{_n}"] = f"{_n}s"
+_FLUFFY.update({"Man5-Dora": "5m", "Pin5-Dora": "5p", "Sou5-Dora": "5s", "Ton": "1z", "Nan": "2z",
+                "Shaa": "3z", "Pei": "4z", "Haku": "5z", "Hatsu": "6z", "Chun": "7z", "Back": "back"})
+
+
+def load_fluffystuff(data: Path, styles=("Regular",)) -> dict:
+    """FluffyStuff riichi faces (CC0). Glyph PNGs on transparent ground; ``Back`` is opaque."""
+    out = {}
+    for style in styles:
+        folder = data / "fluffystuff-riichi-mahjong-tiles" / "Export" / style
+        faces: dict = {}
+        for name, code in _FLUFFY.items():
+            p = folder / f"{name}.png"
+            if not p.exists():
+                continue
+            img = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+            if img is None:
+                continue
+            img = _to_bgra_if_needed(img)
+            if img.shape[2] == 4:
+                img = _alpha_crop(img, thr=0)
+            if code == "back" and img.shape[2] == 4:
+                a = img[:, :, 3:4].astype(np.float32) / 255
+                img = (img[:, :, :3] * a + 255 * (1 - a)).astype(np.uint8)
+            faces.setdefault(code, []).append(img)
+        if faces:
+            out[f"fluffystuff-{style.lower()}"] = faces
+    return out
+
+
+_SMOOTH_ORDER = ([f"{n}p" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
+                 + [f"{n}m" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
+                 + ["2f", "3f", "1f", "4f", "5z", "5f", "6f", "7f", "8f", None])
+
+
+def _load_gnome_smooth(data: Path) -> dict:
+    p = data / "gnome-mahjongg-themes-debian" / "smooth.png"
+    if not p.exists():
+        return {}
+    sheet = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+    faces: dict = {}
+    for i, code in enumerate(_SMOOTH_ORDER):
+        if code is None:
+            continue
+        cell = sheet[0:132, i * 96:(i + 1) * 96]
+        face = cell[4:111, 12:91, :3].copy()
+        faces.setdefault(code, []).append(face)
+    return {"gnome-smooth": faces}
+
+
+_XMJ_ROWS = ([f"{n}p" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
+             + [f"{n}m" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)])
+_DOROTHY_ORDER = _XMJ_ROWS + ["5f", "6f", "7f", "8f", "5z", "4f", "2f", "1f", "3f"]
+# xmahjongg gnome sheets: 華 花 are generic flower/season tiles -> skipped; then 梅 竹, white, 4 winds
+_XGNOME_ORDER = _XMJ_ROWS + [None, None, "1f", "4f", "5z", None, None, None, None]
+_XGNOME2_ORDER = ([f"{n}s" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
+                  + [f"{n}m" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)])
+_REAL_ORDER = ([f"{n}p" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
+               + [f"{n}m" for n in range(1, 10)]
+               + ["5f", "6f", "7f", "8f", "4z", "2z", "1z", "3z", None]
+               + ["1f", "2f", "3f", "4f", "6z", "5z", "7z", None, None])
+
+
+def _load_xmahjongg(data: Path) -> dict:
+    folder = data / "xmahjongg-tiles-debian"
+    out = {}
+    specs = [  # name, cols, cell w, cell h, face box (x0, y0, x1, y1) in cell, order, rows, reps
+        ("dorothys", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
+        ("dorwhite", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
+        ("gnome", 21, 40, 56, (3, 3, 37, 51), _XGNOME_ORDER, 2, 2),
+        ("gnome2", 21, 40, 56, (3, 3, 37, 51), _XGNOME2_ORDER, 2, 1),  # rows 2-3: dark faces, unused
+    ]
+    for name, cols, cw, ch, box, order, nrows, reps in specs:
+        p = folder / f"{name}.gif"
+        if not p.exists():
+            continue
+        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        if sheet.ndim == 2:
+            sheet = cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR)
+        faces: dict = {}
+        # rows 0-1 are the normal faces; rows 2-3 are the same tiles highlighted (blue): use them
+        # too, as a differently tinted style
+        for rep in range(min(reps, sheet.shape[0] // (ch * nrows))):
+            for i, code in enumerate(order):
+                if code is None:
+                    continue
+                r, c = divmod(i, cols)
+                r += rep * nrows
+                cell = sheet[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw]
+                face = cell[box[1]:box[3], box[0]:box[2]].copy()
+                faces.setdefault(code, []).append(face)
+        out[f"xmahjongg-{name}"] = faces
+    p = folder / "real.gif"
+    if p.exists():
+        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        h, w = sheet.shape[:2]
+        cw, ch = w / 9, h / 5
+        faces = {}
+        for i, code in enumerate(_REAL_ORDER):
+            if code is None:
+                continue
+            r, c = divmod(i, 9)
+            x0, x1 = int(round(c * cw)) + 2, int(round((c + 1) * cw)) - 2
+            y0, y1 = int(round(r * ch)) + 2, int(round((r + 1) * ch)) - 2
+            faces.setdefault(code, []).append(sheet[y0:y1, x0:x1].copy())
+        out["xmahjongg-real"] = faces
+    return out
+
+
+# Unicode: U+1F000.. E S W N Rd Gr Wh, 1m..9m, 1s..9s, 1p..9p, plum orchid bamboo chrys, seasons, joker, back
+_UNI_ORDER = (["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + [f"{n}m" for n in range(1, 10)]
+              + [f"{n}s" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)]
+              + ["1f", "2f", "4f", "3f", "5f", "6f", "7f", "8f", None, "back"])
+
+
+def _load_unicode_fonts(data: Path) -> dict:
+    try:
+        from PIL import Image, ImageDraw, ImageFont
+    except ImportError:
+        _warn("Pillow missing: skipping Unicode font glyphs")
+        return {}
+    out = {}
+    folder = data / "unicode-mahjong-fonts-debian"
+    for fname, style in (("Symbola_hint.ttf", "symbola"), ("NotoSansSymbols2-Regular.ttf", "noto")):
+        p = folder / fname
+        if not p.exists():
+            continue
+        font = ImageFont.truetype(str(p), 160)
+        faces: dict = {}
+        for i, code in enumerate(_UNI_ORDER):
+            if code is None:
+                continue
+            ch = chr(0x1F000 + i)
+            im = Image.new("L", (260, 300), 0)
+            ImageDraw.Draw(im).text((30, 30), ch, font=font, fill=255)
+            a = np.asarray(im)
+            ys, xs = np.nonzero(a > 20)
+            if len(xs) == 0:
+                continue
+            a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+            # the glyph draws the tile outline: cut it off (keep the inside of the frame)
+            h, w = a.shape
+            a = _strip_outline(a)
+            bgra = np.zeros(a.shape + (4,), np.uint8)
+            bgra[:, :, 3] = a
+            if code == "back":
+                # a tile back glyph is hatched: make it an opaque dark-green back
+                face = np.full(a.shape + (3,), (60, 120, 40), np.uint8)
+                face = (face * (1 - a[:, :, None] / 255.0 * 0.5)).astype(np.uint8)
+                faces.setdefault(code, []).append(face)
+                continue
+            faces.setdefault(code, []).append(bgra)
+        out[f"unicode-{style}"] = faces
+    return out
+
+
+def _strip_outline(a: np.ndarray) -> np.ndarray:
+    """Remove the rectangular tile outline that mahjong font glyphs draw around the face."""
+    h, w = a.shape
+    on = a > 100
+    # scan inward from each side while the row/column is mostly 'on' (the outline) or just after it
+    def inward(profile, n):
+        i = 0
+        while i < n // 4 and profile[i] > 0.5:
+            i += 1
+        while i < n // 4 and profile[i] > 0.02:
+            i += 1
+        return i
+    top = inward(on.mean(1), h)
+    bot = inward(on.mean(1)[::-1], h)
+    left = inward(on.mean(0), w)
+    right = inward(on.mean(0)[::-1], w)
+    if top == 0 and left == 0:
+        return a
+    return a[top:h - bot, left:w - right]
+
+
+# ---------------------------------------------------------------------------------------------
+
+LOADERS = ("fluffystuff", "kmahjongg", "ffalt", "gnome", "xmahjongg", "unicode")
+
+
+def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = True,
+                 verbose: bool = False) -> dict:
+    """Every usable face image per class, grouped by style.
+
+    Returns ``{style_name: {class_code: [uint8 BGR or BGRA image, ...]}}``. Cached in
+    ``vision/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
+    """
+    data = Path(data_dir) if data_dir else DEFAULT_DATA
+    cache = CACHE_DIR / f"artwork_v{CACHE_VERSION}.npz"
+    if use_cache and cache.exists():
+        return _load_cache(cache)
+    out: dict = {}
+    with tempfile.TemporaryDirectory() as td:
+        tmp = Path(td)
+        out.update(load_fluffystuff(data))
+        out.update(_load_kmahjongg(data, tmp))
+        out.update(_load_ffalt(data, tmp))
+        out.update(_load_gnome_smooth(data))
+        out.update(_load_xmahjongg(data))
+        out.update(_load_unicode_fonts(data))
+    if verbose:
+        for style, faces in out.items():
+            print(f"{style:26s} {len(faces):2d} classes {sum(map(len, faces.values())):3d} images")
+    if out:
+        CACHE_DIR.mkdir(parents=True, exist_ok=True)
+        _save_cache(cache, out)
+    return out
+
+
+def _save_cache(path: Path, art: dict) -> None:
+    arrays = {}
+    for style, faces in art.items():
+        for code, imgs in faces.items():
+            for i, img in enumerate(imgs):
+                arrays[f"{style}|{code}|{i}"] = img
+    np.savez_compressed(path, **arrays)
+
+
+def _load_cache(path: Path) -> dict:
+    art: dict = {}
+    with np.load(path) as z:
+        for key in sorted(z.files, key=lambda k: (k.split("|")[0], k.split("|")[1], int(k.split("|")[2]))):
+            style, code, _ = key.split("|")
+            art.setdefault(style, {}).setdefault(code, []).append(z[key])
+    return art
+
+
+def by_class(art: dict) -> dict:
+    """Flatten ``{style: {code: [img]}}`` into ``{code: [(style, img), ...]}``."""
+    out: dict = {}
+    for style, faces in art.items():
+        for code, imgs in faces.items():
+            for img in imgs:
+                out.setdefault(code, []).append((style, img))
+    return out
+
+
+def montage(art: dict, path: str, cell=(48, 64)) -> None:
+    """Write a contact sheet (one row per style, one column per class) for checking the mapping."""
+    rows = []
+    for style, faces in art.items():
+        row = []
+        for code in CLASSES:
+            imgs = faces.get(code)
+            c = np.full((cell[1], cell[0], 3), 128, np.uint8)
+            if imgs:
+                img = imgs[0]
+                if img.shape[2] == 4:
+                    a = img[:, :, 3:4].astype(np.float32) / 255
+                    img = (img[:, :, :3] * a + 235 * (1 - a)).astype(np.uint8)
+                c = cv2.resize(img, cell, interpolation=cv2.INTER_AREA)
+            row.append(cv2.copyMakeBorder(c, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=(255, 0, 255)))
+        rows.append(np.hstack(row))
+    cv2.imwrite(path, np.vstack(rows))
+
+
+if __name__ == "__main__":
+    import argparse
+
+    ap = argparse.ArgumentParser(description="Build the artwork cache and a contact sheet")
+    ap.add_argument("--data", default=str(DEFAULT_DATA))
+    ap.add_argument("--rebuild", action="store_true")
+    ap.add_argument("--montage", default=None)
+    a = ap.parse_args()
+    art = load_artwork(a.data, use_cache=not a.rebuild, verbose=True)
+    if a.montage:
+        montage(art, a.montage)

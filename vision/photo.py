@@ -1,0 +1,194 @@
+"""Safe photo decoding: header sniffing, decompression-bomb guard, EXIF orientation, fast reduced decode.
+
+:func:`probe` reads the format and the stored pixel size from the header alone (JPEG SOF, PNG IHDR,
+WebP VP8/VP8L/VP8X, BMP) so absurd sizes are refused before any pixel is decoded.
+:func:`load` decodes to a *working* image (long side about 1000-1400 px) and says how working
+pixels map back to the photo as the user sees it (EXIF orientation applied; OpenCV's ``imdecode``
+applies the EXIF orientation tag for full and ``IMREAD_REDUCED_*`` decoding alike, which the tests check).
+"""
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+
+from .errors import ImageError
+
+MAX_PIXELS = 50_000_000
+MAX_SIDE = 20_000
+MIN_SIDE = 24
+WORK_MIN = 1000   # reduced JPEG decoding keeps the long side at least this big
+WORK_MAX = 1400   # the working image's long side is at most this
+
+_JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
+
+
+@dataclass
+class HeaderInfo:
+    format: str      # "jpeg" | "png" | "webp" | "bmp"
+    width: int       # as stored (before EXIF orientation)
+    height: int
+    complete: bool   # the end marker is present (JPEG EOI after the scan, PNG IEND)
+
+
+@dataclass
+class Photo:
+    image: np.ndarray         # working BGR uint8 image, EXIF orientation applied
+    width: int                # size of the photo as displayed (oriented, full resolution)
+    height: int
+    scale_x: float            # original x = working x * scale_x
+    scale_y: float
+    format: str
+
+
+def _jpeg_header(data: bytes) -> HeaderInfo:
+    n = len(data)
+    i = 2
+    width = height = None
+    sos = None
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            raise ImageError("truncated", "corrupt JPEG: marker expected")
+        marker = data[i + 1]
+        if marker == 0xFF:          # fill byte
+            i += 1
+            continue
+        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            i += 2
+            continue
+        if marker == 0xD9:
+            break
+        seglen = struct.unpack(">H", data[i + 2:i + 4])[0]
+        if seglen < 2:
+            raise ImageError("truncated", "corrupt JPEG: bad segment length")
+        if marker in _JPEG_SOF:
+            if i + 9 > n:
+                break
+            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+        if marker == 0xDA:
+            sos = i
+            break
+        i += 2 + seglen
+    if width is None or height is None:
+        raise ImageError("truncated", "JPEG without a frame header (cut short or corrupt)")
+    complete = sos is not None and data.find(b"\xff\xd9", sos) >= 0
+    return HeaderInfo("jpeg", int(width), int(height), complete)
+
+
+def _png_header(data: bytes) -> HeaderInfo:
+    if len(data) < 33 or data[12:16] != b"IHDR":
+        raise ImageError("truncated", "PNG without an IHDR header")
+    width, height = struct.unpack(">II", data[16:24])
+    return HeaderInfo("png", int(width), int(height), b"IEND" in data[-64:])
+
+
+def _webp_header(data: bytes) -> HeaderInfo:
+    if len(data) < 30:
+        raise ImageError("truncated", "WebP header cut short")
+    chunk = data[12:16]
+    if chunk == b"VP8 ":
+        w, h = struct.unpack("<HH", data[26:30])
+        w, h = w & 0x3FFF, h & 0x3FFF
+    elif chunk == b"VP8L":
+        b = data[21:25]
+        bits = int.from_bytes(b, "little")
+        w = (bits & 0x3FFF) + 1
+        h = ((bits >> 14) & 0x3FFF) + 1
+    elif chunk == b"VP8X":
+        w = int.from_bytes(data[24:27], "little") + 1
+        h = int.from_bytes(data[27:30], "little") + 1
+    else:
+        raise ImageError("unsupported_format", "unknown WebP variant")
+    riff_len = struct.unpack("<I", data[4:8])[0]
+    return HeaderInfo("webp", w, h, len(data) >= riff_len + 8)
+
+
+def _bmp_header(data: bytes) -> HeaderInfo:
+    if len(data) < 26:
+        raise ImageError("truncated", "BMP header cut short")
+    hsize = struct.unpack("<I", data[14:18])[0]
+    if hsize == 12:
+        w, h = struct.unpack("<HH", data[18:22])
+    else:
+        w, h = struct.unpack("<ii", data[18:26])
+    size = struct.unpack("<I", data[2:6])[0]
+    return HeaderInfo("bmp", abs(int(w)), abs(int(h)), len(data) >= size)
+
+
+def probe(data: bytes) -> HeaderInfo:
+    """Format and stored size from the header; raises :class:`ImageError` for non-images."""
+    if not data:
+        raise ImageError("empty_file", "the file is empty")
+    if data[:3] == b"\xff\xd8\xff":
+        info = _jpeg_header(data)
+    elif data[:8] == b"\x89PNG\r\n\x1a\n":
+        info = _png_header(data)
+    elif data[:4] == b"RIFF" and data[8:12] == b"WEBP":
+        info = _webp_header(data)
+    elif data[:2] == b"BM":
+        info = _bmp_header(data)
+    elif data[:6] in (b"GIF87a", b"GIF89a") or data[:4] in (b"II*\x00", b"MM\x00*") \
+            or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypavif"):
+        raise ImageError("unsupported_format", "GIF/TIFF/HEIC/AVIF are not read; send a JPEG or PNG photo")
+    else:
+        raise ImageError("not_an_image", "the data is not a JPEG, PNG, WebP or BMP image")
+    check_size(info.width, info.height)
+    return info
+
+
+def check_size(width: int, height: int) -> None:
+    if width <= 0 or height <= 0:
+        raise ImageError("truncated", f"invalid image size {width}x{height}")
+    if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
+        raise ImageError(
+            "too_large",
+            f"image is {width}x{height} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels "
+            f"and {MAX_SIDE} pixels a side",
+        )
+    if min(width, height) < MIN_SIDE:
+        raise ImageError("too_small", f"image is only {width}x{height} pixels")
+
+
+def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
+    """Decode ``data`` into a working-size :class:`Photo`. Raises :class:`ImageError`."""
+    import cv2
+
+    if isinstance(data, (bytearray, memoryview)):
+        data = bytes(data)
+    if not isinstance(data, bytes):
+        raise ImageError("not_an_image", "image data must be bytes")
+    info = probe(data)
+    if info.format in ("jpeg", "png") and not info.complete:
+        raise ImageError("truncated", f"the {info.format.upper()} file is cut short (no end marker)")
+    long_side = max(info.width, info.height)
+    flag = cv2.IMREAD_COLOR
+    if info.format == "jpeg":
+        for f, fl in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
+                      (2, cv2.IMREAD_REDUCED_COLOR_2)):
+            if long_side / f >= WORK_MIN:
+                flag = fl
+                break
+    buf = np.frombuffer(data, np.uint8)
+    try:
+        img = cv2.imdecode(buf, flag)
+    except cv2.error as exc:  # pragma: no cover - depends on codec build
+        raise ImageError("truncated", f"the image could not be decoded: {exc}") from None
+    if img is None or img.size == 0:
+        raise ImageError("truncated", f"the {info.format.upper()} image could not be decoded (corrupt data)")
+    if img.ndim == 2:
+        img = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
+    elif img.shape[2] == 4:
+        img = cv2.cvtColor(img, cv2.COLOR_BGRA2BGR)
+    if img.dtype != np.uint8:
+        img = (img / 257).astype(np.uint8) if img.dtype == np.uint16 else img.astype(np.uint8)
+    h, w = img.shape[:2]
+    # Full-resolution oriented size: the stored size, swapped when EXIF rotated by 90 degrees.
+    W, H = info.width, info.height
+    if W != H and (abs(w / h - H / W) < abs(w / h - W / H)):
+        W, H = H, W
+    if max(h, w) > work_max:
+        s = work_max / max(h, w)
+        img = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
+        h, w = img.shape[:2]
+    return Photo(np.ascontiguousarray(img), W, H, W / w, H / h, info.format)

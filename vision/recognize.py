@@ -1,0 +1,215 @@
+"""End-to-end: photo bytes -> tiles in reading order, with quads, confidences, rows and groups.
+
+    from vision import recognize
+    rec = recognize(open("hand.jpg", "rb").read())
+    print(rec.to_text()); json.dumps(rec.to_dict())
+
+Stages (each timed in ``timings_ms``): ``decode`` (header check, reduced JPEG decode with EXIF
+orientation, see :mod:`vision.photo`), ``segment`` (:mod:`vision.segment`), ``classify``
+(``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified both ways
+and the more confident reading wins), ``group`` (:mod:`vision.grouping`).
+
+Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
+:class:`Recognition` whose ``reason`` says why.
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .errors import ImageError
+from . import photo as _photo
+
+#: a candidate whose best class probability is below this and whose shape is implausible is dropped
+MIN_CONFIDENCE = 0.25
+UNKNOWN = "?"
+
+
+@dataclass
+class RecognizedTile:
+    code: str
+    quad: list            # 4 [x, y] in original photo pixels, clockwise from top-left of the upright face
+    confidence: float
+    alternatives: list    # [(code, prob)] top-3, the chosen code first
+    rotated: bool         # lying at 90 degrees
+    row: int
+    group: int
+
+    def to_dict(self) -> dict:
+        return {
+            "code": self.code,
+            "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
+            "confidence": round(float(self.confidence), 4),
+            "alternatives": [[c, round(float(p), 4)] for c, p in self.alternatives],
+            "rotated": bool(self.rotated),
+            "row": int(self.row),
+            "group": int(self.group),
+        }
+
+
+@dataclass
+class Recognition:
+    tiles: list = field(default_factory=list)
+    groups: list = field(default_factory=list)
+    width: int = 0
+    height: int = 0
+    timings_ms: dict = field(default_factory=dict)
+    reason: str | None = None
+
+    @property
+    def codes(self) -> list[str]:
+        return [t.code for t in self.tiles]
+
+    def to_dict(self) -> dict:
+        return {
+            "tiles": [t.to_dict() for t in self.tiles],
+            "groups": [dict(g) for g in self.groups],
+            "width": int(self.width),
+            "height": int(self.height),
+            "timings_ms": {k: round(float(v), 1) for k, v in self.timings_ms.items()},
+            "reason": self.reason,
+        }
+
+    def to_text(self) -> str:
+        if not self.tiles:
+            return f"no tiles ({self.reason or 'nothing found'}) in a {self.width}x{self.height} photo"
+        lines = [f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
+                 f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
+                 f"{self.timings_ms.get('total', 0):.0f} ms"]
+        for row in sorted({g['row'] for g in self.groups}):
+            parts = []
+            for g in self.groups:
+                if g["row"] != row:
+                    continue
+                cells = []
+                for i in g["tiles"]:
+                    t = self.tiles[i]
+                    mark = "*" if t.rotated else ""
+                    low = "?" if t.confidence < 0.5 else ""
+                    cells.append(f"{t.code}{mark}{low}")
+                parts.append(" ".join(cells))
+            lines.append(f"  row {row}: " + "  |  ".join(parts))
+        low = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
+        if low:
+            lines.append("  unsure: " + ", ".join(
+                f"#{i} {self.tiles[i].code} ({self.tiles[i].confidence:.2f}; alt "
+                + "/".join(c for c, _ in self.tiles[i].alternatives[1:]) + ")" for i in low))
+        if self.reason:
+            lines.append(f"  note: {self.reason}")
+        return "\n".join(lines)
+
+
+def _group_codes(codes: list[str]) -> str:
+    from engine.tiles import format_tiles, parse_tile
+    kinds, extra = [], []
+    for c in codes:
+        if c == "back":
+            extra.append("back")
+            continue
+        try:
+            kinds.append(parse_tile(c))
+        except Exception:
+            extra.append(c)
+    out = format_tiles(kinds, sort=False) if kinds else ""
+    if extra:
+        out = (out + " " + " ".join(extra)).strip()
+    return out
+
+
+_default_classifier = None
+
+
+def _get_default_classifier():
+    global _default_classifier
+    if _default_classifier is None:
+        from .classifier import get_classifier  # the classifier engineer's module
+        _default_classifier = get_classifier()
+    return _default_classifier
+
+
+def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
+    """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input."""
+    from . import segment as _segment
+    from . import grouping as _grouping
+
+    t0 = time.perf_counter()
+    ph = _photo.load(image_bytes)
+    t1 = time.perf_counter()
+    timings = {"decode": (t1 - t0) * 1000}
+    rec = Recognition(width=ph.width, height=ph.height)
+    try:
+        cands = _segment.segment(ph.image)
+    except Exception as exc:  # never crash on a strange photo
+        cands = []
+        rec.reason = f"segmentation failed: {type(exc).__name__}: {exc}"
+    t2 = time.perf_counter()
+    timings["segment"] = (t2 - t1) * 1000
+    reason_extra = None
+    results: list = []
+    if cands:
+        clf = classifier
+        if clf is None:
+            try:
+                clf = _get_default_classifier()
+            except Exception as exc:
+                clf = None
+                reason_extra = f"classifier unavailable ({type(exc).__name__}: {exc}); tiles located but not read"
+        crops, owners = [], []
+        for ci, cd in enumerate(cands):
+            for rot, crop in cd.crops:
+                crops.append(crop)
+                owners.append((ci, rot))
+        preds = [[(UNKNOWN, 0.0)]] * len(crops)
+        if clf is not None and crops:
+            try:
+                preds = clf.classify(crops)
+            except Exception as exc:
+                reason_extra = f"classifier failed ({type(exc).__name__}: {exc})"
+                preds = [[(UNKNOWN, 0.0)]] * len(crops)
+        best: dict = {}
+        for (ci, rot), pr in zip(owners, preds):
+            pr = [(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)]
+            if ci not in best or pr[0][1] > best[ci][1][0][1]:
+                best[ci] = (rot, pr)
+        for ci, cd in enumerate(cands):
+            rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
+            conf = pr[0][1]
+            if clf is not None and reason_extra is None and conf < MIN_CONFIDENCE and cd.score < 0.5:
+                continue
+            q = cd.quad.astype(np.float64)
+            if cd.rotated:
+                q = np.roll(q, -1 if rot == 90 else 1, axis=0)
+            results.append((cd, q, rot, pr))
+    t3 = time.perf_counter()
+    timings["classify"] = (t3 - t2) * 1000
+    if results:
+        footprints = [r[0].quad for r in results]
+        order, row_of, group_of = _grouping.arrange(footprints)
+        tiles = []
+        for i in order:
+            cd, q, rot, pr = results[i]
+            qo = [[float(x * ph.scale_x), float(y * ph.scale_y)] for x, y in q]
+            tiles.append(RecognizedTile(code=pr[0][0], quad=qo, confidence=pr[0][1], alternatives=pr,
+                                        rotated=cd.rotated, row=row_of[i], group=group_of[i]))
+        rec.tiles = tiles
+        groups: dict = {}
+        for idx, t in enumerate(tiles):
+            groups.setdefault(t.group, {"index": t.group, "row": t.row, "tiles": []})["tiles"].append(idx)
+        rec.groups = [groups[k] for k in sorted(groups)]
+        for g in rec.groups:
+            g["codes"] = _group_codes([tiles[i].code for i in g["tiles"]])
+    elif rec.reason is None:
+        rec.reason = ("no tiles found: no bright tile faces stood out from the surface"
+                      if not cands else "no tiles found: the candidate regions did not read as tiles")
+    if reason_extra:
+        rec.reason = reason_extra if rec.reason is None else rec.reason + "; " + reason_extra
+    t4 = time.perf_counter()
+    timings["group"] = (t4 - t3) * 1000
+    timings["total"] = (t4 - t0) * 1000
+    rec.timings_ms = timings
+    return rec
+
+
+__all__ = ["recognize", "Recognition", "RecognizedTile", "ImageError"]

@@ -1,0 +1,383 @@
+"""Synthetic table photos with exact ground truth, for testing and benchmarking the photo pipeline.
+
+A scene is laid out top-down on a table plane (hand rows of touching tiles, melds separated by gaps,
+sometimes a claimed tile lying at 90 degrees, indicator tiles apart), drawn with a 3-D-ish tile
+body (face layer, coloured back layer, drop shadow) on a procedurally generated surface (felt,
+wood grain, patterned cloth, automatic-table plastic), then seen through a random camera
+homography and degraded (light gradient, cast shadow, glare, blur, noise, JPEG).
+
+Tile faces come from ``face_fn(code, rng) -> BGR uint8 portrait image``. By default the faces are
+drawn by :func:`vision.render` when the classifier engineer's renderer is importable, otherwise by
+a private placeholder (coloured symbols on ivory) that is only good for geometry checks.
+
+Ground truth per tile: ``code``, ``quad`` (4 [x, y] points clockwise from the top-left of the
+upright face, in output-image pixels), ``rotated``, ``row``, ``group`` (reading order).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)] \
+    + [f"{r}f" for r in range(1, 9)]
+PLAY_CODES = ALL_CODES[:34]
+
+
+@dataclass
+class Scene:
+    image: np.ndarray                    # BGR uint8
+    tiles: list[dict] = field(default_factory=list)
+
+    @property
+    def codes(self) -> list[str]:
+        return [t["code"] for t in self.tiles]
+
+    def jpeg(self, quality: int = 90) -> bytes:
+        import cv2
+        ok, buf = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
+        return buf.tobytes()
+
+
+# --------------------------------------------------------------------------------------------
+# faces
+
+_SUIT_COL = {"m": (40, 40, 190), "p": (150, 80, 30), "s": (40, 130, 40), "z": (90, 40, 20), "f": (40, 100, 200)}
+
+
+def _placeholder_face(code: str, rng: np.random.Generator, w: int = 120, h: int = 160) -> np.ndarray:
+    import cv2
+    ivory = np.array([228, 238, 242], np.float32) + rng.normal(0, 6, 3)
+    img = np.empty((h, w, 3), np.uint8)
+    img[:] = np.clip(ivory, 0, 255).astype(np.uint8)
+    rank, suit = int(code[0]), code[1]
+    col = _SUIT_COL.get(suit, (0, 0, 0))
+    if suit == "p":
+        cols = 2 if rank > 3 else 1
+        rows = math.ceil(rank / cols)
+        k = 0
+        for r in range(rows):
+            for c in range(cols):
+                if k >= rank:
+                    break
+                cx = int(w * (c + 1) / (cols + 1))
+                cy = int(h * (r + 1) / (rows + 1))
+                cv2.circle(img, (cx, cy), int(min(w / (cols + 1), h / (rows + 1)) * 0.4), col, 3)
+                k += 1
+    elif suit == "s":
+        for k in range(rank):
+            x = int(w * (k % 3 + 1) / 4)
+            y0 = int(h * (0.15 + 0.25 * (k // 3)))
+            cv2.line(img, (x, y0), (x, y0 + int(h * 0.18)), col, 4)
+    else:
+        txt = code.upper()
+        cv2.putText(img, txt, (int(w * 0.08), int(h * 0.62)), cv2.FONT_HERSHEY_SIMPLEX, w / 60, col, 4)
+    return img
+
+
+def default_face_fn():
+    """The best available face renderer: ``vision.render`` if present, else the placeholder."""
+    try:
+        from . import render  # the classifier engineer's renderer
+    except Exception:
+        return _placeholder_face
+    fn = getattr(render, "render_face", None) or getattr(render, "render_tile", None)
+    if fn is None:
+        return _placeholder_face
+
+    def face(code: str, rng: np.random.Generator) -> np.ndarray:
+        try:
+            img = fn(code, rng=rng)
+        except TypeError:
+            img = fn(code)
+        except Exception:
+            return _placeholder_face(code, rng)
+        if img is None:
+            return _placeholder_face(code, rng)
+        img = np.asarray(img)
+        if img.ndim == 2:
+            img = np.repeat(img[:, :, None], 3, 2)
+        return img[:, :, :3].astype(np.uint8)
+
+    return face
+
+
+# --------------------------------------------------------------------------------------------
+# surfaces
+
+def _noise(rng, h, w, scale):
+    import cv2
+    sh, sw = max(2, int(h / scale)), max(2, int(w / scale))
+    n = rng.normal(0, 1, (sh, sw)).astype(np.float32)
+    return cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
+
+
+def make_surface(rng: np.random.Generator, w: int, h: int, kind: str | None = None) -> np.ndarray:
+    import cv2
+    kind = kind or rng.choice(["felt", "felt", "wood", "cloth", "plastic", "dark"])
+    if kind == "felt":
+        base = rng.choice([[60, 120, 40], [120, 80, 20], [40, 90, 30], [130, 110, 40], [40, 40, 120], [90, 60, 60]])
+        base = np.array(base, np.float32) * rng.uniform(0.7, 1.4)
+        img = base + (_noise(rng, h, w, 3) * 6 + _noise(rng, h, w, 60) * 8)[:, :, None]
+    elif kind == "wood":
+        base = np.array(rng.choice([[60, 110, 170], [40, 80, 130], [90, 150, 200], [30, 55, 95]]), np.float32)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, math.pi)
+        u = xx * math.cos(ang) + yy * math.sin(ang)
+        warp = _noise(rng, h, w, 80) * 25
+        freq = rng.uniform(0.03, 0.12)
+        grain = np.sin((u + warp) * freq) * 0.5 + 0.5
+        img = base * (0.75 + 0.35 * grain)[:, :, None] + (_noise(rng, h, w, 2) * 5)[:, :, None]
+    elif kind == "cloth":
+        c1 = rng.uniform(20, 200, 3).astype(np.float32)
+        c2 = rng.uniform(20, 200, 3).astype(np.float32)
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        p = rng.uniform(15, 60)
+        pattern = rng.choice(["check", "stripe", "dots"])
+        if pattern == "check":
+            m = ((xx // p + yy // p) % 2).astype(np.float32)
+        elif pattern == "stripe":
+            m = ((xx + yy) // p % 2).astype(np.float32)
+        else:
+            m = (((xx % p) - p / 2) ** 2 + ((yy % p) - p / 2) ** 2 < (p / 4) ** 2).astype(np.float32)
+        m = cv2.GaussianBlur(m, (0, 0), 1.0)
+        img = c1 * (1 - m[:, :, None]) + c2 * m[:, :, None] + (_noise(rng, h, w, 2) * 6)[:, :, None]
+    elif kind == "plastic":
+        base = np.array(rng.choice([[110, 90, 50], [60, 70, 75], [150, 120, 60], [50, 100, 60]]), np.float32)
+        img = base + (_noise(rng, h, w, 200) * 10)[:, :, None] + rng.normal(0, 2, (h, w, 1)).astype(np.float32)
+    else:  # dark table
+        base = rng.uniform(15, 60, 3).astype(np.float32)
+        img = base + (_noise(rng, h, w, 40) * 5)[:, :, None]
+    return np.clip(img, 0, 255).astype(np.float32)
+
+
+# --------------------------------------------------------------------------------------------
+# layout
+
+@dataclass
+class _Placed:
+    code: str
+    x: float          # top-left of the tile's footprint on the table plane (canvas px)
+    y: float
+    w: float          # footprint size (rotated tiles: w and h swapped)
+    h: float
+    rotated: int      # 0 upright, +1 lying rotated 90 cw, -1 lying rotated 90 ccw
+    row: int
+    group: int
+
+
+def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn):
+    gap_seam = lambda: rng.uniform(0.0, 0.06) * tw
+    placed: list[_Placed] = []
+    rows_spec = []
+    # hand rows: concealed group + melds
+    if n_rows == 1:
+        rows_spec.append([rng.integers(5, 15)] + [3] * int(rng.integers(0, 3)))
+    else:
+        rows_spec.append([int(rng.integers(7, 14))])
+        rows_spec.append([3] * int(rng.integers(1, 4)) + ([1] if rng.random() < 0.3 else []))
+    y = 0.0
+    row_index = 0
+    group_index = 0
+    for spec in rows_spec:
+        x = 0.0
+        row_h = th
+        for gi, n in enumerate(spec):
+            rot_pos = int(rng.integers(0, n)) if (with_rotated and n == 3 and rng.random() < 0.7) else -1
+            for k in range(int(n)):
+                code = codes_fn()
+                if k == rot_pos:
+                    r = int(rng.choice([-1, 1]))
+                    placed.append(_Placed(code, x, y + th - tw, th, tw, r, row_index, group_index))
+                    x += th + gap_seam()
+                else:
+                    placed.append(_Placed(code, x, y, tw, th, 0, row_index, group_index))
+                    x += tw + gap_seam()
+            x += rng.uniform(0.35, 1.0) * tw
+            group_index += 1
+        y += row_h + rng.uniform(0.0, 0.04) * th if n_rows == 2 and row_index == 0 and rng.random() < 0.5 \
+            else row_h + rng.uniform(0.35, 0.9) * th
+        row_index += 1
+    if n_indicators:
+        # indicators apart: a row below, each tile separated by a clear gap
+        x = rng.uniform(0, 2) * tw
+        y += rng.uniform(0.2, 0.8) * th
+        for k in range(n_indicators):
+            placed.append(_Placed(f"{int(rng.integers(1, 9))}f", x, y, tw, th, 0, row_index, group_index))
+            x += tw * rng.uniform(1.5, 2.5)
+            group_index += 1
+    return placed
+
+
+def _rounded_mask(w, h, r):
+    import cv2
+    m = np.zeros((h, w), np.uint8)
+    r = max(1, int(r))
+    cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
+    cv2.rectangle(m, (0, r), (w - 1, h - 1 - r), 255, -1)
+    for cx, cy in ((r, r), (w - 1 - r, r), (r, h - 1 - r), (w - 1 - r, h - 1 - r)):
+        cv2.circle(m, (cx, cy), r, 255, -1)
+    return m
+
+
+def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int, int] | None = None,
+               n_rows: int | None = None, with_rotated: bool | None = None,
+               n_indicators: int | None = None, face_fn=None, surface: str | None = None,
+               perspective: float | None = None, degrade: bool = True,
+               codes: list[str] | None = None, jpeg_quality: int | None = None) -> Scene:
+    """One random table photo with ground truth. ``size`` is (width, height) of the output."""
+    import cv2
+
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    face_fn = face_fn or default_face_fn()
+    if size is None:
+        long_side = int(rng.choice([800, 1200, 1600, 2000]))
+        portrait = rng.random() < 0.35
+        size = (long_side * 3 // 4, long_side) if portrait else (long_side, long_side * 3 // 4)
+    W, H = size
+    n_rows = n_rows if n_rows is not None else int(rng.choice([1, 1, 2]))
+    with_rotated = with_rotated if with_rotated is not None else bool(rng.random() < 0.5)
+    n_indicators = n_indicators if n_indicators is not None else int(rng.choice([0, 0, 1, 2, 3]))
+    code_iter = iter(codes) if codes else None
+
+    def codes_fn():
+        if code_iter is not None:
+            try:
+                return next(code_iter)
+            except StopIteration:
+                pass
+        return str(rng.choice(PLAY_CODES))
+
+    aspect = rng.uniform(0.70, 0.80)
+    th = 100.0
+    tw = th * aspect
+    placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn)
+    x0 = min(p.x for p in placed); x1 = max(p.x + p.w for p in placed)
+    y0 = min(p.y for p in placed); y1 = max(p.y + p.h for p in placed)
+    lw, lh = x1 - x0, y1 - y0
+    # scale layout to fill 45-85% of the image width (or height)
+    fill = rng.uniform(0.5, 0.85)
+    s = min(W * fill / lw, H * fill / lh)
+    cx, cy = W / 2 + rng.uniform(-0.08, 0.08) * W, H / 2 + rng.uniform(-0.08, 0.08) * H
+    # the table plane is drawn on a canvas the size of the output, then warped by a homography
+    thick = rng.uniform(0.12, 0.3) * th * s   # tile body thickness seen from above at an angle
+    back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
+                                    [200, 200, 200], [30, 30, 30], [160, 60, 160]]), np.float32)
+    canvas = make_surface(rng, W, H, surface)
+    shadow = np.zeros((H, W), np.float32)
+    body = np.zeros((H, W), np.float32)
+    tiles_gt = []
+    face_layer = np.zeros((H, W, 3), np.float32)
+    face_alpha = np.zeros((H, W), np.float32)
+    side_layer = np.zeros((H, W, 3), np.float32)
+    side_alpha = np.zeros((H, W), np.float32)
+    off = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.05, 0.2)]) * th * s  # shadow offset
+    for p in placed:
+        X = cx + (p.x - x0 - lw / 2) * s
+        Y = cy + (p.y - y0 - lh / 2) * s
+        w, h = p.w * s, p.h * s
+        iw, ih = max(4, int(round(w))), max(4, int(round(h)))
+        xi, yi = int(round(X)), int(round(Y))
+        if xi < 0 or yi < 0 or xi + iw >= W or yi + ih + int(thick) + 2 >= H:
+            continue
+        face = face_fn(p.code, rng).astype(np.float32)
+        if p.rotated == 1:
+            face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
+        elif p.rotated == -1:
+            face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
+        face = cv2.resize(face, (iw, ih), interpolation=cv2.INTER_AREA)
+        r = min(iw, ih) * 0.08
+        m = _rounded_mask(iw, ih, r).astype(np.float32) / 255
+        # bevel: darken towards the edge
+        dist = cv2.distanceTransform((m > 0).astype(np.uint8), cv2.DIST_L2, 3)
+        bevel = np.clip(dist / (0.06 * min(iw, ih) + 1), 0, 1)
+        face = face * (0.8 + 0.2 * bevel)[:, :, None]
+        sl = (slice(yi, yi + ih), slice(xi, xi + iw))
+        face_layer[sl] = face * m[:, :, None] + face_layer[sl] * (1 - m[:, :, None])
+        face_alpha[sl] = np.maximum(face_alpha[sl], m)
+        # side: ivory layer then coloured back layer below the face
+        t = int(round(thick))
+        if t > 0:
+            sl2 = (slice(yi + t, yi + ih + t), slice(xi, xi + iw))
+            ivory_side = np.array([185, 200, 210], np.float32)
+            split = rng.uniform(0.3, 0.6)
+            for j, (frac0, frac1, col) in enumerate(((0, split, ivory_side), (split, 1.0, back_col * 0.8))):
+                a = int(round(t * frac0)); b = int(round(t * frac1))
+                if b <= a:
+                    continue
+                sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
+                mm = np.zeros((ih + b - a, iw), np.float32)
+                for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
+                    mm[dy:dy + ih] = np.maximum(mm[dy:dy + ih], m)
+                side_layer[sl3] = np.where(mm[:, :, None] > 0, col, side_layer[sl3])
+                side_alpha[sl3] = np.maximum(side_alpha[sl3], mm)
+            body[sl2] = np.maximum(body[sl2], m)
+        body[sl] = np.maximum(body[sl], m)
+        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t))
+        if 0 <= sx and sx + iw < W and 0 <= sy and sy + ih < H:
+            shadow[sy:sy + ih, sx:sx + iw] = np.maximum(shadow[sy:sy + ih, sx:sx + iw], m)
+        # ground-truth quad (clockwise from top-left of the upright face)
+        c = np.array([[X, Y], [X + w, Y], [X + w, Y + h], [X, Y + h]])
+        if p.rotated == 1:     # face rotated clockwise: its top-left lies at the footprint's top-right
+            c = np.roll(c, -1, axis=0)
+        elif p.rotated == -1:
+            c = np.roll(c, 1, axis=0)
+        tiles_gt.append({"code": p.code, "quad": c, "rotated": p.rotated != 0, "row": p.row, "group": p.group})
+    ksz = max(3, thick * 0.8)
+    shadow = cv2.GaussianBlur(shadow, (0, 0), ksz) * rng.uniform(0.35, 0.65)
+    canvas = canvas * (1 - shadow[:, :, None])
+    canvas = side_layer * side_alpha[:, :, None] + canvas * (1 - side_alpha[:, :, None])
+    # a dark seam where the side meets the face
+    canvas = face_layer * face_alpha[:, :, None] + canvas * (1 - face_alpha[:, :, None])
+
+    # camera homography: rotation + perspective tilt
+    persp = perspective if perspective is not None else rng.uniform(0, 0.12)
+    ang = math.radians(rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25))
+    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    ctr = np.array([W / 2, H / 2])
+    R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+    dst = (src - ctr) @ R.T + ctr
+    tilt = persp * W
+    dst[0, 0] += tilt * rng.uniform(0.3, 1); dst[1, 0] -= tilt * rng.uniform(0.3, 1)   # far edge shrinks
+    dst += rng.normal(0, persp * 0.2 * W, dst.shape)
+    Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+    border = cv2.BORDER_REFLECT
+    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=border)
+    for t in tiles_gt:
+        q = cv2.perspectiveTransform(t["quad"].reshape(1, 4, 2).astype(np.float64), Hm).reshape(4, 2)
+        t["quad"] = [[float(a), float(b)] for a, b in q]
+
+    if degrade:
+        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+        g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
+        light = rng.uniform(0.7, 1.15) * g
+        if rng.random() < 0.4:   # cast shadow (a hand / phone)
+            mask = np.zeros((H, W), np.float32)
+            cv2.ellipse(mask, (int(rng.uniform(0, W)), int(rng.uniform(0, H))),
+                        (int(rng.uniform(0.1, 0.4) * W), int(rng.uniform(0.1, 0.3) * H)),
+                        rng.uniform(0, 180), 0, 360, 1.0, -1)
+            mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03)
+            light = light * (1 - rng.uniform(0.2, 0.45) * mask)
+        img = img * light[:, :, None]
+        warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
+        img = img * warm
+        if rng.random() < 0.4:   # glare spot
+            gl = np.zeros((H, W), np.float32)
+            cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W), int(rng.uniform(0.2, 0.8) * H)), 1, 1.0, -1)
+            gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06))
+            img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
+        if rng.random() < 0.5:
+            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
+        img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg_quality or (degrade and rng.random() < 0.7):
+        q = jpeg_quality or int(rng.integers(60, 95))
+        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
+        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return Scene(img, tiles_gt)
+
+
+def empty_table(rng: np.random.Generator | int | None = None, size=(800, 600)) -> np.ndarray:
+    rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
+    return make_surface(rng, size[0], size[1]).clip(0, 255).astype(np.uint8)

@@ -1,0 +1,418 @@
+"""Find mahjong tile faces in a photo and rectify each to an upright crop (OpenCV only).
+
+Pipeline (on the working-size image, see :mod:`vision.photo`):
+
+1. *Face mask*: tile faces are bright and unsaturated (ivory/white). A per-pixel whiteness score
+   ``min(B,G,R) - 0.5 * (max - min)`` is thresholded with Otsu, then every candidate region is
+   re-thresholded locally (Otsu inside its dilated box) so lighting gradients and shadows do not
+   merge faces with a light surface or drop faces in shade.
+2. *Blobs*: connected regions of the mask, holes filled. A blob is a single tile, a row of touching
+   tiles, a block of several touching rows, or a meld with a lying (90 degree) tile.
+3. *Rectification*: each blob's outline is fitted with a quadrilateral (4-point polygon when the
+   outline is a clean perspective quad, else ``minAreaRect``), ordered so "up" is the image's up,
+   and warped to an axis-aligned rectangle.
+4. *Splitting*: in the rectified blob the seams between touching tiles are thin dark valleys that
+   cross the whole row (artwork strokes do not): a per-column median of a valley filter gives a
+   seam profile. Rows are found first (full-width horizontal seams), then each row strip is cut by
+   dynamic programming over cut positions that rewards seams and penalises tile widths that do
+   not fit a face aspect of about 3:4 (upright) or 4:3 (a lying tile, recognised by its lower
+   height in the strip).
+5. Each cell becomes a :class:`Candidate`: its quadrilateral (working pixels, clockwise from the
+   top-left of the upright face) and the orientations to try: an upright tile is tried as is; a
+   lying tile both ways (the classifier decides which way it was turned).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+FACE_ASPECT = 0.75          # width / height of a tile face
+LOG_SIGMA = 0.22            # tolerated log-deviation of a cell's aspect
+CROP_MAX_H = 160
+
+
+@dataclass
+class Candidate:
+    quad: np.ndarray                      # 4x2 float32, working px, clockwise from top-left (upright view)
+    rotated: bool = False                 # lying at 90 degrees
+    score: float = 1.0                    # geometric plausibility 0..1
+    blob: int = 0
+    crops: list = field(default_factory=list)   # [(rotation_degrees, crop BGR)] to classify
+
+
+# ------------------------------------------------------------------------------------------
+# mask
+
+def whiteness(img: np.ndarray) -> np.ndarray:
+    b = cv2.GaussianBlur(img, (0, 0), 1.2)
+    mn = b.min(axis=2).astype(np.float32)
+    mx = b.max(axis=2).astype(np.float32)
+    return mn - 0.5 * (mx - mn)
+
+
+def _otsu(values: np.ndarray) -> float:
+    v = np.clip(values, 0, 255).astype(np.uint8).reshape(-1, 1)
+    if v.size < 16:
+        return 128.0
+    t, _ = cv2.threshold(v, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    return float(t)
+
+
+def face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Binary mask (uint8 0/255) of likely tile-face pixels, and the whiteness map."""
+    wmap = whiteness(img)
+    h, w = wmap.shape
+    t0 = _otsu(wmap)
+    # Faces are the bright mode; when the whole image is bright (tiles fill the frame) Otsu may split
+    # face from artwork - fine. Guard against a threshold inside the surface noise: at least 60.
+    t0 = max(t0, 60.0)
+    mask = (wmap > t0).astype(np.uint8) * 255
+    # local refinement: re-threshold each coarse region in its neighbourhood
+    k = max(3, int(round(min(h, w) / 250)) | 1)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    refined = np.zeros_like(mask)
+    min_area = max(60, h * w * 0.0002)
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area:
+            continue
+        pad = int(max(bw, bh) * 0.15) + 4
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+        roi = wmap[y0:y1, x0:x1]
+        inside = labels[y0:y1, x0:x1] == i
+        fg = roi[inside]
+        ring = roi[~inside & (labels[y0:y1, x0:x1] == 0)]
+        if ring.size < 20:
+            t = t0
+        else:
+            # threshold midway between the face level and the surround (robust percentiles)
+            face_lv = np.percentile(fg, 70)
+            bg_lv = np.percentile(ring, 50)
+            if face_lv - bg_lv < 25:      # not brighter than its surround: not a tile face
+                continue
+            t = max(t0 * 0.8, bg_lv + 0.45 * (face_lv - bg_lv))
+        refined[y0:y1, x0:x1] |= ((roi > t) & (inside | (labels[y0:y1, x0:x1] == 0))).astype(np.uint8) * 255
+    refined = cv2.morphologyEx(refined, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    return refined, wmap
+
+
+# ------------------------------------------------------------------------------------------
+# geometry helpers
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Order 4 points clockwise starting at the top-left, with 'up' as close to image-up as possible."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]            # clockwise in image coords (y down)
+    # choose the start so that edge 0->1 is the top edge: most horizontal edge pair, the upper one
+    best, best_s = 0, None
+    for s in range(4):
+        q = np.roll(pts, -s, axis=0)
+        top = q[1] - q[0]
+        if top[0] <= 0:
+            continue
+        angle = abs(np.arctan2(top[1], top[0]))
+        key = (angle, (q[0, 1] + q[1, 1]) / 2)
+        if best_s is None or key < best_s:
+            best, best_s = s, key
+    return np.roll(pts, -best, axis=0)
+
+
+def _fit_quad(contour: np.ndarray) -> np.ndarray:
+    hull = cv2.convexHull(contour)
+    hull_area = cv2.contourArea(hull)
+    peri = cv2.arcLength(hull, True)
+    for eps in (0.01, 0.02, 0.03, 0.045):
+        approx = cv2.approxPolyDP(hull, eps * peri, True)
+        if len(approx) == 4:
+            a = cv2.contourArea(approx)
+            if hull_area > 0 and 0.95 < a / hull_area < 1.06 and cv2.isContourConvex(approx):
+                return order_quad(approx.reshape(4, 2))
+            break
+        if len(approx) < 4:
+            break
+    box = cv2.boxPoints(cv2.minAreaRect(contour))
+    return order_quad(box)
+
+
+def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
+    """Positive where a pixel is darker than both neighbours at distance d along ``axis``."""
+    out = np.zeros_like(g)
+    for d in ds:
+        a = np.roll(g, d, axis=axis)
+        b = np.roll(g, -d, axis=axis)
+        v = np.minimum(a, b) - g
+        out = np.maximum(out, v)
+    if axis == 1:
+        out[:, :max(ds)] = 0
+        out[:, -max(ds):] = 0
+    else:
+        out[:max(ds), :] = 0
+        out[-max(ds):, :] = 0
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# splitting
+
+MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
+
+
+def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
+    """For k = 1..kmax rows, cut positions refined to the strongest horizontal seam near k-uniform spacing."""
+    out = [[0, length]]
+    for k in range(2, kmax + 1):
+        step = length / k
+        cuts = [0]
+        ok = True
+        for j in range(1, k):
+            c = j * step
+            lo, hi = max(1, int(c - 0.2 * step)), min(length - 1, int(c + 0.2 * step) + 1)
+            if hi <= lo:
+                ok = False
+                break
+            seg = prof[lo:hi]
+            if seg.max() < 0.02:       # no seam at all where a row boundary should be
+                ok = False
+                break
+            cuts.append(lo + int(np.argmax(seg)))
+        if not ok:
+            continue
+        cuts.append(length)
+        sizes = np.diff(cuts)
+        if sizes.min() < 0.7 * sizes.max():
+            continue
+        out.append(cuts)
+    return out
+
+
+def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, list[tuple[int, int, bool]]]:
+    """DP: split a row strip of height ``h`` into cells. Returns (cost, [(x0, x1, lying)])."""
+    n = len(prof)
+    if n < 4:
+        return 0.0, [(0, n, False)]
+    step = max(1, int(np.ceil(n / 300)))
+    if step > 1:
+        m = n // step
+        p = prof[:m * step].reshape(m, step).max(axis=1)
+        o = occ[:m * step].reshape(m, step).mean(axis=1)
+    else:
+        m, p, o = n, prof, occ
+    hh = h / step
+    cum_o = np.concatenate([[0.0], np.cumsum(o)])
+    INF = 1e18
+    best = np.full(m + 1, INF)
+    best[0] = 0.0
+    back = np.zeros(m + 1, dtype=np.int64)
+    kind = np.zeros(m + 1, dtype=np.int8)
+    wmin = max(1, int(0.35 * FACE_ASPECT * hh))
+    wmax = int(2.0 * hh) + 2
+    # empty stretches may be long: allow them through a separate long-range step below
+    for j in range(1, m + 1):
+        i0 = max(0, j - wmax)
+        i1 = j - wmin
+        if i1 < i0:
+            if j < m:
+                continue
+            i1 = i0
+        ii = np.arange(i0, i1 + 1)
+        ii = ii[best[ii] < INF]
+        if ii.size == 0:
+            continue
+        w = (j - ii).astype(np.float64)
+        occ_seg = (cum_o[j] - cum_o[ii]) / np.maximum(w, 1)
+        r_up = np.log(w / hh / FACE_ASPECT)
+        cost_up = (r_up / LOG_SIGMA) ** 2 + 40 * np.maximum(0, 0.82 - occ_seg) ** 2
+        r_ly = np.log(w / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
+        cost_ly = (r_ly / LOG_SIGMA) ** 2 + PRIOR_LYING
+        cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
+        costs = np.stack([cost_up, cost_ly, cost_empty])
+        seg_cost = costs.min(axis=0)
+        cut = 0.0 if j == m else (BETA - MU * p[j])
+        total = best[ii] + seg_cost + cut
+        k = int(np.argmin(total))
+        best[j] = total[k]
+        back[j] = ii[k]
+        kind[j] = int(np.argmin(costs[:, k]))
+    if best[m] >= INF:
+        return 50.0, [(0, n, False)]
+    cells = []
+    j = m
+    while j > 0:
+        i = int(back[j])
+        if kind[j] != 2:
+            cells.append((i * step, n if j == m else j * step, bool(kind[j] == 1)))
+        j = i
+    cells.reverse()
+    return float(best[m]), cells
+
+
+def _profiles(g: np.ndarray, msk: np.ndarray, axis: int, q: float):
+    """Seam profile along ``axis`` (1: columns / vertical seams, 0: rows / horizontal seams).
+
+    ``q``-th percentile across the other axis of a valley filter: a seam is dark along (nearly)
+    its whole length, artwork strokes are not.
+    """
+    v = _valley(g, axis)
+    v = np.where(msk > 0, v, np.maximum(v, 0.25))
+    prof = np.percentile(v, q, axis=0 if axis == 1 else 1)
+    occ = (msk > 0).mean(axis=0 if axis == 1 else 1)
+    return prof, occ
+
+
+def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[float, float, float, float, bool]]:
+    """Split a rectified blob into tile cells (x0, y0, x1, y1, lying) in rectified pixels.
+
+    Every row count k (rows separated by full-width seams) is scored jointly with the best column
+    split of its strips; the cheapest explanation wins. Artwork pixels (saturated or very dark) are
+    neutralised first so that only the greyish shading of seams and bevels makes valleys.
+    """
+    H, W = mask_rect.shape
+    gray = cv2.cvtColor(color_rect, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    inside = gray[mask_rect > 0]
+    level = float(np.percentile(inside, 75)) if inside.size else 1.0
+    g = gray / max(level, 1.0)
+    chroma = color_rect.max(axis=2).astype(np.int16) - color_rect.min(axis=2).astype(np.int16)
+    art = (chroma > 45) | (g < 0.5)
+    art = cv2.dilate(art.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    g = np.where(art & (mask_rect > 0), 1.0, g).astype(np.float32)
+    g = np.where(art & (mask_rect == 0), 1.0, g).astype(np.float32)
+    raw = mask_rect > 0
+    mask_rect = _fill_holes(mask_rect)
+    filled = mask_rect > 0
+    hole = filled & ~raw
+    prof_r, _ = _profiles(g, mask_rect, 0, 20)
+    # rows where most of the blob's width is a hole: a gap between two touching rows
+    gap_r = hole.sum(axis=1) / np.maximum(1, filled.sum(axis=1))
+    prof_r = np.maximum(prof_r, np.clip((gap_r - 0.5) / 0.5, 0, 1) * 0.25)
+    v_c = _valley(g, 1)
+    v_c = np.where(mask_rect > 0, v_c, np.maximum(v_c, 0.25))
+    kmax = int(min(14, H // 10))
+    best_cost, best_cells = None, []
+    for cuts in _row_candidates(prof_r, H, max(1, kmax)):
+        cost = sum(BETA - MU * prof_r[c] for c in cuts[1:-1])
+        cells = []
+        for r0, r1 in zip(cuts[:-1], cuts[1:]):
+            ms = mask_rect[r0:r1]
+            prof_c = np.percentile(v_c[r0:r1], 20, axis=0)
+            gap_c = hole[r0:r1].sum(axis=0) / np.maximum(1, filled[r0:r1].sum(axis=0))
+            prof_c = np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25)
+            occ_c = (ms > 0).mean(axis=0)
+            c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0))
+            cost += c_cost
+            cells.append((r0, r1, col_cells))
+            if best_cost is not None and cost > best_cost:
+                break
+        if best_cost is None or cost < best_cost:
+            best_cost, best_cells = cost, cells
+    out = []
+    for r0, r1, col_cells in best_cells:
+        ms = mask_rect[r0:r1]
+        for x0, x1, lying in col_cells:
+            sub = ms[:, x0:x1]
+            if sub.size == 0:
+                continue
+            rows_on = np.where((sub > 0).mean(axis=1) > 0.5)[0]
+            cols_on = np.where((sub > 0).mean(axis=0) > 0.3)[0]
+            if rows_on.size == 0 or cols_on.size == 0:
+                continue
+            y0, y1 = r0 + rows_on[0], r0 + rows_on[-1] + 1
+            xa, xb = x0 + cols_on[0], x0 + cols_on[-1] + 1
+            out.append((float(xa), float(y0), float(xb), float(y1), lying))
+    return out
+
+
+# ------------------------------------------------------------------------------------------
+# main entry
+
+def _crop(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarray:
+    dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = None) -> list[Candidate]:
+    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels."""
+    h, w = img.shape[:2]
+    mask, wmap = face_mask(img)
+    if debug is not None:
+        debug["mask"] = mask
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    min_area = max(80, h * w * 0.0003)
+    blobs = [c for c in contours if cv2.contourArea(c) >= min_area]
+    cands: list[Candidate] = []
+    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    for bi, c in enumerate(blobs):
+        area = cv2.contourArea(c)
+        rect = cv2.minAreaRect(c)
+        (rw, rh) = rect[1]
+        if rw < 6 or rh < 6 or area / (rw * rh) < 0.55:
+            continue
+        quad = _fit_quad(c)
+        top = np.linalg.norm(quad[1] - quad[0]); bot = np.linalg.norm(quad[2] - quad[3])
+        left = np.linalg.norm(quad[3] - quad[0]); right = np.linalg.norm(quad[2] - quad[1])
+        Wr = int(round(max(top, bot))); Hr = int(round(max(left, right)))
+        if Wr < 6 or Hr < 6:
+            continue
+        dst = np.float32([[0, 0], [Wr, 0], [Wr, Hr], [0, Hr]])
+        M = cv2.getPerspectiveTransform(quad, dst)
+        Minv = np.linalg.inv(M)
+        blob_mask = np.zeros((h, w), np.uint8)
+        cv2.drawContours(blob_mask, [c], -1, 255, -1)
+        blob_mask &= mask | _holes(blob_mask)
+        c_r = cv2.warpPerspective(img, M, (Wr, Hr), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+        m_r = cv2.warpPerspective(blob_mask, M, (Wr, Hr), flags=cv2.INTER_NEAREST)
+        cells = split_blob(c_r, m_r)
+        for x0, y0, x1, y1, lying in cells:
+            cw, ch = x1 - x0, y1 - y0
+            if cw < 4 or ch < 4:
+                continue
+            pts = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(1, 4, 2)
+            q = cv2.perspectiveTransform(pts, Minv).reshape(4, 2)
+            ratio = cw / ch
+            if lying:
+                score = float(np.exp(-((np.log(ratio * FACE_ASPECT)) / 0.35) ** 2))
+            else:
+                score = float(np.exp(-((np.log(ratio / FACE_ASPECT)) / 0.35) ** 2))
+            cands.append(Candidate(q.astype(np.float32), rotated=bool(lying), score=score, blob=bi))
+    # drop candidates far smaller than the typical tile
+    if cands:
+        areas = np.array([cv2.contourArea(cd.quad) for cd in cands])
+        med = np.median(areas)
+        cands = [cd for cd, a in zip(cands, areas) if a > 0.25 * med and a < 4.0 * med]
+    if with_crops:
+        for cd in cands:
+            add_crops(img, cd)
+    return cands
+
+
+def _holes(m: np.ndarray) -> np.ndarray:
+    return m
+
+
+def _fill_holes(m: np.ndarray) -> np.ndarray:
+    cs, _ = cv2.findContours((m > 0).astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = np.zeros_like(m)
+    cv2.drawContours(out, cs, -1, 255, -1)
+    return out
+
+
+def add_crops(img: np.ndarray, cd: Candidate) -> None:
+    q = cd.quad
+    side_a = float(np.linalg.norm(q[1] - q[0]))   # top edge length (in image)
+    side_b = float(np.linalg.norm(q[3] - q[0]))
+    if not cd.rotated:
+        ch = int(np.clip(side_b, 24, CROP_MAX_H)); cw = max(12, int(round(ch * side_a / max(side_b, 1))))
+        cd.crops = [(0, _crop(img, q, cw, ch))]
+    else:
+        # lying: the face's height runs along the image's horizontal edge
+        ch = int(np.clip(side_a, 24, CROP_MAX_H)); cw = max(12, int(round(ch * side_b / max(side_a, 1))))
+        # rotated clockwise on the table (face top points right): upright top-left = quad's top-right
+        q_cw = np.roll(q, -1, axis=0)
+        q_ccw = np.roll(q, 1, axis=0)
+        cd.crops = [(90, _crop(img, q_cw, cw, ch)), (-90, _crop(img, q_ccw, cw, ch))]

@@ -1,0 +1,494 @@
+"""Train the tile-face classifier on CPU and export it to ONNX.
+
+    .venv/bin/pip install -e '.[train]' cairosvg pillow   # torch 2.13 CPU, onnx; Pillow for fonts/GIFs
+    apt-get install librsvg2-bin                          # rsvg-convert, for the SVG tilesets
+    .venv/bin/python -m vision.train --data ../shared/vision-data --out models/
+
+Data (see ``shared/vision-data/README.md``):
+
+* synthetic tiles: every artwork style from :mod:`vision.artwork` rendered by
+  :func:`vision.render.render_tile` onto random ivory/white tile bodies with heavy augmentation
+  (plus blank and framed white dragons and synthetic plain backs), pre-rendered once per run with a
+  fixed seed;
+* real crops: the labelled Camerash crops (``tiles-resized``), augmented on the fly.
+
+Honest hold-out: every real crop is traced back to the raw source photo it was cut from (template
+matching of ``raw-tiles/N.jpg`` in ``raw-images/``); photos of the same physical set (``1-1`` ..
+``1-6``, ``2-*``, ``6-*``) form one *set*. Whole sets are held out (seeded shuffle of the sets until
+>= 25 % of the crops), so held-out accuracy measures generalisation to tile sets never seen in
+training. The split is stored in ``models/real_crops_split.csv`` and the held-out names in
+``models/heldout_real_crops.txt``; later runs reuse them.
+
+The network is trained 180-degree-invariant (random half-turns), since the segmenter cannot always
+tell a tile's up from down; no pair of tile faces are half-turns of each other.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import datetime as _dt
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import artwork, render
+from .artwork import CLASSES
+
+REPO = Path(__file__).resolve().parent.parent
+INPUT_W, INPUT_H = 48, 64
+MEAN = [0.5, 0.5, 0.5]
+STD = [0.25, 0.25, 0.25]
+
+CAMERASH_LABELS = {}
+for _i in range(9):
+    CAMERASH_LABELS[1 + _i] = f"{_i + 1}p"
+    CAMERASH_LABELS[10 + _i] = f"{_i + 1}s"
+    CAMERASH_LABELS[19 + _i] = f"{_i + 1}m"
+CAMERASH_LABELS.update({28: "1z", 29: "2z", 30: "3z", 31: "4z", 32: "7z", 33: "6z", 34: "5z",
+                        35: "5f", 36: "6f", 37: "7f", 38: "8f", 39: "1f", 40: "2f", 41: "3f", 42: "4f"})
+
+
+# ---------------------------------------------------------------------------------------------
+# Real crops and the held-out split
+
+
+def read_camerash_labels(data: Path) -> dict:
+    """{image name: class code} for the labelled Camerash crops (the duplicate row is harmless)."""
+    out = {}
+    with open(data / "camerash-mahjong-dataset" / "tiles-data" / "data.csv", newline="") as f:
+        for row in csv.DictReader(f):
+            out[row["image-name"]] = CAMERASH_LABELS[int(row["label"])]
+    return out
+
+
+def source_set_of_photo(photo: str) -> str:
+    """Raw photo name -> physical set id: ``1-3.jpg`` -> ``1``, ``10.jpg`` -> ``10``."""
+    return Path(photo).stem.split("-")[0]
+
+
+def trace_sources(data: Path, names) -> dict:
+    """{crop name: (source photo, match score)} by template matching each unscaled crop in the raw
+    photos (downscaled so templates are ~24 px; about two minutes on one core)."""
+    root = data / "camerash-mahjong-dataset"
+    raws = {p.name: cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted((root / "raw-images").iterdir())}
+    out = {}
+    for n in names:
+        t = cv2.imread(str(root / "raw-tiles" / n), cv2.IMREAD_GRAYSCALE)
+        best = (-1.0, "")
+        for rn, im in raws.items():
+            s = max(1.0, min(t.shape) / 24)
+            ti = cv2.resize(t, (max(4, int(t.shape[1] / s)), max(4, int(t.shape[0] / s))), interpolation=cv2.INTER_AREA)
+            ii = cv2.resize(im, (int(im.shape[1] / s), int(im.shape[0] / s)), interpolation=cv2.INTER_AREA)
+            if ii.shape[0] < ti.shape[0] or ii.shape[1] < ti.shape[1]:
+                continue
+            r = float(cv2.matchTemplate(ii, ti, cv2.TM_CCOEFF_NORMED).max())
+            if r > best[0]:
+                best = (r, rn)
+        out[n] = (best[1], best[0])
+    return out
+
+
+def make_split(data: Path, out_dir: Path, frac: float = 0.25, seed: int = 1234) -> dict:
+    """{crop name: (code, set id, 'train'|'heldout')}; reuses ``out_dir/real_crops_split.csv``."""
+    split_csv = out_dir / "real_crops_split.csv"
+    labels = read_camerash_labels(data)
+    if split_csv.exists():
+        res = {}
+        with open(split_csv, newline="") as f:
+            for row in csv.DictReader(f):
+                res[row["image"]] = (labels[row["image"]], row["set"], row["split"])
+        return res
+    names = sorted(labels, key=lambda n: int(Path(n).stem))
+    print("tracing real crops to their source photos ...", flush=True)
+    src = trace_sources(data, names)
+    sets = sorted({source_set_of_photo(p) for p, _ in src.values()}, key=lambda s: int(s))
+    rng = np.random.default_rng(seed)
+    order = list(rng.permutation(sets))
+    held, count = [], 0
+    for s in order:
+        if count >= frac * len(names):
+            break
+        held.append(s)
+        count += sum(1 for p, _ in src.values() if source_set_of_photo(p) == s)
+    res = {}
+    with open(split_csv, "w", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["image", "label", "source_photo", "set", "match_score", "split"])
+        for n in names:
+            photo, score = src[n]
+            s = source_set_of_photo(photo)
+            sp = "heldout" if s in held else "train"
+            res[n] = (labels[n], s, sp)
+            w.writerow([n, labels[n], photo, s, f"{score:.3f}", sp])
+    with open(out_dir / "heldout_real_crops.txt", "w") as f:
+        f.write("# Camerash labelled crops held out from training (whole source sets: %s)\n" % ", ".join(held))
+        for n in names:
+            if res[n][2] == "heldout":
+                f.write(n + "\n")
+    return res
+
+
+def load_real(data: Path, names, size=(2 * INPUT_W, 2 * INPUT_H)) -> np.ndarray:
+    root = data / "camerash-mahjong-dataset" / "tiles-resized"
+    return np.stack([cv2.resize(cv2.imread(str(root / n)), size, interpolation=cv2.INTER_AREA) for n in names])
+
+
+# ---------------------------------------------------------------------------------------------
+# Synthetic data
+
+
+def sample_face(code: str, faces: dict, rng: np.random.Generator):
+    """Pick a face for ``code``: artwork, or a synthetic one (blank/framed white dragon, plain back)."""
+    if code == "5z":
+        r = rng.random()
+        if r < 0.35:
+            return None
+        if r < 0.6:
+            return render.framed_white_dragon(rng)
+    if code == "back":
+        if rng.random() < 0.75:
+            return render.plain_back(rng)
+    lst = faces[code]
+    return lst[rng.integers(len(lst))][1]
+
+
+def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), styles_out=None):
+    rng = np.random.default_rng(seed)
+    X = np.empty((per_class * len(CLASSES), size[1], size[0], 3), np.uint8)
+    y = np.empty(per_class * len(CLASSES), np.int64)
+    i = 0
+    for k in range(per_class):
+        for ci, code in enumerate(CLASSES):
+            X[i] = render.render_tile(sample_face(code, faces, rng), rng, size)
+            y[i] = ci
+            i += 1
+    return X, y
+
+
+def _render_worker(args):
+    faces_path, per_class, seed = args
+    import pickle
+    with open(faces_path, "rb") as f:
+        faces = pickle.load(f)
+    return render_set(faces, per_class, seed)
+
+
+def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
+    """Render ``per_class`` tiles of each class using ``workers`` processes (deterministic)."""
+    import pickle
+    import tempfile
+    from multiprocessing import get_context
+    chunks = [per_class // workers + (1 if i < per_class % workers else 0) for i in range(workers)]
+    with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
+        pickle.dump(faces, f)
+        fp = f.name
+    try:
+        with get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_render_worker, [(fp, c, seed * 100 + i) for i, c in enumerate(chunks)])
+    finally:
+        os.unlink(fp)
+    return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
+
+
+# ---------------------------------------------------------------------------------------------
+# Augmentation of real crops (numpy/cv2, per batch)
+
+
+def augment_real(img: np.ndarray, rng: np.random.Generator, size=(INPUT_W, INPUT_H)) -> np.ndarray:
+    """Random crop-box jitter (loose/tight/offset), rotation, slight perspective, then degrade."""
+    h, w = img.shape[:2]
+    W, H = size
+    src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    grow = rng.uniform(-0.08, 0.12)
+    c = src.mean(0) + rng.uniform(-0.07, 0.07, 2) * [w, h]
+    est = c + (src - src.mean(0)) * (1 + grow) + rng.normal(0, 0.025, (4, 2)) * [w, h]
+    ang = np.deg2rad(rng.uniform(-10, 10))
+    R = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
+    est = ((est - c) @ R.T + c).astype(np.float32)
+    M = cv2.getPerspectiveTransform(est, np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32))
+    border = cv2.BORDER_REPLICATE if rng.random() < 0.5 else cv2.BORDER_CONSTANT
+    val = tuple(int(v) for v in rng.uniform(0, 255, 3))
+    out = cv2.warpPerspective(img, M, (W, H), flags=cv2.INTER_AREA, borderMode=border, borderValue=val)
+    return render.degrade(out, rng)
+
+
+def color_jitter_batch(x, rng: np.random.Generator):
+    """Torch float batch (N,3,H,W) in 0..1: brightness/contrast/saturation/hue-ish jitter, grayscale,
+    channel swaps (ink colours vary between sets), random half-turns."""
+    import torch
+    n = x.shape[0]
+    b = torch.from_numpy(rng.uniform(0.65, 1.3, (n, 1, 1, 1)).astype(np.float32))
+    c = torch.from_numpy(rng.uniform(0.6, 1.35, (n, 1, 1, 1)).astype(np.float32))
+    mean = x.mean(dim=(1, 2, 3), keepdim=True)
+    x = (x - mean) * c + mean
+    x = x * b
+    gray = x.mean(dim=1, keepdim=True)
+    s = torch.from_numpy(rng.uniform(0.3, 1.5, (n, 1, 1, 1)).astype(np.float32))
+    s[torch.from_numpy(rng.random(n) < 0.15)] = 0.0  # some fully grey
+    x = gray + (x - gray) * s
+    x = x * torch.from_numpy(rng.uniform(0.9, 1.1, (n, 3, 1, 1)).astype(np.float32))
+    swap = rng.random(n) < 0.2
+    for i in np.nonzero(swap)[0]:
+        x[i] = x[i, torch.from_numpy(rng.permutation(3))]
+    flip = torch.from_numpy(rng.random(n) < 0.5)
+    x[flip] = torch.flip(x[flip], dims=(2, 3))
+    return x.clamp(0, 1)
+
+
+# ---------------------------------------------------------------------------------------------
+# Model
+
+
+def build_model(num_classes: int = len(CLASSES)):
+    import torch.nn as nn
+
+    def cbr(i, o, s=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class Block(nn.Module):
+        def __init__(self, i, o, s):
+            super().__init__()
+            self.a = cbr(i, o, s)
+            self.b = nn.Sequential(nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o))
+            self.skip = (nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
+                         if (s != 1 or i != o) else nn.Identity())
+            self.act = nn.ReLU(inplace=True)
+
+        def forward(self, x):
+            return self.act(self.b(self.a(x)) + self.skip(x))
+
+    class Net(nn.Module):
+        """Compact ResNet for 64x48 BGR tile crops (~0.6 M parameters, ~20 M multiply-adds)."""
+
+        def __init__(self):
+            super().__init__()
+            self.stem = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 1))      # 32x24
+            self.l1 = Block(32, 48, 2)                                     # 16x12
+            self.l2 = Block(48, 96, 2)                                     # 8x6
+            self.l3 = Block(96, 160, 2)                                    # 4x3
+            self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+                                      nn.Linear(160, num_classes))
+
+        def forward(self, x):
+            return self.head(self.l3(self.l2(self.l1(self.stem(x)))))
+
+    return Net()
+
+
+def to_tensor(batch_u8: np.ndarray):
+    import torch
+    return torch.from_numpy(batch_u8).permute(0, 3, 1, 2).float().div_(255.0)
+
+
+def normalize(x):
+    import torch
+    m = torch.tensor(MEAN).view(1, 3, 1, 1)
+    s = torch.tensor(STD).view(1, 3, 1, 1)
+    return (x - m) / s
+
+
+def predict(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
+    import torch
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for i in range(0, len(X), bs):
+            outs.append(torch.softmax(model(normalize(to_tensor(X[i:i + bs]))), 1).numpy())
+    return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)))
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
+    ap.add_argument("--out", default=str(REPO / "models"))
+    ap.add_argument("--epochs", type=int, default=14)
+    ap.add_argument("--per-class", type=int, default=500, help="synthetic training tiles per class")
+    ap.add_argument("--real-repeat", type=int, default=8, help="times each real training crop is seen per epoch")
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--time-budget", type=float, default=30.0, help="minutes; epochs are cut to fit")
+    a = ap.parse_args(argv)
+
+    import torch
+    import torch.nn.functional as F
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    data = Path(a.data)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.time()
+
+    # --- data
+    art = artwork.load_artwork(data, verbose=True)
+    faces = artwork.by_class(art)
+    missing = [c for c in CLASSES if c not in faces]
+    if missing:
+        print("classes without artwork:", missing, file=sys.stderr)
+    split = make_split(data, out)
+    tr_names = [n for n, v in split.items() if v[2] == "train"]
+    ho_names = [n for n, v in split.items() if v[2] == "heldout"]
+    Xr = load_real(data, tr_names)
+    yr = np.array([CLASSES.index(split[n][0]) for n in tr_names])
+    Xho = load_real(data, ho_names, (INPUT_W, INPUT_H))
+    yho = np.array([CLASSES.index(split[n][0]) for n in ho_names])
+    print(f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
+          f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})", flush=True)
+    t0 = time.time()
+    Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
+    Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
+    print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s",
+          flush=True)
+
+    # --- training
+    model = build_model()
+    nparams = sum(p.numel() for p in model.parameters())
+    n_real = len(Xr) * a.real_repeat
+    steps_per_epoch = (len(Xs) + n_real) // a.batch
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=a.lr, total_steps=a.epochs * steps_per_epoch,
+                                                pct_start=0.15)
+    print(f"model: {nparams / 1e6:.2f} M params; {a.epochs} epochs x {steps_per_epoch} steps", flush=True)
+    budget_s = a.time_budget * 60
+    t_train = time.time()
+    epochs_done = 0
+    for ep in range(a.epochs):
+        model.train()
+        idx = np.concatenate([np.arange(len(Xs)), -1 - rng.integers(0, len(Xr), n_real)])
+        rng.shuffle(idx)
+        tl, tc, tn = 0.0, 0, 0
+        te = time.time()
+        for st in range(steps_per_epoch):
+            bi = idx[st * a.batch:(st + 1) * a.batch]
+            xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
+            yb = np.empty(len(bi), np.int64)
+            for j, k in enumerate(bi):
+                if k >= 0:
+                    xb[j] = Xs[k]
+                    yb[j] = ys[k]
+                else:
+                    xb[j] = augment_real(Xr[-1 - k], rng)
+                    yb[j] = yr[-1 - k]
+            x = normalize(color_jitter_batch(to_tensor(xb), rng))
+            yt = torch.from_numpy(yb)
+            logits = model(x)
+            loss = F.cross_entropy(logits, yt, label_smoothing=0.1)
+            opt.zero_grad(set_to_none=True)
+            loss.backward()
+            opt.step()
+            sched.step()
+            tl += float(loss) * len(bi)
+            tc += int((logits.argmax(1) == yt).sum())
+            tn += len(bi)
+        epochs_done = ep + 1
+        # monitoring only: the final epoch's model is shipped whatever these say
+        acc_ho = float((predict(model, Xho).argmax(1) == yho).mean()) if len(yho) else float("nan")
+        acc_sv = float((predict(model, Xsv).argmax(1) == ysv).mean())
+        print(f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
+              f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} ({time.time() - te:.0f}s)", flush=True)
+        elapsed = time.time() - t_start
+        if elapsed + (time.time() - te) > budget_s and ep + 1 < a.epochs:
+            print(f"time budget reached after {ep + 1} epochs", flush=True)
+            break
+    train_s = time.time() - t_train
+
+    # --- final figures (TTA with half-turn, as the runtime does)
+    def tta(X):
+        return (predict(model, X) + predict(model, X[:, ::-1, ::-1].copy())) / 2
+
+    p_ho, p_sv = tta(Xho), tta(Xsv)
+    acc_ho = float((p_ho.argmax(1) == yho).mean())
+    acc_sv = float((p_sv.argmax(1) == ysv).mean())
+    print(f"final: held-out real {acc_ho:.4f} ({len(yho)} crops), synthetic val {acc_sv:.4f} ({len(ysv)})")
+
+    # --- export
+    model.eval()
+    onnx_path = out / "tile_classifier.onnx"
+    export_onnx(model, onnx_path)
+    maxdiff = check_onnx(model, onnx_path, Xho[:32] if len(Xho) else Xsv[:32])
+    import onnx
+    meta = {
+        "format": "mjc-tile-classifier/1",
+        "classes": CLASSES,
+        "input": {"name": "input", "shape": ["N", 3, INPUT_H, INPUT_W], "width": INPUT_W, "height": INPUT_H,
+                  "channel_order": "BGR", "layout": "NCHW", "scale": "pixel/255",
+                  "mean": MEAN, "std": STD, "resize": "cv2.INTER_AREA to width x height, no padding"},
+        "output": {"name": "logits", "softmax": "apply softmax to get probabilities"},
+        "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
+        "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
+        "training": {
+            "sources": {style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in art.items()},
+            "synthetic_extra": "blank + framed white dragons (5z), plain coloured tile backs (back)",
+            "synthetic_train_tiles": int(len(Xs)),
+            "real_train_crops": int(len(tr_names)),
+            "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
+            "augmentations": ["tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
+                              "lighting gradient, shadow edge, glare, colour cast", "drop shadow on random table",
+                              "crop box jitter: -6..+10% size, +-6% offset, corner noise, +-6 deg rotation (synthetic), "
+                              "-8..+12%, +-7%, +-10 deg (real)",
+                              "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
+                              "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
+                              "180-degree rotation 50%"],
+            "epochs": epochs_done, "batch": a.batch, "optimizer": f"AdamW lr {a.lr} one-cycle, label smoothing 0.1",
+            "seed": a.seed, "train_seconds": round(train_s), "threads": a.threads,
+        },
+        "validation": {
+            "heldout_real_accuracy": round(acc_ho, 4), "heldout_real_crops": int(len(yho)),
+            "heldout_real_sets": sorted({split[n][1] for n in ho_names}, key=int),
+            "heldout_split": "whole source sets (photos of one physical tile set) held out; see "
+                             "heldout_real_crops.txt and real_crops_split.csv",
+            "synthetic_accuracy": round(acc_sv, 4), "synthetic_tiles": int(len(ysv)),
+            "synthetic_note": "same artwork styles as training, different random renders",
+            "onnx_vs_torch_max_abs_diff": maxdiff,
+        },
+        "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+        "versions": {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17},
+    }
+    with open(out / "tile_classifier.json", "w") as f:
+        json.dump(meta, f, indent=2)
+    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
+          f"total {time.time() - t_start:.0f}s")
+    torch.save(model.state_dict(), artwork.CACHE_DIR / "tile_classifier.pt")
+    return 0
+
+
+def export_onnx(model, path: Path) -> None:
+    import warnings
+    import torch
+    x = torch.zeros(1, 3, INPUT_H, INPUT_W)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        torch.onnx.export(model, x, str(path), input_names=["input"], output_names=["logits"],
+                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, opset_version=17,
+                          dynamo=False)
+
+
+def check_onnx(model, path: Path, X: np.ndarray) -> float:
+    """Max abs difference of logits between PyTorch and onnxruntime on a batch; raises if > 1e-3."""
+    import onnxruntime as ort
+    import torch
+    x = normalize(to_tensor(X))
+    with torch.no_grad():
+        ref = model(x).numpy()
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = sess.run(None, {"input": x.numpy()})[0]
+    d = float(np.abs(ref - got).max())
+    print(f"onnxruntime vs torch: max abs logit diff {d:.2e}")
+    if d > 1e-3:
+        raise RuntimeError(f"ONNX export mismatch: {d}")
+    return d
+
+
+if __name__ == "__main__":
+    sys.exit(main())
