@@ -195,7 +195,7 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
             "ok": True,
             "table": {
                 "name": table.name,
-                "variant": variant.describe(),
+                "variant": variant.describe() | {"next_dealer_args": L.next_dealer_args(variant)},
                 "options": L.resolved_options(table),
                 "players": table.players,
                 "first_dealer": table.first_dealer,
@@ -308,6 +308,11 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
         with store.transaction() as conn:
             rep = L.replay(table, store.events(table.id, conn))
             kind, data, target = build(rep)
+            if kind in ("hand", "correct"):
+                try:  # the rule set must be able to say who deals next before the hand is recorded
+                    L.next_wind(table, data)
+                except MahjongError as err:
+                    raise ApiError(400, err.code, err.message, err.field) from None
             event = store.append(conn, table.id, kind, data, target)
         out = table_view(table, True)
         out["event"] = event.to_dict()
@@ -368,16 +373,20 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
         body = _json_body(required=False)
         if not isinstance(body, dict):
             raise bad("the body must be a JSON object (or empty)", code="bad_json")
-        _check_keys(body, set())
+        _check_keys(body, {"last_drawer"})
 
         def build(rep: L.Replay):
-            return "hand", _draw_data(rep.state, rep.claims), None
+            return "hand", _draw_data(rep.state, rep.claims, body), None
 
         return record(table, build)
 
-    def _draw_data(state: L.HandState, claims: dict) -> dict:
-        return {"hand_no": state.hand_no, "outcome": "draw", "state": state.to_dict(), "claims": claims,
+    def _draw_data(state: L.HandState, claims: dict, body: dict) -> dict:
+        data = {"hand_no": state.hand_no, "outcome": "draw", "state": state.to_dict(), "claims": claims,
                 "payments": [0, 0, 0, 0]}
+        last = _seat(body, "last_drawer", required=False)
+        if last:
+            data["last_drawer"] = last
+        return data
 
     def score_hand(table: Table, state: L.HandState, claims: dict, body: dict) -> dict:
         """Score the winners in ``body`` under the table's rules; raise ApiError 400/422 when refused."""
@@ -433,17 +442,24 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
         table = table_for(token)
         body = _object_body()
         rep = L.replay(table, store.events(table.id))
-        result = score_hand(table, rep.state, rep.claims, body)
-        return {"ok": True, "state": rep.state.to_dict(), "claims": rep.claims, "result": result,
-                "payments_by_player": L.by_player(rep.state, result["payments"])}
+        state, claims = rep.state, rep.claims
+        if "correct" in body:  # preview a correction: the past hand's own state and claims
+            event_id = body.pop("correct")
+            original = next((e for e in rep.entries if e["id"] == event_id and e["kind"] == "hand"), None)
+            if original is None:
+                raise bad(f"'correct' must name a hand in effect on this table, got {event_id!r}", field="correct")
+            state, claims = L.HandState.from_dict(original["state"]), original.get("claims") or {}
+        result = score_hand(table, state, claims, body)
+        return {"ok": True, "state": state.to_dict(), "claims": claims, "result": result,
+                "payments_by_player": L.by_player(state, result["payments"])}
 
     @app.post("/api/tables/<token>/hands")
     def add_hand(token: str):
         table = table_for(token, write=True)
         body = _object_body()
         if body.get("drawn") is True:
-            _check_keys(body, {"drawn"})
-            return record(table, lambda rep: ("hand", _draw_data(rep.state, rep.claims), None))
+            _check_keys(body, {"drawn", "last_drawer"})
+            return record(table, lambda rep: ("hand", _draw_data(rep.state, rep.claims, body), None))
         return record(table, lambda rep: ("hand", _win_data(table, rep.state, rep.claims, body), None))
 
     @app.post("/api/tables/<token>/hands/<int:event_id>/correct")
@@ -459,8 +475,8 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
             state = L.HandState.from_dict(original["state"])
             claims = original.get("claims") or {}
             if body.get("drawn") is True:
-                _check_keys(body, {"drawn"})
-                data = _draw_data(state, claims)
+                _check_keys(body, {"drawn", "last_drawer"})
+                data = _draw_data(state, claims, body)
             else:
                 data = _win_data(table, state, claims, body)
             data["replaces"] = event_id

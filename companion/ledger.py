@@ -25,6 +25,8 @@ deal has travelled four seats round the table.
 """
 from __future__ import annotations
 
+import inspect
+import logging
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
@@ -34,6 +36,7 @@ from engine.rules.base import resolve_options
 from .store import Event, Table
 
 SEATS = ("E", "S", "W", "N")
+log = logging.getLogger("companion.ledger")
 
 
 @dataclass(frozen=True)
@@ -95,16 +98,42 @@ def resolved_options(table: Table) -> dict:
     return resolve_options(variant.options, table.options)
 
 
+def next_dealer_args(variant: Any) -> list[str]:
+    """The extra keyword facts a rule set's ``next_dealer`` takes (Nanning: ``discarder``, ``last_drawer``)."""
+    try:
+        params = inspect.signature(variant.next_dealer).parameters
+    except (TypeError, ValueError):  # pragma: no cover
+        return []
+    return [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+
+
 def next_wind(table: Table, data: Mapping[str, Any]) -> str:
-    """Who deals after a recorded hand, in that hand's winds."""
+    """Who deals after a recorded hand, in that hand's winds. Raises the rule set's error when it
+    needs a fact the hand does not carry (Nanning's draw needs ``last_drawer``)."""
     variant = get_variant(table.variant)
     opts = resolved_options(table)
+    accepted = next_dealer_args(variant)
+    extra: dict[str, Any] = {}
     if data["outcome"] == "draw":
-        wind = variant.next_dealer([], True, opts)
+        if "last_drawer" in accepted and data.get("last_drawer"):
+            extra["last_drawer"] = data["last_drawer"]
+        wind = variant.next_dealer([], True, opts, **extra)
     else:
         winners = [r["winner"] for r in data["result"]["results"]]
-        wind = variant.next_dealer(winners, False, opts)
+        froms = {(w.get("win") or {}).get("from") for w in data.get("winners", [])} - {None}
+        if "discarder" in accepted and len(froms) == 1:
+            extra["discarder"] = froms.pop()
+        wind = variant.next_dealer(winners, False, opts, **extra)
     return wind if wind in SEATS else "S"
+
+
+def safe_next_wind(table: Table, data: Mapping[str, Any]) -> str:
+    """:func:`next_wind` for replaying what is already recorded: never fails a read (passes the deal)."""
+    try:
+        return next_wind(table, data)
+    except Exception:  # a rule set changed since the hand was recorded
+        log.warning("table %s: cannot work out the next dealer; passing the deal", table.id, exc_info=True)
+        return "S"
 
 
 @dataclass
@@ -180,7 +209,7 @@ def replay(table: Table, events: Sequence[Event]) -> Replay:
 
     state = initial_state(table)
     if last_hand is not None:
-        state = HandState.from_dict(last_hand.data["state"]).advance(next_wind(table, last_hand.data))
+        state = HandState.from_dict(last_hand.data["state"]).advance(safe_next_wind(table, last_hand.data))
 
     claims: dict[str, dict[str, int]] = {}
     for ev in ordered:

@@ -95,7 +95,10 @@ def openapi_document() -> dict:
                 "responses": {"201": _json("TableView"), **table_write}}},
             "/api/tables/{token}/draws": {"post": {
                 "summary": "record a drawn hand (no winner); the deal moves on by the rule set",
-                "parameters": [TOKEN], "requestBody": _body({"type": "object"}, required=False),
+                "parameters": [TOKEN], "requestBody": _body({"type": "object", "properties": {
+                    "last_drawer": {"$ref": "#/components/schemas/Seat",
+                                    "description": "who drew the last tile (rule sets whose deal goes to them: Nanning)"}}},
+                    required=False),
                 "responses": {"201": _json("TableView"), **table_write}}},
             "/api/tables/{token}/hands/score": {"post": {
                 "summary": "score the current hand's winners without recording (preview); the table fills in "
@@ -187,6 +190,9 @@ def openapi_document() -> dict:
                     "hand": {"$ref": "#/components/schemas/Hand"},
                     "indicators": {"$ref": "#/components/schemas/Indicators"}}}},
                 "drawn": {"type": "boolean", "description": "record a drawn hand instead of a win"},
+                "last_drawer": {"$ref": "#/components/schemas/Seat",
+                                "description": "a drawn hand: who drew the last tile (Nanning gives them the deal)"},
+                "correct": {"type": "integer", "description": "preview only: score as a correction of this hand event"},
                 "photo_id": {"type": "integer"}, "tiles": {"description": "the confirmed tile reading (kept with the hand)"}}},
             "NewTable": {"type": "object", "required": ["variant", "players"], "properties": {
                 "variant": {"type": "string"}, "options": {"type": "object"},

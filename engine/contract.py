@@ -36,7 +36,6 @@ from .rules.base import (
 )
 from .seats import SEATS, parse_seat
 from .tiles import format_tiles, parse_tile, parse_tiles, tile_str
-from .waits import winning_tiles
 
 
 class InputError(MahjongError):
@@ -230,8 +229,7 @@ def waits(payload: Any) -> dict:
     """The tiles that complete a hand one tile short (``winning_tile`` absent). Never raises."""
     try:
         inp, variant, opts, wild = _prepare(payload, complete=False)
-        tiles = winning_tiles(list(inp.hand.concealed), inp.hand.melds, wilds=wild, tileset=variant.tileset,
-                              visible=variant.visible_tiles(inp), forms=variant.winning_forms(opts))
+        tiles = variant.winning_tiles(inp, opts)
         out = {"ok": True, "waits": [tile_str(t) for t in tiles], "notation": format_tiles(tiles)}
         out.update(variant.waits_extras(inp, opts, tiles))
         return out

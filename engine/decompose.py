@@ -20,11 +20,13 @@ The win check (:func:`is_winning_counts`) runs on per-suit lookup tables (see
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations_with_replacement, product
+from operator import itemgetter
 from typing import Iterable, Literal, Sequence
 
 from .melds import Meld
-from .suit_tables import INF, suit_arrangements, suit_need
+from .suit_tables import INF, suit_arrangements, suit_complete, suit_need
 from .tiles import NUM_KINDS, ORPHANS, Tile, format_tiles, tile_str
 
 Form = Literal["standard", "seven_pairs", "thirteen_orphans"]
@@ -39,6 +41,8 @@ class WildSpec:
 
     kinds: frozenset[Tile] = frozenset()
     allow_fifth_copy: bool = False
+    visible: tuple[Tile, ...] = ()
+    """Copies shown face up outside the hand (an indicator): they count toward the four-copy cap."""
 
     def split(self, concealed: Iterable[Tile]) -> tuple[list[int], list[Tile]]:
         """Split concealed tiles into natural counts (34 kinds) and the list of wild tiles."""
@@ -144,12 +148,16 @@ class Decomposition:
 # --------------------------------------------------------------------------- win check
 
 
-def _caps(melds: Sequence[Meld], allow_fifth_copy: bool) -> list[int]:
+def _caps(melds: Sequence[Meld], allow_fifth_copy: bool, visible: Sequence[Tile] = ()) -> list[int]:
+    """How many copies of each kind the hand may hold (naturals plus wilds standing for it)."""
     if allow_fifth_copy:
         return [16] * NUM_KINDS
     caps = [4] * NUM_KINDS
     for meld in melds:
         for tile in meld.tiles:
+            caps[tile] -= 1
+    for tile in visible:
+        if tile < NUM_KINDS:
             caps[tile] -= 1
     return caps
 
@@ -173,8 +181,27 @@ def standard_need(counts: Sequence[int], caps: Sequence[int] | None = None) -> i
     return total + best_pair_extra if total < INF else INF
 
 
+def _standard_complete(counts: Sequence[int]) -> bool:
+    """No-wild standard form: each suit's count is 0 or 2 mod 3 (one suit holds the pair) and
+    each suit splits into sets (and the pair)."""
+    pair_suits = 0
+    for lo, hi, chows in _SUIT_SLICES:
+        key = bytes(counts[lo:hi])
+        rest = sum(key) % 3
+        if rest == 1:
+            return False
+        if rest == 2:
+            pair_suits += 1
+            if pair_suits > 1:
+                return False
+        if not suit_complete(key, chows, rest == 2):
+            return False
+    return pair_suits == 1
+
+
 def is_winning_counts(counts: Sequence[int], wilds: int = 0, *, melds: Sequence[Meld] = (),
-                      allow_fifth_copy: bool = False, forms: Sequence[Form] = ALL_FORMS) -> bool:
+                      allow_fifth_copy: bool = False, forms: Sequence[Form] = ALL_FORMS,
+                      visible: Sequence[Tile] = ()) -> bool:
     """The fast win check on natural counts (34 kinds) plus ``wilds`` wild tiles.
 
     ``sum(counts) + wilds + 3 * len(melds)`` must be 14. Seven pairs and thirteen orphans need a
@@ -182,10 +209,10 @@ def is_winning_counts(counts: Sequence[int], wilds: int = 0, *, melds: Sequence[
     """
     if "standard" in forms:
         if wilds == 0:
-            if standard_need(counts) == 0:
+            if _standard_complete(counts):
                 return True
         else:
-            caps = _caps(melds, allow_fifth_copy) if (melds or allow_fifth_copy) else None
+            caps = _caps(melds, allow_fifth_copy, visible) if (melds or allow_fifth_copy or visible) else None
             need = standard_need(counts, caps)
             if need <= wilds and (wilds - need) % 3 == 0:
                 return True
@@ -201,15 +228,16 @@ def is_winning_counts(counts: Sequence[int], wilds: int = 0, *, melds: Sequence[
 def _seven_pairs_ok(counts: Sequence[int], wilds: int) -> bool:
     if sum(counts) + wilds != 14:
         return False
-    singles = sum(c & 1 for c in counts)
-    return singles <= wilds
+    return counts.count(1) + counts.count(3) <= wilds
+
+
+_ORPHAN_COUNTS = itemgetter(*ORPHANS)
 
 
 def _orphans_ok(counts: Sequence[int], wilds: int) -> bool:
     if sum(counts) + wilds != 14:
         return False
-    orphan_total = sum(counts[k] for k in ORPHANS)
-    if orphan_total != sum(counts):
+    if sum(_ORPHAN_COUNTS(counts)) != sum(counts):
         return False
     if any(counts[k] > 2 for k in ORPHANS) or sum(1 for k in ORPHANS if counts[k] == 2) > 1:
         return False
@@ -223,7 +251,7 @@ def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld] = (), *, wilds: 
     """Does ``concealed`` (winning tile included) with ``melds`` form a winning hand?"""
     counts, faces = wilds.split(concealed)
     return is_winning_counts(counts, len(faces), melds=melds, allow_fifth_copy=wilds.allow_fifth_copy,
-                             forms=forms)
+                             forms=forms, visible=wilds.visible)
 
 
 # --------------------------------------------------------------------------- decomposition
@@ -276,12 +304,15 @@ def decompose(
     """
     counts, faces = wilds.split(concealed)
     n_wild = len(faces)
-    caps = _caps(melds, wilds.allow_fifth_copy)
+    caps = _caps(melds, wilds.allow_fifth_copy, wilds.visible)
     kinds_free = list(range(NUM_KINDS)) if free_kinds is None else sorted(set(free_kinds))
     out: list[Decomposition] = []
     seen: set = set()
 
     def emit(form: Form, groups: list[Group]) -> None:
+        if not n_wild:
+            out.append(Decomposition(form, tuple(groups)))
+            return
         stands = [k for g in groups for k in g.wilds]
         key = (form, tuple(sorted((g.kind, g.tiles, g.wilds, g.meld is not None) for g in groups)))
         if key in seen:
@@ -289,8 +320,8 @@ def decompose(
         seen.add(key)
         out.append(Decomposition(form, tuple(groups), _substitutions(faces, stands)))
 
-    if "standard" in forms and is_winning_counts(counts, n_wild, melds=melds,
-                                                 allow_fifth_copy=wilds.allow_fifth_copy, forms=("standard",)):
+    if "standard" in forms and is_winning_counts(counts, n_wild, melds=melds, allow_fifth_copy=wilds.allow_fifth_copy,
+                                                 forms=("standard",), visible=wilds.visible):
         _standard(counts, n_wild, melds, caps, kinds_free, emit)
     if not melds:
         if "seven_pairs" in forms and _seven_pairs_ok(counts, n_wild):
@@ -321,15 +352,33 @@ def _free_groups(n_pungs: int, with_pair: bool, used: list[int], caps: Sequence[
     return results
 
 
+@lru_cache(maxsize=65536)
+def _suit_groups(key: bytes, chows: bool, caps: bytes, max_wilds: int, lo: int) -> tuple:
+    """The suit's arrangements as (wilds used, has pair, groups as :class:`Group`), cached."""
+    return tuple(
+        (used, has_pair, tuple(_suit_group_to_group(g, lo) for g in groups))
+        for used, has_pair, groups in suit_arrangements(key, chows, caps, max_wilds)
+    )
+
+
+_FULL_CAPS = bytes([4]) * 9
+_FOUR = [4] * NUM_KINDS
+
+
 def _standard(counts, n_wild, melds, caps, kinds_free, emit) -> None:
+    plain_caps = caps == _FOUR
     per_suit = []
     for lo, hi, chows in _SUIT_SLICES:
         key = bytes(counts[lo:hi])
-        per_suit.append((lo, suit_arrangements(key, chows, bytes(max(c, 0) for c in caps[lo:hi]), n_wild)))
+        cap = _FULL_CAPS[: hi - lo] if plain_caps else bytes(max(c, 0) for c in caps[lo:hi])
+        per_suit.append(_suit_groups(key, chows, cap, n_wild, lo))
     meld_groups = [_meld_group(m) for m in melds]
-    for combo in product(*(arrs for _lo, arrs in per_suit)):
-        used = sum(a[0] for a in combo)
-        pairs = sum(1 for a in combo if a[1])
+    for combo in product(*per_suit):
+        used = 0
+        pairs = 0
+        for arr in combo:
+            used += arr[0]
+            pairs += arr[1]
         if used > n_wild or pairs > 1:
             continue
         left = n_wild - used
@@ -341,7 +390,7 @@ def _standard(counts, n_wild, melds, caps, kinds_free, emit) -> None:
             if left < 2 or (left - 2) % 3:
                 continue
             n_pungs, free_pair = (left - 2) // 3, True
-        groups = [_suit_group_to_group(g, lo) for (lo, _), arr in zip(per_suit, combo) for g in arr[2]]
+        groups = [g for arr in combo for g in arr[2]]
         if not n_pungs and not free_pair:
             emit("standard", meld_groups + groups)
             continue

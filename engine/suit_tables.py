@@ -89,27 +89,66 @@ def _options(rem: tuple[int, ...], wa: tuple[int, ...], caps: tuple[int, ...], o
                 yield ("chow", start, tuple(wild_at)), tuple(r), tuple(a), len(wild_at), False
 
 
+def suit_complete(key: bytes, chows: bool, with_pair: bool) -> bool:
+    """Can the natural tiles ``key`` be split into sets (and one pair if ``with_pair``), no wilds?
+
+    The no-wild fast path of the win check: cached, and a plain backtrack over the lowest tile.
+    """
+    hit = _COMPLETE_CACHE.get((key, chows, with_pair))
+    if hit is None:
+        hit = _complete(list(key), chows, with_pair)
+        _COMPLETE_CACHE[(key, chows, with_pair)] = hit
+    return hit
+
+
+_COMPLETE_CACHE: dict[tuple[bytes, bool, bool], bool] = {}
+
+
+def _complete(counts: list[int], chows: bool, with_pair: bool) -> bool:
+    i = next((k for k, c in enumerate(counts) if c), -1)
+    if i < 0:
+        return not with_pair
+    if with_pair and counts[i] >= 2:
+        counts[i] -= 2
+        ok = _complete(counts, chows, False)
+        counts[i] += 2
+        if ok:
+            return True
+    if counts[i] >= 3:
+        counts[i] -= 3
+        ok = _complete(counts, chows, with_pair)
+        counts[i] += 3
+        if ok:
+            return True
+    if chows and i + 2 < len(counts) and counts[i + 1] and counts[i + 2]:
+        for k in (i, i + 1, i + 2):
+            counts[k] -= 1
+        ok = _complete(counts, chows, with_pair)
+        for k in (i, i + 1, i + 2):
+            counts[k] += 1
+        return ok
+    return False
+
+
 def _components(key: bytes, caps: bytes, chows: bool) -> list[tuple[bytes, bytes]]:
     """Split a suit into independent stretches: with chows, tiles two or more empty ranks apart
-    can never share a group (a wild can bridge one gap, not two); without chows every kind is
-    on its own. Each stretch keeps its caps."""
-    out: list[tuple[bytes, bytes]] = []
-    start = None
-    gap = 0
-    limit = 2 if chows else 1
+    can never share a group (a chow spans three ranks), so each stretch of tiles is solved
+    alone — padded with up to two empty ranks on each side, where chows may put wilds. Without
+    chows every kind stands alone. Each stretch keeps its caps."""
+    n = len(key)
+    spans: list[list[int]] = []
     for i, c in enumerate(key):
-        if c:
-            if start is None:
-                start = i
-            gap = 0
-            end = i
-        elif start is not None:
-            gap += 1
-            if gap >= limit:
-                out.append((key[start:end + 1], caps[start:end + 1]))
-                start = None
-    if start is not None:
-        out.append((key[start:end + 1], caps[start:end + 1]))
+        if not c:
+            continue
+        if spans and chows and i - spans[-1][1] <= 2:
+            spans[-1][1] = i
+        else:
+            spans.append([i, i])
+    pad = 2 if chows else 0
+    out = []
+    for lo, hi in spans:
+        a, b = max(0, lo - pad), min(n, hi + pad + 1)
+        out.append((key[a:b], caps[a:b]))
     return out
 
 

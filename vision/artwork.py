@@ -43,7 +43,7 @@ HONOURS = [f"{n}z" for n in range(1, 8)]
 FLOWERS = [f"{n}f" for n in range(1, 9)]
 CLASSES = SUITED + HONOURS + FLOWERS + ["back"]  # 43 classes; the classifier's output order
 
-CACHE_VERSION = 4
+CACHE_VERSION = 6
 
 
 def _warn(msg: str) -> None:
@@ -125,6 +125,8 @@ def _load_kmahjongg(data: Path, tmp: Path) -> dict:
         for eid, code in _KMJ_IDS.items():
             if style == "classic" and eid.startswith("DRAGON"):
                 continue  # drawn as creatures, nothing like real dragon tiles
+            if style == "classic" and eid in ("FLOWER_1", "FLOWER_2"):
+                code = {"FLOWER_1": "2f", "FLOWER_2": "1f"}[eid]  # captioned 'Orchid', 'Plum'
             img = _rsvg(svg, tmp / "x.png", export_id=eid, zoom=2.0)
             if img is None:
                 _warn(f"kmahjongg {style}: cannot render {eid} (is rsvg-convert installed?)")
@@ -150,12 +152,30 @@ _FFALT_IDS.update({"t_wi_east": "1z", "t_wi_south": "2z", "t_wi_west": "3z", "t_
 def _load_ffalt(data: Path, tmp: Path) -> dict:
     out = {}
     folder = data / "ffalt-mah-tilesets"
-    for style in ("uni", "unib", "classic"):
+    # classic.svg only cuts sprites out of classic.png: crop them directly
+    src, png = folder / "classic.svg", folder / "classic.png"
+    if src.exists() and png.exists():
+        text = src.read_text(encoding="utf-8")
+        sheet = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        faces: dict = {}
+        # its flower ids do not match the pictures (t_fl_bamboo is an iris...): map by picture
+        fix = {"t_fl_plum": "3f", "t_fl_orchid": "4f", "t_fl_chrysanthemum": "1f", "t_fl_bamboo": "2f"}
+        for eid, code in _FFALT_IDS.items():
+            code = fix.get(eid, code)
+            m = re.search(r'<svg id="%s"[^>]*viewBox="([-\d. ]+)"' % eid, text)
+            if not m:
+                continue
+            x, y, w, h = (int(round(float(v))) for v in m.group(1).split())
+            img = sheet[y:y + h, x:x + w]
+            if img.size and img.shape[2] == 4 and img[:, :, 3].max() > 0:
+                faces.setdefault(code, []).append(_alpha_crop(img.copy(), thr=0, pad=6))
+        if faces:
+            out["ffalt-classic"] = faces
+    for style in ("uni", "unib"):
         src = folder / f"{style}.svg"
         if not src.exists():
             continue
         text = src.read_text(encoding="utf-8")
-        text = text.replace('href="classic.png"', f'href="file://{folder / "classic.png"}"')
         m_defs = re.search(r"<defs>.*</defs>", text, re.S)
         if not m_defs:
             continue

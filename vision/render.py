@@ -89,10 +89,13 @@ def plain_back(rng: np.random.Generator, h: int = 128, w: int = 96) -> np.ndarra
 
 
 def _recolor_mono(glyph: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Give a monochrome BGRA glyph a random ink colour (black, dark blue/green/red)."""
+    """Give a dark monochrome BGRA glyph a random ink colour (black, dark blue/green/red); light
+    details inside the glyph stay light."""
     inks = [(20, 20, 20), (120, 50, 20), (40, 110, 30), (30, 30, 170), (60, 60, 60)]
+    ink = np.array(inks[rng.integers(len(inks))], np.float32)
     g = glyph.copy()
-    g[:, :, :3] = np.array(inks[rng.integers(len(inks))], np.uint8)
+    luma = cv2.cvtColor(glyph[:, :, :3], cv2.COLOR_BGR2GRAY).astype(np.float32)[:, :, None] / 255
+    g[:, :, :3] = np.clip(ink * (1 - luma) + 255 * luma, 0, 255).astype(np.uint8)
     return g
 
 

@@ -161,6 +161,7 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
 # splitting
 
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
+ART_NEUTRAL = False
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
@@ -177,7 +178,7 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
                 ok = False
                 break
             seg = prof[lo:hi]
-            if seg.max() < 0.02:       # no seam at all where a row boundary should be
+            if seg.max() < 0.008:      # no seam at all where a row boundary should be
                 ok = False
                 break
             cuts.append(lo + int(np.argmax(seg)))
@@ -260,6 +261,9 @@ def _profiles(g: np.ndarray, msk: np.ndarray, axis: int, q: float):
     """
     v = _valley(g, axis)
     v = np.where(msk > 0, v, np.maximum(v, 0.25))
+    # tolerate a seam that wanders by a pixel or two (tiles not perfectly aligned, perspective)
+    k = (1, 5) if axis == 1 else (5, 1)
+    v = cv2.dilate(v, np.ones(k, np.uint8))
     prof = np.percentile(v, q, axis=0 if axis == 1 else 1)
     occ = (msk > 0).mean(axis=0 if axis == 1 else 1)
     return prof, occ
@@ -278,8 +282,7 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
     level = float(np.percentile(inside, 75)) if inside.size else 1.0
     g = gray / max(level, 1.0)
     chroma = color_rect.max(axis=2).astype(np.int16) - color_rect.min(axis=2).astype(np.int16)
-    art = (chroma > 45) | (g < 0.5)
-    art = cv2.dilate(art.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    art = (chroma > 50) & (g > 0.3) & ART_NEUTRAL     # coloured strokes; dark seams and shadows are kept
     g = np.where(art & (mask_rect > 0), 1.0, g).astype(np.float32)
     g = np.where(art & (mask_rect == 0), 1.0, g).astype(np.float32)
     raw = mask_rect > 0
@@ -292,6 +295,7 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
     prof_r = np.maximum(prof_r, np.clip((gap_r - 0.5) / 0.5, 0, 1) * 0.25)
     v_c = _valley(g, 1)
     v_c = np.where(mask_rect > 0, v_c, np.maximum(v_c, 0.25))
+    v_c = cv2.dilate(v_c, np.ones((1, 5), np.uint8))
     kmax = int(min(14, H // 10))
     best_cost, best_cells = None, []
     for cuts in _row_candidates(prof_r, H, max(1, kmax)):
@@ -304,7 +308,7 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
             prof_c = np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25)
             occ_c = (ms > 0).mean(axis=0)
             c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0))
-            cost += c_cost
+            cost += c_cost * (r1 - r0) / H      # per unit of seam length: k strips must not count a seam k times
             cells.append((r0, r1, col_cells))
             if best_cost is not None and cost > best_cost:
                 break

@@ -42,6 +42,10 @@ function s(tag, attrs, ...kids) {
   for (const kid of kids.flat()) if (kid) el.append(kid);
   return el;
 }
+function fill(el, ...kids) {
+  el.replaceChildren(...kids.flat(2).filter((k) => k !== null && k !== undefined && k !== false));
+  return el;
+}
 function showError(id, msg) { const el = $(id); el.textContent = msg || ""; el.hidden = !msg; }
 function toast(msg) {
   const el = $("toast"); el.textContent = msg; el.hidden = false;
@@ -74,6 +78,9 @@ const SUITCH = { en: { m: "char", p: "dot", s: "bam" }, zh: { m: "万", p: "筒"
 const ALL_CODES = [..."mps"].flatMap((su) => [1, 2, 3, 4, 5, 6, 7, 8, 9].map((r) => r + su))
   .concat([1, 2, 3, 4, 5, 6, 7].map((r) => r + "z"), [1, 2, 3, 4, 5, 6, 7, 8].map((r) => r + "f"));
 function tileFace(code, extra) {
+  if (!/^[1-9][mpszf]$/.test(code || "")) {
+    return h("span", { class: `tile unknown ${extra || ""}`, title: code, dataset: { code } }, h("b", {}, code === "back" ? "▒" : "?"));
+  }
   const r = +code[0], su = code[1];
   let big, small = "";
   if (su === "z") big = HONOUR[S.lang][r - 1];
@@ -157,7 +164,7 @@ function renderHome() {
   renderOptions();
   const recent = recentTables();
   $("recent-box").hidden = !recent.length;
-  $("recent").replaceChildren(...recent.slice(0, 8).map((r) => h("li", {},
+  fill($("recent"), ...recent.slice(0, 8).map((r) => h("li", {},
     h("a", { href: `/t/${r.token}` }, r.name || r.variant), " ", h("span", { class: "muted" }, r.players.join(" · "), " · ", r.created.slice(0, 10)))));
 }
 function renderOptions() {
@@ -165,7 +172,7 @@ function renderOptions() {
   const box = $("f-options");
   const prevVals = {};
   box.querySelectorAll("[data-opt]").forEach((el) => { prevVals[el.dataset.opt + "|" + el.dataset.variant] = el.type === "checkbox" ? el.checked : el.value; });
-  box.replaceChildren();
+  fill(box, );
   if (!v) return;
   for (const o of v.options) {
     const key = o.name + "|" + v.name;
@@ -247,24 +254,28 @@ function renderTable() {
   const st = ledger.state;
   const vname = S.lang === "zh" ? table.variant.title_zh : table.variant.title;
   $("t-title").textContent = table.name || vname;
-  $("t-sub").replaceChildren(
+  fill($("t-sub"), 
     h("span", { class: "pill round" }, t("round", { w: windName(st.round_wind) })), " ",
     h("span", { class: "pill" }, t("hand_no", { n: st.hand_no })), " ",
     st.dealer_streak ? h("span", { class: "pill" }, t("streak", { n: st.dealer_streak })) : null, " ",
     table.name ? h("span", { class: "muted" }, vname) : null,
     S.readOnly ? h("span", { class: "pill live" }, "● " + t("live")) : null);
-  $("seats").replaceChildren(...[0, 1, 2, 3].map((i) => {
+  // the four seats as they sit round the table (play runs counter-clockwise), the round wind in the middle
+  const cards = [0, 1, 2, 3].map((i) => {
     const wind = st.winds[i], bal = ledger.balances[i];
-    return h("div", { class: `seat${wind === "E" ? " dealer" : ""}`, id: `seat-${i}`, style: `--pc:${COLORS[i]}` },
-      h("div", { class: "wind" }, windShort(wind)),
-      h("div", { class: "who" }, h("div", { class: "name" }, table.players[i]),
-        h("div", { class: "muted" }, windName(wind), wind === "E" ? " · " + t("dealer") : "")),
+    return h("div", { class: `seat pos-${i}${wind === "E" ? " dealer" : ""}`, id: `seat-${i}`, style: `--pc:${COLORS[i]}` },
+      h("div", { class: "seat-top" }, h("div", { class: "wind", title: windName(wind) }, windShort(wind)),
+        h("div", { class: "who" }, h("div", { class: "name" }, table.players[i]),
+          h("div", { class: "muted role" }, windName(wind), wind === "E" ? " · " + t("dealer") : ""))),
       h("div", { class: `bal ${bal > table.start_points ? "pos" : bal < table.start_points ? "neg" : ""}`, id: `bal-${i}` }, String(bal)));
-  }));
+  });
   const claims = [];
   for (const [c, row] of Object.entries(ledger.claims || {}))
     for (const [v, n] of Object.entries(row)) claims.push(`${nameAt(st, c)} ← ${nameAt(st, v)} ×${n}`);
-  if (claims.length) $("seats").append(h("p", { class: "claims muted" }, t("claims_now", { list: claims.join(", ") })));
+  const centre = h("div", { class: "centre" }, h("div", { class: "round-wind" }, windShort(st.round_wind)),
+    h("div", { class: "muted" }, t("round", { w: windName(st.round_wind) })), h("div", { class: "muted" }, t("hand_no", { n: st.hand_no })),
+    st.dealer_streak ? h("div", { class: "streak" }, t("streak", { n: st.dealer_streak })) : null);
+  fill($("seats"), cards, centre, claims.length ? h("p", { class: "claims muted", id: "claims" }, t("claims_now", { list: claims.join(", ") })) : null);
   $("actions").hidden = S.readOnly;
   $("readonly-banner").hidden = !S.readOnly;
   $("share-btn").hidden = S.readOnly;
@@ -291,11 +302,11 @@ function describeEntry(e) {
 function renderLedger() {
   const { ledger, table } = S.view;
   const list = $("ledger");
-  if (!ledger.entries.length) { list.replaceChildren(h("li", { class: "muted empty" }, t("no_events"))); return; }
-  list.replaceChildren(...[...ledger.entries].reverse().map((e) => h("li", { class: `entry k-${e.kind}`, dataset: { id: e.id } },
+  if (!ledger.entries.length) { fill(list, h("li", { class: "muted empty" }, t("no_events"))); return; }
+  fill(list, ...[...ledger.entries].reverse().map((e) => h("li", { class: `entry k-${e.kind}`, dataset: { id: e.id } },
     h("div", { class: "entry-head" },
       h("span", { class: "pill" }, `#${e.hand_no}`), " ",
-      h("span", { class: "muted" }, windShort(e.state.round_wind)), " ",
+      h("span", { class: "muted" }, t("round", { w: windName(e.state.round_wind) })), " ",
       h("span", { class: "what" }, describeEntry(e)),
       e.corrected ? h("span", { class: "pill tag" }, t("corrected")) : null,
       !S.readOnly && e.kind === "hand" && e.outcome === "win"
@@ -323,16 +334,16 @@ function renderChart() {
     svg.append(s("circle", { cx: x(pts.length - 1), cy: y(last.balances[p]), r: 4, fill: COLORS[p] }));
   }
   const legend = h("div", { class: "legend" }, table.players.map((n, i) => h("span", { style: `--pc:${COLORS[i]}` }, n)));
-  $("chart").replaceChildren(svg, legend);
+  fill($("chart"), svg, legend);
 }
 
 // ------------------------------------------------------------------ sheets (modal)
 function openSheet(title, body) {
   $("sheet-title").textContent = title;
-  $("sheet-body").replaceChildren(body);
+  fill($("sheet-body"), body);
   $("sheet").hidden = false;
 }
-function closeSheet() { $("sheet").hidden = true; $("sheet-body").replaceChildren(); }
+function closeSheet() { $("sheet").hidden = true; fill($("sheet-body"), ); }
 $("sheet-close").addEventListener("click", closeSheet);
 $("sheet").addEventListener("click", (ev) => { if (ev.target === $("sheet")) closeSheet(); });
 function seatButtons(name, state, { exclude = [], onpick, value } = {}) {
@@ -368,8 +379,20 @@ $("act-undo").addEventListener("click", () => {
     () => post(`/api/tables/${S.token}/undo`, { event_id: e.id }, t("undone", { what })));
 });
 $("act-draw").addEventListener("click", () => {
-  confirmSheet(t("act_draw"), t("confirm_draw", { n: S.view.ledger.state.hand_no }), t("yes_draw"),
-    () => post(`/api/tables/${S.token}/draws`, {}, t("recorded")));
+  const st = S.view.ledger.state, body = {};
+  const needsLast = (S.view.table.variant.next_dealer_args || []).includes("last_drawer");
+  const err = h("p", { class: "error", hidden: true });
+  const btn = h("button", { type: "button", class: "primary big", id: "sheet-yes" }, t("yes_draw"));
+  btn.addEventListener("click", async () => {
+    if (needsLast && !body.last_drawer) { err.textContent = t("need_last_drawer"); err.hidden = false; return; }
+    btn.disabled = true;
+    try { await post(`/api/tables/${S.token}/draws`, body, t("recorded")); closeSheet(); }
+    catch (e) { err.textContent = e.message; err.hidden = false; btn.disabled = false; }
+  });
+  openSheet(t("act_draw"), h("div", {}, h("p", {}, t("confirm_draw", { n: st.hand_no })),
+    needsLast ? h("div", { class: "q" }, h("span", { class: "q-label" }, t("last_drawer")),
+      seatButtons("last-drawer", st, { onpick: (w) => { body.last_drawer = w; } })) : null,
+    err, btn));
 });
 $("act-kong").addEventListener("click", () => {
   const st = S.view.ledger.state, v = { type: "kong", declarer: null, from: null };
@@ -424,13 +447,24 @@ function newDraft() {
 function variantName() { return S.view.table.variant.name; }
 function liveTiles(d, g) { return g.tiles.filter((i) => !d.tiles[i].removed); }
 function codesOf(d, g) { return liveTiles(d, g).map((i) => d.tiles[i].code); }
+const isTile = (c) => /^[1-9][mpszf]$/.test(c);
+function usableCodes(d, g, n) {
+  // face-down tiles ("back") of a kong stand for the face-up ones; an unread tile stops scoring
+  let codes = codesOf(d, g);
+  const faces = codes.filter(isTile);
+  if (codes.includes("back") && faces.length && faces.every((c) => c === faces[0])) codes = codes.map((c) => (c === "back" ? faces[0] : c));
+  else codes = codes.filter((c) => c !== "back");
+  if (codes.some((c) => !isTile(c))) throw new Error(t("unread_tile", { n: n + 1 }));
+  return codes;
+}
 function defaultRoles(d) {
   if (!d.groups.length) return;
   const big = d.groups.reduce((a, b) => (liveTiles(d, b).length > liveTiles(d, a).length ? b : a));
   const ind = INDICATOR_OF[variantName()] || null;
   for (const g of d.groups) {
     const codes = codesOf(d, g);
-    if (g === big || codes.every((c) => c[1] === "f")) g.role = "hand";
+    if (g !== big && codes.includes("back")) g.role = "ckong";
+    else if (g === big || codes.every((c) => c[1] === "f")) g.role = "hand";
     else if (g.row === big.row) g.role = meldType(codes) ? "meld" : "hand";
     else if (meldType(codes)) g.role = "meld";
     else g.role = ind || "hand";
@@ -490,8 +524,9 @@ function buildWinner(d) {
   if (!d.by) throw new Error(t("need_how"));
   const hand = [], flowers = [], melds = [], ind = { baida: null, bloom: [], fish: [] };
   d.groups.forEach((g, n) => {
-    const codes = codesOf(d, g);
-    if (!codes.length || g.role === "ignore") return;
+    if (g.role === "ignore") return;
+    const codes = usableCodes(d, g, n);
+    if (!codes.length) return;
     if (g.role === "hand") {
       for (const c of codes) (c[1] === "f" ? flowers : hand).push(c);
     } else if (g.role === "meld" || g.role === "ckong") {
@@ -558,7 +593,7 @@ function renderPhoto() {
   if ($("photo-img").getAttribute("src") !== d.imgUrl) $("photo-img").src = d.imgUrl;
   const svg = $("photo-overlay");
   svg.setAttribute("viewBox", `0 0 ${d.width} ${d.height}`);
-  svg.replaceChildren();
+  fill(svg, );
   const sw = Math.max(2, d.width / 300);
   d.tiles.forEach((tile, i) => {
     if (!tile.quad || tile.removed) return;
@@ -582,7 +617,7 @@ function roleOptions() {
 function renderGroups() {
   const d = cur(), box = $("groups");
   const roleLabel = { hand: "role_hand", meld: "role_meld", ckong: "role_ckong", baida: "role_baida", bloom: "role_bloom", fish: "role_fish", ignore: "role_ignore" };
-  box.replaceChildren(...d.groups.map((g, n) => {
+  fill(box, ...d.groups.map((g, n) => {
     const tiles = liveTiles(d, g);
     if (!tiles.length && !g.manualEmpty) return null;
     const sel = h("select", { class: "role", "aria-label": t("group", { n: n + 1 }), dataset: { group: n } },
@@ -608,8 +643,8 @@ function renderGroups() {
         tiles.map((i) => {
           const tile = d.tiles[i];
           const face = tileFace(tile.code, `${i === d.winning ? "winning" : ""} ${tile.code !== tile.orig && !tile.manual ? "edited" : ""}`);
-          face.style.setProperty("--cc", confColor(tile));
           const b = h("button", { type: "button", class: "tile-btn", dataset: { tile: i }, onclick: () => fixTile(i) }, face);
+          if (!tile.manual) b.style.setProperty("--cc", confColor(tile));
           return b;
         }),
         h("button", { type: "button", class: "tile-btn add", onclick: () => pickTiles(g) }, t("add_tile"))));
@@ -650,7 +685,7 @@ function pickTiles(group) {
   if (!group) g.manualEmpty = true;
   const preview = h("div", { class: "group-tiles" });
   const refresh = () => {
-    preview.replaceChildren(...liveTiles(d, g).map((i) => tileFace(d.tiles[i].code)));
+    fill(preview, ...liveTiles(d, g).map((i) => tileFace(d.tiles[i].code)));
     $("sheet-body").querySelector(".picker").replaceWith(pickerGrid(add));
   };
   const add = (c) => {
@@ -689,7 +724,7 @@ function renderAsk() {
   from.append(mk("self", t("self_draw")));
   for (const w of SEATS) if (w !== d.winner) from.append(mk(w, [h("b", {}, windShort(w)), " ", nameAt(st, w)]));
   $("q-from").replaceWith(from);
-  $("q-flags").replaceChildren(...["after_kong", "robbed_kong", "last_tile", "first_turn"].map((f) => {
+  fill($("q-flags"), ...["after_kong", "robbed_kong", "last_tile", "first_turn"].map((f) => {
     const cb = h("input", { type: "checkbox", id: "flag-" + f }); cb.checked = !!d.flags[f];
     cb.addEventListener("change", () => { d.flags[f] = cb.checked; });
     return h("label", { class: "flag" }, cb, " ", t("flag_" + f));
@@ -700,23 +735,16 @@ $("score-btn").addEventListener("click", async () => {
   showError("score-error", "");
   let winners;
   try { winners = winnersPayload(); } catch (e) { showError("score-error", e.message); return; }
-  const url = S.win.mode === "correct" ? null : `/api/tables/${S.token}/hands/score`;
   try {
-    if (url) S.win.result = await api("POST", url, { winners });
-    else S.win.result = await previewCorrection(winners);
+    if (S.win.mode === "correct") S.win.result = await previewCorrection(winners);
+    else S.win.result = await api("POST", `/api/tables/${S.token}/hands/score`, { winners });
     S.win.winners = winners; S.win.step = "result"; renderWin();
     $("step-result").scrollIntoView({ behavior: "smooth", block: "start" });
   } catch (e) { showError("score-error", e.message); }
 });
 async function previewCorrection(winners) {
-  // The engine is the same; score under the corrected hand's own state via the stateless contract.
-  const st = S.win.state, tb = S.view.table;
-  const entry = S.view.ledger.entries.find((x) => x.id === S.win.eventId) || {};
-  const payloads = winners.map((w) => ({ variant: tb.variant.name, options: tb.options, round_wind: st.round_wind, ...w,
-    context: { dealer_streak: st.dealer_streak, claims: entry.claims || {} } }));
-  const r = await api("POST", "/api/score", payloads.length === 1 ? payloads[0] : payloads);
-  const result = payloads.length === 1 ? { ok: true, results: [{ ...r, winner: payloads[0].winner }], payments: r.payments } : r;
-  return { ok: true, state: st, result, payments_by_player: SEATS.reduce((acc, w) => { acc[st.seats[w]] += result.payments[w] || 0; return acc; }, [0, 0, 0, 0]) };
+  // the same engine, under the corrected hand's own state and claims
+  return api("POST", `/api/tables/${S.token}/hands/score`, { winners, correct: S.win.eventId });
 }
 function extrasBlock(r, st) {
   const out = [];
@@ -761,7 +789,7 @@ function renderResult() {
       h("li", {}, `${label(m)} ×${m.factor}`, m.payer ? ` (${t("for_payer", { seat: nameAt(st, m.payer) })})` : "")))) : null,
     extrasBlock(r, st),
     (r.notes || []).length ? h("div", { class: "muted notes" }, r.notes.join(" · ")) : null));
-  $("result").replaceChildren(...blocks, h("h4", {}, t("payments")), arrows(res.result, st),
+  fill($("result"), ...blocks, h("h4", {}, t("payments")), arrows(res.result, st),
     h("div", { class: "entry-pay" }, res.payments_by_player.map((p, i) => h("span", { class: `chg ${p > 0 ? "pos" : p < 0 ? "neg" : ""}` }, `${players[i]} ${signed(p)}`))));
   const d = cur();
   $("another-winner").hidden = S.win.mode === "correct" || !d.by || d.by === "self" || S.win.drafts.length >= 3;

@@ -24,6 +24,7 @@ from ..melds import MeldKind
 from ..seats import SEATS, Seat, others
 from ..tiles import Tile
 from ..tilesets import TileSet
+from ..waits import winning_tiles as engine_winning_tiles
 
 WinBy = Literal["self_draw", "discard"]
 
@@ -338,6 +339,16 @@ class Variant(ABC):
         """The winning forms this rule set accepts (used by ``mjc waits``). Default: all three."""
         return ALL_FORMS
 
+    def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[Tile]:
+        """Kinds that complete ``inp.hand`` (one tile short) under this rule set, for ``mjc waits``.
+
+        Default: the engine's :func:`engine.waits.winning_tiles` with :meth:`winning_forms`, the
+        wild spec and the face-up indicator tiles. Override where a rule set adds win conditions."""
+        return engine_winning_tiles(
+            list(inp.hand.concealed), inp.hand.melds, wilds=self.wild_spec(inp, opts), tileset=self.tileset,
+            visible=self.visible_tiles(inp), forms=self.winning_forms(opts),
+        )
+
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
         """Extra keys for ``mjc waits`` output (Yuxi: bloom tiles that would complete the hand)."""
         return {}
@@ -353,9 +364,12 @@ class Variant(ABC):
         ``from_seat`` is the discarder of an exposed kong, or the seat an added kong's pung came from."""
 
     @abstractmethod
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
+                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
         """Which seat deals the next hand, in this hand's seats: ``"E"`` means the dealer keeps the
-        deal, ``"S"`` that it passes to the next player; a rule set may name a winner's seat."""
+        deal, ``"S"`` that it passes to the next player; a rule set may name another seat.
+        ``discarder``: who discarded the winning tile; ``last_drawer``: who drew the wall's last tile
+        (a drawn hand). Rule sets that need them say so."""
 
     def describe(self) -> dict:
         return {

@@ -11,7 +11,8 @@ The rule text (``/work/shared/rules/hefei.txt``):
   wins 8 = 11 points → 220. The text's "+15 for winning a hand", which the example leaves out,
   is the option ``win_points`` (default on; see ``docs/rules/hefei.md``).
 * Payment (the text is silent): on a self-draw each of the three others pays the score; on a
-  discard the discarder alone pays. The dealer's streak (+4 points per consecutive win or loss)
+  discard the discarder alone pays. Only one player wins a discard: the one closest in turn after
+  the discarder (the text's FAQ; option ``multiple_winners``). The dealer's streak (+4 points per consecutive win or loss)
   is the dealer's item when the dealer wins and is added to the dealer's own payment when the
   dealer pays (option ``dealer_streak_on_loss``).
 * Kongs pay nothing when declared (only the concealed kong's +4 points in a won hand).
@@ -27,7 +28,7 @@ from typing import Any, Mapping, Sequence
 
 from ..decompose import Decomposition, Form, decompose, is_winning
 from ..melds import Meld, MeldKind
-from ..seats import Seat, others
+from ..seats import Seat, next_seat, others
 from ..tiles import Tile, format_tiles, tile_str
 from ..tilesets import HEFEI_84
 from ..waits import wait_shapes
@@ -98,6 +99,18 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "consecutive dealer hand. False: the streak only counts when the dealer wins.",
     ),
     OptionSpec(
+        "dealer_streak_on_discard", 4,
+        "Points per consecutive dealer hand when the hand is won on a discard: 4 (the text's flat '+4 points per "
+        "round') or 2 (the xgmj server: +2 × n on a discard, +4 × n on a self-draw).",
+        (4, 2),
+    ),
+    OptionSpec(
+        "multiple_winners", "nearest",
+        "Several players win on one discard: 'nearest' (the text's FAQ: the tile goes to whoever is closer in turn "
+        "after the discarder; the others are paid nothing) or 'all' (each is paid in full by the discarder).",
+        ("nearest", "all"),
+    ),
+    OptionSpec(
         "kong_replacement_doubles", False,
         "A win on a kong's replacement tile doubles the score (the xgmj server; the text is silent).",
     ),
@@ -160,12 +173,10 @@ class Hefei(Variant):
                 "'claimed_chows' if your table allows it"
             )
 
-    def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
-        """The core's waits ignore the eight-of-a-suit rule; these keys replace them with the tiles
-        that win under Hefei rules."""
+    def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[Tile]:
+        """Only tiles that win under Hefei rules, the eight-of-a-suit rule included."""
         self._check_claims(inp, opts)
-        kept = hefei_winning_tiles(inp.hand.concealed, inp.hand.melds)
-        return {"waits": [tile_str(t) for t in kept], "notation": format_tiles(kept)}
+        return hefei_winning_tiles(inp.hand.concealed, inp.hand.melds)
 
     # ----------------------------------------------------------------- the hand's facts
 
@@ -225,6 +236,7 @@ class Hefei(Variant):
             concealed_double_sequences=concealed_doubles,
             winner_is_dealer=inp.is_dealer,
             dealer_streak=inp.context.dealer_streak,
+            streak_points=STREAK_POINTS if inp.win.self_draw else opts["dealer_streak_on_discard"],
             last_tile=inp.win.last_tile,
             first_turn=inp.win.first_turn,
             opts=opts,
@@ -270,14 +282,14 @@ class Hefei(Variant):
         base = opts["base_score"]
         multipliers = [Multiplier("base_score", "Base score", "底分", base)]
         factor = 1
-        if opts["kong_replacement_doubles"] and inp.win.after_kong:
+        if opts["kong_replacement_doubles"] and inp.win.after_kong and inp.win.self_draw:
             factor = 2
             multipliers.append(Multiplier("kong_replacement", "Win on a kong replacement", "杠上开花", 2))
         value = points * base * factor
         payers = others(inp.winner) if inp.win.self_draw else (inp.win.from_seat,)
         dealer_loss = 0
         if opts["dealer_streak_on_loss"] and not inp.is_dealer and "E" in payers:
-            dealer_loss = STREAK_POINTS * inp.context.dealer_streak
+            dealer_loss = ctx.streak_points * inp.context.dealer_streak
         amounts = {p: value + (dealer_loss * base * factor if p == "E" else 0) for p in payers if p is not None}
         extras: dict[str, Any] = {"points": points}
         notes = []
@@ -295,6 +307,25 @@ class Hefei(Variant):
             decomposition=str(ctx.decomposition),
             notes=notes,
         )
+
+    def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
+        """'If more than one player needs the discarded tile for mahjong, it goes to whoever is closer
+        in turn after the person who discarded the tile': every hand is checked (a refusal still
+        refuses), the nearest winner is paid, the others get nothing. Under ``multiple_winners =
+        "all"`` each is paid in full."""
+        results = [self.score(inp, opts) for inp in inputs]
+        if opts["multiple_winners"] == "all" or len(inputs) < 2:
+            return results
+        discarder = inputs[0].win.from_seat
+        assert discarder is not None
+        order = [next_seat(discarder, i) for i in (1, 2, 3)]
+        nearest = min((inp.winner for inp in inputs), key=order.index)
+        return [
+            result if inp.winner == nearest else ScoreResult(
+                value=0, items=[], payments={}, extras={"points": 0, "discard_goes_to": nearest},
+                notes=[f"the discard goes to {nearest}, closer in turn after {discarder}"])
+            for inp, result in zip(inputs, results)
+        ]
 
     # ----------------------------------------------------------------- kongs and the deal
 

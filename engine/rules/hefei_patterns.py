@@ -7,13 +7,13 @@ it also meets; within the seven-pairs family only the highest tier counts).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, Mapping
 
 from ..decompose import Decomposition
 from .base import Pattern
 
 EIGHT = 8  # a win needs at least 8 tiles of one suit (kongs count 4)
-STREAK_POINTS = 4  # 庄家的输赢: +4 per consecutive dealer win or loss
+STREAK_POINTS = 4  # 庄家的输赢: +4 per consecutive dealer win or loss (on a discard: option)
 TEN_SAME = 10  # 10同
 
 
@@ -23,7 +23,8 @@ class HefeiContext:
 
     ``exposed``: index in ``decomposition.groups`` of the group the winning discard completed
     (that group is not concealed); ``None`` on a self-draw. ``suit_counts``: tiles per suit, melds
-    included (a kong counts 4). ``rank_counts``: tiles per rank 2-8 across the suits on the 同
+    included (a kong counts 4). ``streak_points``: points per consecutive dealer hand (4, or the
+    ``dealer_streak_on_discard`` option on a discard). ``rank_counts``: tiles per rank 2-8 across the suits on the 同
     basis (concealed tiles, or all tiles, per option). ``concealed_pung_kinds``: pungs formed in
     hand and not completed by the discard; ``concealed_kong_kinds``: declared concealed kongs.
     """
@@ -41,6 +42,7 @@ class HefeiContext:
     concealed_double_sequences: int
     winner_is_dealer: bool
     dealer_streak: int
+    streak_points: int
     last_tile: bool
     first_turn: bool
     opts: Mapping[str, Any]
@@ -189,6 +191,9 @@ class DealerStreak(HefeiPattern):
 
     def count(self, ctx: HefeiContext) -> int:
         return ctx.dealer_streak if ctx.winner_is_dealer else 0
+
+    def value_for(self, ctx: HefeiContext) -> int:
+        return ctx.streak_points * self.count(ctx)
 
 
 # --------------------------------------------------------------------------- the special hands table

@@ -174,11 +174,14 @@ class Fish:
         return 2 ** (self.catches[winner] + self.catches[payer]) if self.eligible else 1
 
     def to_dict(self, winner: Seat) -> dict:
+        """The ``fish`` output: ``factor[p]`` is the multiplier between the winner and seat ``p``;
+        the winner's own entry is its own catches' factor."""
         matches = [{"tile": tile_str(t), "seat": fish_seat(t)} for t in self.tiles] if self.eligible else []
         return {
             "tiles": [tile_str(t) for t in self.tiles],
             "matches": matches,
-            "factor": {s: self.factor(winner, s) for s in others(winner)},
+            "factor": {s: (2 ** self.catches[s] if self.eligible else 1) if s == winner else self.factor(winner, s)
+                       for s in SEATS},
             "eligible": self.eligible,
             "tiles_in_hand": self.in_hand,
             "reason": self.reason,

@@ -41,6 +41,7 @@ from .base import (
     NotAllowedOnDiscard,
     NotAWin,
     OptionSpec,
+    Refusal,
     ScoreInput,
     ScoreItem,
     ScoreResult,
@@ -127,6 +128,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "or each is paid (all).",
                ("closest", "all")),
 )
+
+_FIXED = tuple(p for p in PATTERNS if not p.reads_wait)
+_BY_PLACE = tuple(p for p in PATTERNS if p.reads_wait)
 
 ROB_FACTOR = 5
 CONTRACT_FACTOR = 5
@@ -222,7 +226,7 @@ class Ningbo(Variant):
                 )
         for i, meld in enumerate(inp.hand.melds):
             faces = set(meld.tiles)
-            if faces & wild.kinds and not (meld.kind == MeldKind.CONCEALED_KONG and len(meld.tiles) == 4):
+            if faces & wild.kinds and meld.kind != MeldKind.CONCEALED_KONG:
                 raise WildInMeldError(
                     f"{meld.kind.value} {''.join(tile_str(t) for t in meld.tiles)} holds a Baida: wilds cannot be "
                     "claimed or used to pung or chow (only four wild copies may form a concealed kong)",
@@ -260,6 +264,7 @@ class Ningbo(Variant):
         skipped = False
         for d in decomps:
             shapes = wait_shapes(d, win_tile, tileset=self.tileset, winning_tile_is_wild=winning_is_wild)
+            fixed: list[ScoreItem] | None = None
             for shape in sorted(shapes) or [None]:
                 pair = d.pair
                 if no_discard_wild_pair and shape == "single" and pair is not None and pair.wilds:
@@ -267,7 +272,11 @@ class Ningbo(Variant):
                     continue
                 ctx = NingboContext(inp, opts, d, shape, only_wait, wild, winning_is_wild,
                                     len(faces) + kong_wilds, kong_wilds)
-                items = tuple(p.item(ctx) for p in PATTERNS if p.is_condition_met(ctx))
+                if fixed is None:
+                    fixed = [p.item(ctx) for p in _FIXED if p.is_condition_met(ctx)]
+                by_place = {p.name: p.item(ctx) for p in _BY_PLACE if p.is_condition_met(ctx)}
+                found = {i.name: i for i in fixed} | by_place
+                items = tuple(found[p.name] for p in PATTERNS if p.name in found)
                 tai = int(sum(i.value for i in items))
                 if best is None or tai > best.tai:
                     best = _Scored(tai, items, d)
@@ -333,7 +342,7 @@ class Ningbo(Variant):
         assert discarder is not None
         order = [next_seat(discarder, i) for i in (1, 2, 3)]
         by_seat = {inp.winner: inp for inp in inputs}
-        first_refusal: Exception | None = None
+        first_refusal: Refusal | None = None
         taker: Seat | None = None
         result: ScoreResult | None = None
         for seat in order:
@@ -341,7 +350,7 @@ class Ningbo(Variant):
                 continue
             try:
                 result = self.score(by_seat[seat], opts)
-            except (NotAWin, BelowMinimum, NotAllowedOnDiscard) as err:
+            except Refusal as err:
                 first_refusal = first_refusal or err
                 continue
             taker = seat

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from ..decompose import Decomposition, Group, WildSpec
 from ..seats import SEATS, Seat
@@ -89,12 +89,20 @@ class NingboContext:
 Ctx = NingboContext
 
 
+class NingboPattern(Pattern[Ctx]):
+    """A Ningbo pattern. ``reads_wait``: the pattern depends on where the winning tile sits, so it
+    is evaluated for each place; the others once per decomposition."""
+
+    reads_wait: ClassVar[bool] = False
+
+
 # --------------------------------------------------------------------------- waits
 
 
-class _Wait(Pattern[Ctx]):
+class _Wait(NingboPattern):
     shape: str
     value = 1
+    reads_wait: ClassVar[bool] = True
 
     def is_condition_met(self, ctx: Ctx) -> bool:
         if ctx.wait != self.shape:
@@ -123,7 +131,7 @@ class SingleWait(_Wait):
 # --------------------------------------------------------------------------- wilds
 
 
-class BaidaWin(Pattern[Ctx]):
+class BaidaWin(NingboPattern):
     """Wild Tile/Baida Win: 'Winning by using a Baida tile' — 1 tai. Option ``baida_win``:
     ``winning_tile`` (default) the winning tile is a wild; ``any_substitute`` a wild stands for
     another kind; ``never`` no such item."""
@@ -139,7 +147,7 @@ class BaidaWin(Pattern[Ctx]):
         return False
 
 
-class NoBaida(Pattern[Ctx]):
+class NoBaida(NingboPattern):
     """No Wild Tile/Baida: 'Winning without a Baida tile in hand' — 1 tai."""
 
     name, label, label_zh, value = "no_baida", "No Baida", "无搭", 1
@@ -148,7 +156,7 @@ class NoBaida(Pattern[Ctx]):
         return ctx.wilds_held == 0
 
 
-class HaiDa(Pattern[Ctx]):
+class HaiDa(NingboPattern):
     """Wild Tile Reuse (还搭): 'Using a wild tile as its original tile value' — 1 tai
     (option ``hai_da``: ``flat`` once, ``per_tile`` once per wild used as itself)."""
 
@@ -161,11 +169,12 @@ class HaiDa(Pattern[Ctx]):
         return ctx.wilds_as_self if ctx.opts["hai_da"] == "per_tile" else 1
 
 
-class WildPair(Pattern[Ctx]):
+class WildPair(NingboPattern):
     """Wild Tile Pair Win (炮搭摸搭): 'Winning with a self-drawn wild tile as a pair' — 1 tai:
     a self-drawn winning tile completes the pair, and the pair holds a wild."""
 
     name, label, label_zh, value = "wild_pair", "Wild pair win", "炮搭摸搭", 1
+    reads_wait: ClassVar[bool] = True
 
     def is_condition_met(self, ctx: Ctx) -> bool:
         pair = ctx.pair
@@ -175,7 +184,7 @@ class WildPair(Pattern[Ctx]):
 # --------------------------------------------------------------------------- hand shape
 
 
-class PureSuit(Pattern[Ctx]):
+class PureSuit(NingboPattern):
     """Pure Suit (清一色): 'All tiles from a single suit (excluding wilds)' — 4 tai."""
 
     name, label, label_zh, value = "pure_suit", "Pure suit", "清一色", 4
@@ -184,7 +193,7 @@ class PureSuit(Pattern[Ctx]):
         return len(ctx.suits) == 1 and not ctx.has_honours
 
 
-class HalfPureSuit(Pattern[Ctx]):
+class HalfPureSuit(NingboPattern):
     """Half Pure Suit (混一色): 'A mix of honor tiles and one suit (excluding wilds)' — 2 tai."""
 
     name, label, label_zh, value = "half_pure_suit", "Half pure suit", "混一色", 2
@@ -193,7 +202,7 @@ class HalfPureSuit(Pattern[Ctx]):
         return len(ctx.suits) == 1 and ctx.has_honours
 
 
-class AllPungs(Pattern[Ctx]):
+class AllPungs(NingboPattern):
     """All Triplets (碰碰和): 'All sets are Pungs or Kongs (excluding wilds)' — 2 tai."""
 
     name, label, label_zh, value = "all_pungs", "All pungs", "碰碰和", 2
@@ -202,7 +211,7 @@ class AllPungs(Pattern[Ctx]):
         return all(g.is_pung_like for g in ctx.sets)
 
 
-class AllHonours(Pattern[Ctx]):
+class AllHonours(NingboPattern):
     """All Honors (字一色): 'A hand consisting entirely of honor tiles' — 10 tai (option
     ``all_honours_tai``)."""
 
@@ -215,7 +224,7 @@ class AllHonours(Pattern[Ctx]):
         return int(ctx.opts["all_honours_tai"])
 
 
-class DragonPung(Pattern[Ctx]):
+class DragonPung(NingboPattern):
     """Dragon Pung (箭刻): 'A Pung, concealed Pung, or Kong of Red, Green, or White' — 1 tai each."""
 
     name, label, label_zh, value = "dragon_pung", "Dragon pung", "箭刻", 1
@@ -227,7 +236,7 @@ class DragonPung(Pattern[Ctx]):
         return sum(ctx.pungs_of(d) for d in DRAGONS)
 
 
-class RoundWindPung(Pattern[Ctx]):
+class RoundWindPung(NingboPattern):
     """Round Wind Pung (圈风刻): 'A Pung, concealed Pung, or Kong of the round wind' — 1 tai."""
 
     name, label, label_zh, value = "round_wind_pung", "Round wind pung", "圈风刻", 1
@@ -236,7 +245,7 @@ class RoundWindPung(Pattern[Ctx]):
         return ctx.pungs_of(27 + SEATS.index(ctx.inp.round_wind)) > 0
 
 
-class SeatWindPung(Pattern[Ctx]):
+class SeatWindPung(NingboPattern):
     """Seat Wind Pung (门风刻): 'A Pung, concealed Pung, or Kong of the player's seat wind' — 1 tai."""
 
     name, label, label_zh, value = "seat_wind_pung", "Seat wind pung", "门风刻", 1
@@ -248,7 +257,7 @@ class SeatWindPung(Pattern[Ctx]):
 # --------------------------------------------------------------------------- how it was won
 
 
-class KongWin(Pattern[Ctx]):
+class KongWin(NingboPattern):
     """Kong Win (杠上开花): 'Winning immediately after declaring a Kong' — 1 tai (option
     ``kong_win``: ``both`` / ``tai_only`` keep this item, ``multiplier_only`` drops it)."""
 
@@ -258,7 +267,7 @@ class KongWin(Pattern[Ctx]):
         return ctx.inp.win.after_kong and ctx.opts["kong_win"] in ("both", "tai_only")
 
 
-class LastTile(Pattern[Ctx]):
+class LastTile(NingboPattern):
     """Last Tile Win (海底捞月): 'Winning on the last tile drawn' — 1 tai (a win on the last
     discard only with option ``last_discard_counts``)."""
 
@@ -269,7 +278,7 @@ class LastTile(Pattern[Ctx]):
         return win.last_tile and (win.self_draw or ctx.opts["last_discard_counts"])
 
 
-class SelfDraw(Pattern[Ctx]):
+class SelfDraw(NingboPattern):
     """Self-Draw Win (自摸): 'Winning on a self-drawn tile' — 1 tai."""
 
     name, label, label_zh, value = "self_draw", "Self-draw", "自摸", 1
@@ -278,7 +287,7 @@ class SelfDraw(Pattern[Ctx]):
         return ctx.inp.win.self_draw
 
 
-class HeavenlyHand(Pattern[Ctx]):
+class HeavenlyHand(NingboPattern):
     """Heavenly Hand (天和): 'Dealer wins immediately after drawing the initial hand' — 10 tai."""
 
     name, label, label_zh, value = "heavenly_hand", "Heavenly hand", "天和", 10
@@ -288,7 +297,7 @@ class HeavenlyHand(Pattern[Ctx]):
         return inp.win.first_turn and inp.is_dealer and inp.win.self_draw
 
 
-class EarthlyHand(Pattern[Ctx]):
+class EarthlyHand(NingboPattern):
     """Earthly Hand (地和): 'Non-dealer wins on the first discard' — 10 tai (option
     ``earthly_hand``: ``first_discard`` the dealer's first discard, ``first_draw`` the
     non-dealer's first self-draw, ``either``)."""
@@ -311,7 +320,7 @@ class EarthlyHand(Pattern[Ctx]):
 # --------------------------------------------------------------------------- flowers
 
 
-class EightFlowers(Pattern[Ctx]):
+class EightFlowers(NingboPattern):
     """8 Flowers (八花): 'Collecting all 8 Flower tiles' — 10 tai."""
 
     name, label, label_zh, value = "eight_flowers", "Eight flowers", "八花", 10
@@ -320,7 +329,7 @@ class EightFlowers(Pattern[Ctx]):
         return len(set(ctx.inp.hand.flowers)) == 8
 
 
-class SeatFlowers(Pattern[Ctx]):
+class SeatFlowers(NingboPattern):
     """Seat flowers (正花): option ``seat_flower_tai`` tai per flower of the winner's seat
     (default 0: the guide's table has no such row; MIL gives 1)."""
 
@@ -333,7 +342,7 @@ class SeatFlowers(Pattern[Ctx]):
         return ctx.flowers_for_seat(ctx.inp.seat_wind) * int(ctx.opts["seat_flower_tai"])
 
 
-class OtherFlowers(Pattern[Ctx]):
+class OtherFlowers(NingboPattern):
     """Other flowers (野花): option ``other_flower_tai`` tai per flower not of the winner's seat."""
 
     name, label, label_zh, value = "other_flowers", "Other flowers", "野花", 0
@@ -346,7 +355,7 @@ class OtherFlowers(Pattern[Ctx]):
         return n * int(ctx.opts["other_flower_tai"])
 
 
-class FlowerSet(Pattern[Ctx]):
+class FlowerSet(NingboPattern):
     """Complete flower set (一台花): option ``flower_set_tai`` tai per complete set of four
     (plum-orchid-chrysanthemum-bamboo 1f-4f, or the seasons 5f-8f)."""
 
@@ -361,7 +370,7 @@ class FlowerSet(Pattern[Ctx]):
         return sets * int(ctx.opts["flower_set_tai"])
 
 
-PATTERNS: tuple[Pattern[Ctx], ...] = (
+PATTERNS: tuple[NingboPattern, ...] = (
     EdgeWait(), ClosedWait(), SingleWait(),
     BaidaWin(), NoBaida(), HaiDa(), WildPair(),
     PureSuit(), HalfPureSuit(), AllPungs(), AllHonours(),

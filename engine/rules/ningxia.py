@@ -188,13 +188,14 @@ class Ningxia(Variant):
                               field="options.red_dragon_wild")
         return WildSpec(frozenset({RED}))
 
-    def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[int]) -> dict[str, Any]:
-        """The core lists thirteen-orphans (and, with seven pairs off, seven-pairs) waits too; keep
-        only the tiles that win under this rule set (the keys replace the core's)."""
+    def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Four sets and a pair, and seven pairs unless the table turned them off."""
+        return self._forms(opts)
+
+    def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[int]:
+        """Tiles that win under this rule set (no honours when the table plays without them)."""
         self._check(inp, opts)
-        kept = [t for t in waits
-                if (opts["honours"] or not is_honour(t)) and self._readings(list(inp.hand.concealed) + [t], inp, opts)]
-        return {"waits": [tile_str(t) for t in kept], "notation": format_tiles(kept)}
+        return [t for t in super().winning_tiles(inp, opts) if opts["honours"] or not is_honour(t)]
 
     def _forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
         return ("standard", "seven_pairs") if opts["seven_pairs"] else ("standard",)

@@ -476,6 +476,10 @@ class YuxiVariant(Variant):
         return {"tiles": [tile_str(t) for t in bloom], "used": tile_str(used) if used is not None else None,
                 "eligible": eligible}
 
+    def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
+        """Four sets and a pair, or seven pairs: thirteen orphans is not a Yuxi win."""
+        return FORMS
+
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
         """The bloom tiles that would complete this waiting hand if taken after a kong."""
         bloom = inp.indicators.bloom

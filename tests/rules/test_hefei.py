@@ -100,10 +100,11 @@ ROWS = [
      {"winning_hand": 15, "single_wait": 1, "four_of_a_kind": 8, "double_luxury_seven_pairs": 100}),
     ("pure_suit", "22233344455566m", "6m", {"by": "discard", "frm": "W"}, None),
     ("three_consecutive_pungs", "22333444555m678p", "6p", {},
-     {"winning_hand": 15, "suit_bonus": 3, "single_wait": 1, "concealed_pung": 3, "three_consecutive_pungs": 100}),
+     {"winning_hand": 15, "suit_bonus": 3, "single_wait": 1, "concealed_pung": 3, "two_suits_only": 2,
+      "three_consecutive_pungs": 100}),
     ("four_concealed_pungs", "333555777m88m444p", "8m", {},
-     {"winning_hand": 15, "suit_bonus": 3, "concealed_pung": 4, "four_concealed_pungs": 100}),
-    ("ten_identical_tiles", "555m555p2345555s", "2s", {},
+     {"winning_hand": 15, "suit_bonus": 3, "concealed_pung": 4, "two_suits_only": 2, "four_concealed_pungs": 100}),
+    ("ten_identical_tiles", "555m555p22345555s", "2s", {},
      {"winning_hand": 15, "single_wait": 1, "same_number": 6, "concealed_pung": 3, "four_of_a_kind": 4,
       "ten_identical_tiles": 100}),
     ("double_concealed_double_sequences", "223344m66m334455p", "6m", {},
@@ -139,20 +140,19 @@ def test_pure_suit_row():
 # --------------------------------------------------------------------------- readings
 
 def test_pung_completed_by_the_discard_is_not_concealed():
-    drawn = items(score(payload(EXAMPLE.replace("66s", "66s"), "8m", winner="S")))
+    drawn = items(score(payload(EXAMPLE, "8m")))
     discard = items(score(payload(EXAMPLE, "8m", by="discard", frm="W")))
     assert drawn["concealed_pung"] == 1 and "concealed_pung" not in discard
 
 
 def test_discard_tile_placed_where_it_scores_best():
     # 5m on a discard completes 345m or 555m: placed in the chow, 555m stays a concealed pung
-    got = items(score(payload("3455558m8m234p678s".replace("8m8m", "88m"), "5m", by="discard", frm="W")))
+    got = items(score(payload("34555588m234p678s", "5m", by="discard", frm="W")))
     assert got == {"winning_hand": 15, "concealed_pung": 1, "four_of_a_kind": 4}
 
 
 def test_declared_pung_is_not_concealed_and_pung_plus_fourth_in_hand_is_live():
-    got = items(score(payload("2344m88m567p678s".replace("2344m", "234m4m").replace("234m4m", "2344m"), "2m",
-                              melds=[pung("444m")])))
+    got = items(score(payload("234m88m567p678s", "2m", melds=[pung("444m")])))
     assert got == {"winning_hand": 15, "four_of_a_kind": 4}
 
 
@@ -168,11 +168,6 @@ def test_single_wait_shape_option():
     assert "single_wait" not in items(score(payload(PLAIN, "3m", options=opts)))  # two-sided
     assert items(score(payload("234567m88m345p678s", "4m", options=opts)))["single_wait"] == 1  # 23 edge
     assert items(score(payload("345678m22m345p345s", "6m", options=opts)))["single_wait"] == 1  # 78 edge
-
-
-def test_single_wait_counts_only_tiles_that_win_under_hefei():
-    # 34p waits on 2p or 5p, but only with 8 characters; here both win, so no 卡
-    assert "single_wait" not in items(score(payload("234567m88m345p678s".replace("345p", "34p5p"), "5p")))
 
 
 def test_same_number_options():
@@ -203,6 +198,18 @@ def test_dealer_streak_on_loss():
     assert off["payments"] == {"E": -300, "S": 900, "W": -300, "N": -300}
 
 
+def test_dealer_streak_on_discard_option():
+    won = score(payload(PLAIN, "3m", winner="E", streak=2, by="discard", frm="S"))
+    assert items(won)["dealer_streak"] == 8
+    xgmj = score(payload(PLAIN, "3m", winner="E", streak=2, by="discard", frm="S",
+                         options={"dealer_streak_on_discard": 2}))
+    assert items(xgmj)["dealer_streak"] == 4
+    drawn = score(payload(PLAIN, "3m", winner="E", streak=2, options={"dealer_streak_on_discard": 2}))
+    assert items(drawn)["dealer_streak"] == 8
+    lost = score(payload(PLAIN, "3m", streak=2, by="discard", frm="E", options={"dealer_streak_on_discard": 2}))
+    assert lost["payments"]["E"] == -(15 + 4) * 20
+
+
 def test_sea_floor_needs_a_self_draw():
     result = score(payload(PLAIN, "3m", by="discard", frm="W", last_tile=True))
     assert items(result) == {"winning_hand": 15} and result["notes"]
@@ -215,11 +222,11 @@ def test_earthly_win_on_a_discard_of_the_first_round():
 def test_four_concealed_pungs_with_a_concealed_kong():
     got = items(score(payload("555777m88m444p", "8m", melds=[kong("3333m")])))
     assert got == {"winning_hand": 15, "suit_bonus": 4, "concealed_pung": 3, "concealed_kong": 4,
-                   "four_concealed_pungs": 100}
+                   "two_suits_only": 2, "four_concealed_pungs": 100}
 
 
 def test_two_concealed_kongs_count_each():
-    got = items(score(payload("234m8m8m345s".replace("8m8m", "88m"), "8m", melds=[kong("5555m"), kong("6666p")])))
+    got = items(score(payload("234m88m345s", "8m", melds=[kong("5555m"), kong("6666p")])))
     assert got["concealed_kong"] == 8
 
 
@@ -236,6 +243,13 @@ def test_self_drawn_double_sequence_stays_concealed():
     assert got == {"winning_hand": 15, "concealed_double_sequence": 4}
 
 
+def test_four_identical_chows_are_two_double_sequences():
+    # 234m four times beats reading 222 333 444 234 (三连坎): 142 points against 137
+    got = items(score(payload("222233334444m55p", "5p")))
+    assert got["concealed_double_sequence"] == 8 and got["double_concealed_double_sequences"] == 100
+    assert got["four_of_a_kind"] == 12 and "three_consecutive_pungs" not in got
+
+
 # --------------------------------------------------------------------------- options
 
 def test_base_score_option():
@@ -248,6 +262,9 @@ def test_kong_replacement_doubles_option():
     doubled = score(payload(PLAIN, "3m", after_kong=True, options={"kong_replacement_doubles": True}))
     assert doubled["value"] == 600 and doubled["payments"]["S"] == 1800
     assert [m["name"] for m in doubled["multipliers"]] == ["base_score", "kong_replacement"]
+    on_discard = score(payload(PLAIN, "3m", after_kong=True, by="discard", frm="W",
+                               options={"kong_replacement_doubles": True}))
+    assert on_discard["value"] == 300  # a replacement tile is drawn, never discarded
 
 
 def test_win_points_off_everywhere():
@@ -257,16 +274,35 @@ def test_win_points_off_everywhere():
 
 # --------------------------------------------------------------------------- several winners
 
-def test_two_winners_on_one_discard_each_paid_in_full():
-    result = score([payload(PLAIN, "3m", winner="S", by="discard", frm="W"),
-                    payload(EXAMPLE, "6s", winner="N", by="discard", frm="W")])
+def two_winners(options: dict | None = None) -> list[dict]:
+    return [payload(PLAIN, "3m", winner="S", by="discard", frm="W", options=options),
+            payload(EXAMPLE, "6s", winner="N", by="discard", frm="W", options=options)]
+
+
+def test_two_winners_on_one_discard_the_nearest_in_turn_wins():
+    # after West comes North, then East, then South: North takes the tile
+    result = score(two_winners())
+    assert result["ok"] and exit_code(result) == 0
+    assert result["payments"] == {"E": 0, "S": 0, "W": -360, "N": 360}
+    south = next(r for r in result["results"] if r["winner"] == "S")
+    assert south["value"] == 0 and south["discard_goes_to"] == "N" and south["notes"]
+
+
+def test_two_winners_all_paid_option():
+    result = score(two_winners({"multiple_winners": "all"}))
     assert result["payments"] == {"E": 0, "S": 300, "W": -300 - 360, "N": 360}
+
+
+def test_two_winners_one_refused_refuses():
+    hands = two_winners()
+    hands[0]["hand"] = {"concealed": "234567m345678p22s", "winning_tile": "2s"}
+    assert exit_code(score(hands)) == 1
 
 
 # --------------------------------------------------------------------------- refusals and bad input
 
 @pytest.mark.parametrize("concealed, winning, code", [
-    ("234567m88m345p67s", "7s", "not_a_win"),
+    ("234567m88m345p668s", "8s", "not_a_win"),
     ("234567m345678p22s", "2s", "fewer_than_eight"),
     ("223344m556677p88s", "8s", "fewer_than_eight"),  # seven pairs need eight of a suit too
 ])

@@ -256,7 +256,7 @@ def test_fishing_scenario_2_self_draw_50() -> None:
     r = ok(payload(concealed, tile, winner="E", melds=melds, fish=["1m", "8s", "6z"],
                    options={"values": {"self_draw": {"self_draw": 5}}}))
     assert r["payments"] == {"E": 50, "S": -20, "W": -10, "N": -20}
-    assert r["fish"]["factor"] == {"S": 4, "W": 2, "N": 4}
+    assert r["fish"]["factor"] == {"E": 2, "S": 4, "W": 2, "N": 4}
     assert [(m["payer"], m["factor"]) for m in r["multipliers"]] == [("S", 4), ("W", 2), ("N", 4)]
 
 
@@ -288,7 +288,7 @@ def test_fishing_fewer_tiles_and_none() -> None:
     r = ok(payload(concealed, tile, winner="S", melds=melds, fish=["6m"]))
     assert r["payments"]["S"] == 18
     r = ok(payload(concealed, tile, winner="S", melds=melds))
-    assert r["fish"] == {"tiles": [], "matches": [], "factor": {"W": 1, "N": 1, "E": 1}, "eligible": True,
+    assert r["fish"] == {"tiles": [], "matches": [], "factor": {"E": 1, "S": 1, "W": 1, "N": 1}, "eligible": True,
                          "tiles_in_hand": 11, "reason": "no fish tiles flipped"}
 
 
@@ -331,7 +331,7 @@ def test_fishing_at_most_three_tiles() -> None:
     malformed(payload(concealed, tile, winner="S", melds=melds, fish=["1m", "2m", "3m", "4m"]), "indicators.fish")
     r = ok(payload(concealed, tile, winner="S", melds=melds, fish=["1m", "2m", "3m", "4m"], options={"max_fish": 4}))
     assert r["payments"]["S"] == 3 * (3 * 2 * 2)  # every seat caught once: x4 between S and each payer
-    assert r["fish"]["factor"] == {"W": 4, "N": 4, "E": 4}
+    assert r["fish"]["factor"] == {"E": 4, "S": 2, "W": 4, "N": 4}
 
 
 def test_fish_tiles_count_toward_copies() -> None:
@@ -485,7 +485,7 @@ def test_robbed_kong_payment_is_void() -> None:
 # --------------------------------------------------------------------------- several winners, dealer
 
 def test_several_winners_each_paid_by_discarder() -> None:
-    t_c, t_t, t_m = TRIPLETS
+    t_c, t_t, _ = TRIPLETS
     s_c, s_t, _ = SEVEN_PAIRS
     r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
                payload(s_c, s_t, winner="S", by="discard", frm="W", fish=["2m"])])
@@ -661,8 +661,8 @@ def winning_hands(draw: st.DrawFn) -> dict:
     fish = draw(st.lists(st.sampled_from(free), max_size=3, unique_by=None)) if free else []
     fish_counts = [fish.count(k) for k in range(34)]
     fish = [tile_str(t) for t in fish if counts[t] + fish_counts[t] <= 4]
-    claims = {draw(SEAT): {draw(SEAT): draw(st.integers(0, 2))}}
-    claims = {c: {v: n for v, n in row.items() if v != c} for c, row in claims.items()}
+    claimer = draw(st.sampled_from([s for s in "ESWN" if s != winner]))  # the winner's claims are its melds
+    claims = {claimer: {v: draw(st.integers(0, 3)) for v in "ESWN" if v != claimer}}
     options = draw(st.fixed_dictionaries({}, optional={
         "combine": st.sampled_from(["highest", "add"]), "minimum": st.integers(0, 12),
         "seal_claims": st.sampled_from([0, 3, 4]), "sealed_self_draw": st.sampled_from(["shares", "own"]),

@@ -1,0 +1,138 @@
+"""End-to-end fixtures: the companion served by waitress on 127.0.0.1 in a thread, and headless
+Debian Chromium driven by Selenium. Skipped, with the reason, when Chromium or Selenium is absent.
+
+The photo fixture ``data/hand_photo.jpg`` is a synthetic table photo (``vision.scenes``) whose
+ground truth is ``data/hand_photo.json``. The server here reads it with a stand-in recogniser that
+returns that ground truth with one tile misread (low confidence), so the browser test can fix it
+and stay fast on two cores; ``tests/test_companion_api.py`` runs the real ``vision.recognize``.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import tempfile
+import threading
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DATA = Path(__file__).resolve().parent / "data"
+SHOTS = ROOT / "test-output" / "screenshots"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMEDRIVER = Path("/usr/bin/chromedriver")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+         "--disable-background-networking", "--disable-component-update", "--disable-sync",
+         "--disable-dev-shm-usage", "--force-device-scale-factor=1", "--lang=en-US"]
+
+#: which tile the stand-in recogniser misreads, and as what
+MISREAD_INDEX = 4
+MISREAD_AS = "6p"
+
+
+def _skip_reason() -> str | None:
+    if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
+        return ("Debian chromium / chromium-driver not installed at /usr/bin/chromium and /usr/bin/chromedriver "
+                "(`python3 run.py test` installs them as root; or: apt-get install chromium chromium-driver)")
+    try:
+        import selenium  # noqa: F401
+    except ImportError:
+        return "selenium is not installed (pip install -e '.[e2e]')"
+    return None
+
+
+def pytest_collection_modifyitems(config, items):
+    reason = _skip_reason()
+    for item in items:
+        if "/e2e/" in str(item.fspath).replace("\\", "/"):
+            item.add_marker(pytest.mark.e2e)
+            if reason:
+                item.add_marker(pytest.mark.skip(reason=reason))
+
+
+class _Reading:
+    def __init__(self, d: dict) -> None:
+        self._d = d
+
+    def to_dict(self) -> dict:
+        return self._d
+
+
+def photo_reading() -> dict:
+    """The fixture photo's ground truth as a recognition, with one tile misread."""
+    truth = json.loads((DATA / "hand_photo.json").read_text())
+    tiles = []
+    for t in truth["tiles"]:
+        tiles.append({"code": t["code"], "quad": t["quad"], "confidence": 0.97,
+                      "alternatives": [[t["code"], 0.97], ["1s", 0.02], ["7z", 0.01]],
+                      "rotated": bool(t["rotated"]), "row": t["row"], "group": t["group"]})
+    right = tiles[MISREAD_INDEX]["code"]
+    tiles[MISREAD_INDEX].update(code=MISREAD_AS, confidence=0.46,
+                                alternatives=[[MISREAD_AS, 0.46], [right, 0.41], ["3p", 0.06]])
+    groups: dict[int, dict] = {}
+    for i, t in enumerate(tiles):
+        g = groups.setdefault(t["group"], {"index": t["group"], "row": t["row"], "tiles": [], "codes": ""})
+        g["tiles"].append(i)
+        g["codes"] += t["code"]
+    return {"tiles": tiles, "groups": [groups[k] for k in sorted(groups)], "width": truth["width"],
+            "height": truth["height"], "timings_ms": {"total": 1.0}, "reason": None}
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    from waitress import create_server
+
+    from companion.app import create_app
+
+    data_dir = tempfile.mkdtemp(prefix="mjc-e2e-")
+    app = create_app(data_dir, recognizer=lambda data: _Reading(photo_reading()))
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    profile = tempfile.mkdtemp(prefix="mjc-chromium-")
+    opts = webdriver.ChromeOptions()
+    opts.binary_location = str(CHROMIUM)
+    for flag in FLAGS:
+        opts.add_argument(flag)
+    opts.add_argument(f"--user-data-dir={profile}")
+    opts.add_argument("--window-size=1024,768")
+    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
+    driver.set_page_load_timeout(20)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def set_viewport(driver, width: int, height: int, mobile: bool) -> None:
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def shot(driver, name: str, full: bool = True) -> Path:
+    """Save a screenshot under test-output/screenshots (the whole page when ``full``)."""
+    path = SHOTS / f"{name}.png"
+    if full:
+        metrics = driver.execute_cdp_cmd("Page.getLayoutMetrics", {})
+        size = metrics.get("cssContentSize") or metrics["contentSize"]
+        vp = driver.execute_script("return [window.innerWidth, window.innerHeight]")
+        height = min(int(size["height"]), 4000)
+        shot_data = driver.execute_cdp_cmd("Page.captureScreenshot", {
+            "format": "png", "captureBeyondViewport": True,
+            "clip": {"x": 0, "y": 0, "width": vp[0], "height": max(height, vp[1]), "scale": 1}})
+        import base64
+
+        path.write_bytes(base64.b64decode(shot_data["data"]))
+    else:
+        driver.save_screenshot(str(path))
+    return path

@@ -1,0 +1,216 @@
+"""The table's evening in real headless Chromium: create a table, record a kong, photograph a win,
+fix a misread tile, score, confirm, undo, read the ledger; in English on a tablet (1024×768) and in
+Simplified Chinese on a phone (390×844). Screenshots of each main screen go to
+``test-output/screenshots/``."""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import urllib.request
+
+import pytest
+
+from .conftest import DATA, MISREAD_INDEX, set_viewport, shot
+
+pytestmark = pytest.mark.e2e
+
+WAIT = 15
+
+
+def _wait(driver, cond, timeout=WAIT):
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+
+
+def visible(driver, css):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+
+    return _wait(driver, EC.visibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def click(driver, css):
+    el = visible(driver, css)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.click()
+    return el
+
+
+def hidden(driver, css):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support import expected_conditions as EC
+
+    _wait(driver, EC.invisibility_of_element_located((By.CSS_SELECTOR, css)))
+
+
+def balances(driver):
+    return [int(driver.find_element("css selector", f"#bal-{i}").text) for i in range(4)]
+
+
+def js_errors(driver):
+    try:
+        return [e for e in driver.get_log("browser") if e.get("level") == "SEVERE"]
+    except Exception:  # pragma: no cover - log type not offered
+        return []
+
+
+def open_home(driver, base, lang):
+    driver.get(base + "/")
+    driver.execute_script("localStorage.clear(); localStorage.setItem('mjc.lang', arguments[0]);", lang)
+    driver.get(base + "/")
+    _wait(driver, lambda d: d.execute_script(
+        "return [...document.querySelectorAll('#f-variant option')].some(o => o.value === 'ningxia')"))
+
+
+def create_table(driver, names, variant="ningxia"):
+    from selenium.webdriver.support.ui import Select
+
+    Select(driver.find_element("id", "f-variant")).select_by_value(variant)
+    for i, name in enumerate(names):
+        el = driver.find_element("id", f"f-player-{i}")
+        el.clear()
+        el.send_keys(name)
+    click(driver, "#create-btn")
+    visible(driver, "#screen-table #seat-0")
+    return driver.current_url.rsplit("/t/", 1)[1]
+
+
+def fetch(url):
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        return resp.read().decode("utf-8-sig")
+
+
+def test_tablet_evening_in_english(live_server, browser):
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, live_server, "en")
+    assert visible(d, "#screen-home h1").text == "New table"
+    # the rule set's documented options are shown with their defaults
+    assert "default: true" in d.find_element("id", "f-options").text
+    for i, name in enumerate(["Alice", "Bob", "Chen", "Dora"]):
+        d.find_element("id", f"f-player-{i}").send_keys(name)
+    shot(d, "tablet_en_1_new_table")
+    token = create_table(d, ["Alice", "Bob", "Chen", "Dora"])
+    assert balances(d) == [0, 0, 0, 0]
+    assert "East round" in d.find_element("id", "t-sub").text
+
+    # a kong as it happens: Bob (South) kongs Chen's (West) discard
+    click(d, "#act-kong")
+    click(d, "[data-name=kong-declarer] button[data-seat=S]")
+    click(d, "[data-name=kong-from] button[data-seat=W]")
+    click(d, "#kong-record")
+    hidden(d, "#sheet")
+    after_kong = balances(d)
+    assert sum(after_kong) == 0
+
+    # a win: photograph, fix the misread tile, answer, score
+    click(d, "#act-win")
+    d.find_element("id", "photo-input").send_keys(str(DATA / "hand_photo.jpg"))
+    visible(d, "#step-review")
+    _wait(d, lambda x: len(x.find_elements("css selector", "#photo-overlay g.box")) == 14)
+    truth = json.loads((DATA / "hand_photo.json").read_text())
+    right = truth["tiles"][MISREAD_INDEX]["code"]
+    shot(d, "tablet_en_2_photo_review")
+    click(d, f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}']")
+    visible(d, "#sheet .alts")
+    shot(d, "tablet_en_3_fix_tile", full=False)
+    click(d, f"#sheet .alt[data-code='{right}']")
+    hidden(d, "#sheet")
+    face = d.find_element("css selector", f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}'] .tile")
+    assert face.get_attribute("data-code") == right
+    # the second group (5z pung with a lying tile) defaults to a claimed meld
+    roles = [s.get_attribute("value") for s in d.find_elements("css selector", "#groups select.role")]
+    assert roles == ["hand", "meld"]
+    click(d, "[data-name=winner] button[data-seat=S]")
+    click(d, "#q-from button[data-seat=self]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    value = int(visible(d, "#result-value").text)
+    assert value > 0
+    assert "Standard win" in d.find_element("id", "result").text
+    assert d.find_elements("css selector", "#result svg.arrows line.pay")
+    shot(d, "tablet_en_4_result")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    after_win = balances(d)
+    assert after_win != after_kong and sum(after_win) == 0
+    assert after_win[1] > after_kong[1]  # Bob won
+    entries = d.find_elements("css selector", "#ledger li.entry")
+    assert len(entries) == 2 and "Bob won" in entries[0].text
+    assert "Hand 2" in d.find_element("id", "t-sub").text
+    assert d.find_elements("css selector", "#chart svg polyline")
+    shot(d, "tablet_en_5_table_ledger")
+
+    # undo the win: balances go back, the ledger keeps the kong
+    click(d, "#act-undo")
+    assert "Bob won" in visible(d, "#sheet-body").text
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    _wait(d, lambda x: balances(x) == after_kong)
+    entries = d.find_elements("css selector", "#ledger li.entry")
+    assert len(entries) == 1 and "kong" in entries[0].text.lower()
+    assert "Hand 1" in d.find_element("id", "t-sub").text
+
+    # the exports agree with the screen
+    rows = list(csv.reader(io.StringIO(fetch(f"{live_server}/api/tables/{token}/export.csv"))))
+    assert rows[0][0] == "seq" and rows[-1][-4:] == [str(b) for b in after_kong]
+    exported = json.loads(fetch(f"{live_server}/api/tables/{token}/export.json"))
+    assert [e["kind"] for e in exported["events"]] == ["kong", "hand", "undo"]
+    assert not js_errors(d), js_errors(d)
+
+
+def test_phone_evening_in_chinese(live_server, browser):
+    d = browser
+    set_viewport(d, 390, 844, mobile=True)
+    open_home(d, live_server, "zh")
+    assert visible(d, "#screen-home h1").text == "新牌桌"
+    for i, name in enumerate(["甲", "乙", "丙", "丁"]):
+        d.find_element("id", f"f-player-{i}").send_keys(name)
+    shot(d, "phone_zh_1_new_table")
+    token = create_table(d, ["甲", "乙", "丙", "丁"])
+    assert "东风圈" in d.find_element("id", "t-sub").text
+    shot(d, "phone_zh_2_table", full=False)
+
+    # a win entered without a photo: typed notation, won on West's discard by North
+    click(d, "#act-win")
+    click(d, "#manual-btn")
+    d.find_element("id", "notation-input").send_keys("123m456p789s11222z")
+    click(d, "#notation-add")
+    assert len(d.find_elements("css selector", "#groups button.tile-btn[data-tile]")) == 14
+    click(d, "[data-name=winner] button[data-seat=N]")
+    click(d, "#q-from button[data-seat=W]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert "平胡" in d.find_element("id", "result").text
+    shot(d, "phone_zh_3_result")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    b = balances(d)
+    assert b[3] > 0 and b[2] < 0 and sum(b) == 0
+    assert "丁 和牌" in d.find_element("css selector", "#ledger li.entry").text
+    shot(d, "phone_zh_4_ledger")
+
+    # the watch link: read-only, live
+    watch = json.loads(fetch(f"{live_server}/api/tables/{token}"))["table"]["watch_token"]
+    d.get(f"{live_server}/w/{watch}")
+    visible(d, "#readonly-banner")
+    assert not d.find_element("id", "actions").is_displayed()
+    assert balances(d) == b
+    shot(d, "phone_zh_5_watch", full=False)
+
+    # back on the table link: undo
+    d.get(f"{live_server}/t/{token}")
+    click(d, "#act-undo")
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    _wait(d, lambda x: balances(x) == [0, 0, 0, 0])
+    assert "还没有牌局" in d.find_element("id", "ledger").text
+
+    # the same table on the tablet, in Chinese
+    set_viewport(d, 1024, 768, mobile=False)
+    d.refresh()
+    visible(d, "#seat-0")
+    shot(d, "tablet_zh_6_table", full=False)
+    assert not js_errors(d), js_errors(d)

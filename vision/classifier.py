@@ -1,0 +1,130 @@
+"""Runtime tile-face classifier (numpy + OpenCV + onnxruntime; no torch).
+
+    from vision.classifier import get_classifier
+    top3 = get_classifier().classify(crops)   # crops: list of BGR uint8 upright tile faces
+    # -> [[("5p", 0.97), ("6p", 0.01), ("4p", 0.005)], ...]
+
+The model (``models/tile_classifier.onnx``) and its metadata (``models/tile_classifier.json``: class
+order, input size, normalisation, training and validation record) are looked up in
+``$MJC_MODEL_DIR`` if set, else in the repository's ``models/`` folder.
+
+Class codes: ``1m``-``9m``, ``1p``-``9p``, ``1s``-``9s``, ``1z``-``7z`` (E S W N White Green Red),
+``1f``-``8f`` (plum orchid chrysanthemum bamboo spring summer autumn winter) and ``back``.
+
+Crops may be any size; they are resized (no padding) to the model's input. The segmenter may not
+know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
+classified together with its 180-degree rotation and the two probability vectors averaged.
+"""
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
+from typing import Sequence
+
+import cv2
+import numpy as np
+
+MODEL_NAME = "tile_classifier"
+_DEFAULT_DIR = Path(__file__).resolve().parent.parent / "models"
+
+
+def model_dir() -> Path:
+    """Where the model is looked up: ``$MJC_MODEL_DIR`` or ``<repo>/models``."""
+    env = os.environ.get("MJC_MODEL_DIR")
+    return Path(env) if env else _DEFAULT_DIR
+
+
+class TileClassifier:
+    """Classifies upright tile-face crops into the 43 classes of ``metadata['classes']``."""
+
+    def __init__(self, model_dir_: str | os.PathLike | None = None, threads: int = 2,
+                 half_turn_tta: bool = True):
+        import onnxruntime as ort
+
+        d = Path(model_dir_) if model_dir_ is not None else model_dir()
+        self.model_path = d / f"{MODEL_NAME}.onnx"
+        self.meta_path = d / f"{MODEL_NAME}.json"
+        with open(self.meta_path, encoding="utf-8") as f:
+            self.metadata: dict = json.load(f)
+        self.classes: list[str] = list(self.metadata["classes"])
+        inp = self.metadata["input"]
+        self.width, self.height = int(inp["width"]), int(inp["height"])
+        self.bgr = inp.get("channel_order", "BGR").upper() == "BGR"
+        self._mean = np.asarray(inp["mean"], np.float32).reshape(1, 3, 1, 1)
+        self._std = np.asarray(inp["std"], np.float32).reshape(1, 3, 1, 1)
+        self.half_turn_tta = half_turn_tta
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = max(1, int(threads))
+        so.inter_op_num_threads = 1
+        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        self.session = ort.InferenceSession(str(self.model_path), sess_options=so,
+                                            providers=["CPUExecutionProvider"])
+        self._input_name = self.session.get_inputs()[0].name
+        self._lock = threading.Lock()
+
+    # -- preprocessing -------------------------------------------------------------------------
+    def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """BGR (or gray/BGRA) uint8 crops -> float32 NCHW batch, normalised as in training."""
+        batch = np.empty((len(crops), self.height, self.width, 3), np.uint8)
+        for i, c in enumerate(crops):
+            c = np.asarray(c)
+            if c.dtype != np.uint8:
+                c = np.clip(c, 0, 255).astype(np.uint8)
+            if c.ndim == 2:
+                c = cv2.cvtColor(c, cv2.COLOR_GRAY2BGR)
+            elif c.shape[2] == 4:
+                c = cv2.cvtColor(c, cv2.COLOR_BGRA2BGR)
+            if c.shape[0] < 2 or c.shape[1] < 2:
+                raise ValueError(f"crop {i} is too small: {c.shape}")
+            interp = cv2.INTER_AREA if c.shape[0] > self.height else cv2.INTER_LINEAR
+            batch[i] = cv2.resize(c, (self.width, self.height), interpolation=interp)
+        if not self.bgr:
+            batch = batch[..., ::-1]
+        x = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
+        return (x - self._mean) / self._std
+
+    # -- inference -----------------------------------------------------------------------------
+    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
+        """(N, num_classes) softmax probabilities, in ``self.classes`` order."""
+        if len(crops) == 0:
+            return np.zeros((0, len(self.classes)), np.float32)
+        x = self.preprocess(crops)
+        if self.half_turn_tta:
+            x = np.concatenate([x, x[:, :, ::-1, ::-1]])
+        with self._lock:
+            logits = self.session.run(None, {self._input_name: np.ascontiguousarray(x)})[0]
+        logits = logits - logits.max(1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(1, keepdims=True)
+        if self.half_turn_tta:
+            n = len(crops)
+            p = (p[:n] + p[n:]) / 2
+        return p.astype(np.float32)
+
+    def classify(self, crops: Sequence[np.ndarray], top_k: int = 3) -> list[list[tuple[str, float]]]:
+        """Top-``top_k`` ``(code, probability)`` per crop, most probable first."""
+        p = self.probabilities(crops)
+        out = []
+        for row in p:
+            idx = np.argsort(-row)[:top_k]
+            out.append([(self.classes[i], float(row[i])) for i in idx])
+        return out
+
+    def classify_one(self, crop: np.ndarray, top_k: int = 3) -> list[tuple[str, float]]:
+        return self.classify([crop], top_k)[0]
+
+
+_CACHE: dict = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def get_classifier(model_dir_: str | os.PathLike | None = None) -> TileClassifier:
+    """A process-wide cached :class:`TileClassifier` (one per model folder)."""
+    key = str(Path(model_dir_) if model_dir_ is not None else model_dir())
+    with _CACHE_LOCK:
+        clf = _CACHE.get(key)
+        if clf is None:
+            clf = _CACHE[key] = TileClassifier(key)
+        return clf
