@@ -164,21 +164,16 @@ def _caps(melds: Sequence[Meld], allow_fifth_copy: bool, visible: Sequence[Tile]
 
 def standard_need(counts: Sequence[int], caps: Sequence[int] | None = None) -> int:
     """Fewest wilds that complete the natural ``counts`` into sets and one pair (``INF`` if none)."""
-    total = 0
-    best_pair_extra = INF
+    needs = []
     for lo, hi, chows in _SUIT_SLICES:
         key = bytes(counts[lo:hi])
-        if caps is None:
-            no_pair, with_pair = suit_need(key, chows)
-        else:
-            no_pair, with_pair = suit_need(key, chows, bytes(caps[lo:hi]))
-        if no_pair >= INF and with_pair >= INF:
-            return INF
-        total += no_pair
-        extra = with_pair - no_pair
-        if extra < best_pair_extra:
-            best_pair_extra = extra
-    return total + best_pair_extra if total < INF else INF
+        needs.append(suit_need(key, chows) if caps is None else suit_need(key, chows, bytes(caps[lo:hi])))
+    best = INF
+    for j, (_no_pair, with_pair) in enumerate(needs):
+        total = with_pair + sum(n[0] for i, n in enumerate(needs) if i != j)
+        if total < best:
+            best = total
+    return best
 
 
 def _standard_complete(counts: Sequence[int]) -> bool:

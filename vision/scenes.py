@@ -331,22 +331,34 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     # a dark seam where the side meets the face
     canvas = face_layer * face_alpha[:, :, None] + canvas * (1 - face_alpha[:, :, None])
 
-    # camera homography: rotation + perspective tilt
+    # camera homography: rotation + perspective tilt; retried milder until every tile stays in view
     persp = perspective if perspective is not None else rng.uniform(0, 0.12)
-    ang = math.radians(rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25))
+    ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
     src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     ctr = np.array([W / 2, H / 2])
-    R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
-    dst = (src - ctr) @ R.T + ctr
-    tilt = persp * W
-    dst[0, 0] += tilt * rng.uniform(0.3, 1); dst[1, 0] -= tilt * rng.uniform(0.3, 1)   # far edge shrinks
-    dst += rng.normal(0, persp * 0.2 * W, dst.shape)
-    Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-    border = cv2.BORDER_REFLECT
-    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=border)
-    for t in tiles_gt:
-        q = cv2.perspectiveTransform(t["quad"].reshape(1, 4, 2).astype(np.float64), Hm).reshape(4, 2)
+    jitter = rng.normal(0, 1, (4, 2))
+    t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
+    quads0 = [t["quad"].reshape(1, 4, 2).astype(np.float64) for t in tiles_gt]
+    for attempt in range(6):
+        damp = 0.6 ** attempt if attempt < 5 else 0.0
+        ang = math.radians(ang_deg * damp)
+        R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+        dst = (src - ctr) @ R.T + ctr
+        tilt = persp * W * damp
+        dst[0, 0] += tilt * t1
+        dst[1, 0] -= tilt * t2   # far edge shrinks
+        dst = dst + jitter * persp * 0.2 * W * damp
+        Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
+        if all(q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
+               for q in warped):
+            break
+    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    for t, q in zip(tiles_gt, warped):
         t["quad"] = [[float(a), float(b)] for a, b in q]
+    tiles_gt = [t for t in tiles_gt
+                if min(p[0] for p in t["quad"]) >= 0 and min(p[1] for p in t["quad"]) >= 0
+                and max(p[0] for p in t["quad"]) <= W - 1 and max(p[1] for p in t["quad"]) <= H - 1]
 
     if degrade:
         yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)

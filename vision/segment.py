@@ -162,6 +162,7 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
 
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
 ART_NEUTRAL = False
+ROW_SEAM_MIN = 0.03
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
@@ -178,7 +179,7 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
                 ok = False
                 break
             seg = prof[lo:hi]
-            if seg.max() < 0.008:      # no seam at all where a row boundary should be
+            if seg.max() < ROW_SEAM_MIN:  # no seam at all where a row boundary should be
                 ok = False
                 break
             cuts.append(lo + int(np.argmax(seg)))

@@ -311,7 +311,7 @@ def main(argv=None) -> int:
     ap.add_argument("--out", default=str(REPO / "models"))
     ap.add_argument("--epochs", type=int, default=9)
     ap.add_argument("--per-class", type=int, default=400, help="synthetic training tiles per class")
-    ap.add_argument("--real-repeat", type=int, default=6, help="times each real training crop is seen per epoch")
+    ap.add_argument("--real-repeat", type=int, default=10, help="times each real training crop is seen per epoch")
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
@@ -403,7 +403,7 @@ def main(argv=None) -> int:
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            tl += float(loss) * len(bi)
+            tl += loss.item() * len(bi)
             tc += int((logits.argmax(1) == yt).sum())
             tn += len(bi)
         if tn == 0:

@@ -146,6 +146,8 @@ async function openHome() {
   renderHome();
 }
 function renderHome() {
+  if (window.innerWidth < 760 && !renderHome.once) $("f-options-box").open = false;
+  renderHome.once = true;
   const sel = $("f-variant"), prev = sel.value;
   sel.replaceChildren(...S.variants.map((v) => h("option", { value: v.name }, S.lang === "zh" ? `${v.title_zh} (${v.title})` : `${v.title} (${v.title_zh})`)));
   if (prev) sel.value = prev;
@@ -199,6 +201,7 @@ function renderOptions() {
   }
 }
 $("f-variant").addEventListener("change", renderOptions);
+window.addEventListener("resize", () => { if (S.screen === "table" && S.view) renderChart(); });
 $("create-form").addEventListener("submit", async (ev) => {
   ev.preventDefault();
   showError("create-error", "");
@@ -318,7 +321,7 @@ function renderLedger() {
 function renderChart() {
   const { ledger, table } = S.view;
   const pts = ledger.timeline;
-  const W = 640, H = 220, P = 34;
+  const W = Math.max(300, Math.min(960, $("chart").clientWidth || 640)), H = W < 500 ? 170 : 220, P = 34;
   const all = pts.flatMap((p) => p.balances);
   let lo = Math.min(...all, table.start_points), hi = Math.max(...all, table.start_points);
   if (lo === hi) { lo -= 1; hi += 1; }
@@ -623,7 +626,15 @@ function renderGroups() {
     const sel = h("select", { class: "role", "aria-label": t("group", { n: n + 1 }), dataset: { group: n } },
       roleOptions().map((r) => h("option", { value: r }, t(roleLabel[r]))));
     sel.value = g.role;
-    sel.addEventListener("change", () => { g.role = sel.value; renderGroups(); });
+    sel.addEventListener("change", () => {
+      g.role = sel.value;
+      if (g.role !== "hand" && g.tiles.includes(d.winning)) {  // the winning tile stays in the hand
+        const hands = d.groups.filter((x) => x.role === "hand" && liveTiles(d, x).some((i) => isTile(d.tiles[i].code) && d.tiles[i].code[1] !== "f"));
+        const last = hands.length ? liveTiles(d, hands[hands.length - 1]).filter((i) => d.tiles[i].code[1] !== "f") : [];
+        d.winning = last.length ? last[last.length - 1] : null;
+      }
+      renderGroups(); renderPhoto();
+    });
     const extra = [];
     if (g.role === "meld" && d.winner) {
       const from = meldFrom(d, g, d.winner);
@@ -750,13 +761,13 @@ function extrasBlock(r, st) {
   const out = [];
   const tilesRow = (codes) => h("span", { class: "tiles-inline" }, (codes || []).map((c) => tileFace(c, "small")));
   if (r.wilds !== undefined && r.wilds !== null) {
-    const w = r.wilds;
-    const rows = [];
+    const w = r.wilds, rows = [];
     if (Array.isArray(w)) w.forEach((x) => rows.push(typeof x === "object" ? wildRow(x) : h("div", {}, tileFace(String(x), "small"))));
     else if (typeof w === "object") {
-      if (w.tiles || w.kinds) rows.push(h("div", {}, tilesRow(w.tiles || w.kinds)));
-      for (const x of w.substitutions || w.used || []) rows.push(typeof x === "object" ? wildRow(x) : h("div", {}, String(x)));
-      for (const [k, v] of Object.entries(w)) if (!["tiles", "kinds", "substitutions", "used"].includes(k) && typeof v !== "object") rows.push(h("div", { class: "muted" }, `${k}: ${v}`));
+      if (w.indicator) rows.push(h("div", {}, t("indicator"), " ", tileFace(w.indicator, "small"), " → ", t("wild_kinds"), " ", tilesRow(w.kinds || w.tiles)));
+      else if (w.kinds || w.tiles) rows.push(h("div", {}, tilesRow(w.kinds || w.tiles)));
+      for (const x of w.in_hand || w.substitutions || w.used || []) rows.push(typeof x === "object" ? wildRow(x) : h("div", {}, String(x)));
+      for (const [k, v] of Object.entries(w)) if (!["indicator", "tiles", "kinds", "in_hand", "substitutions", "used"].includes(k) && typeof v !== "object") rows.push(h("div", { class: "muted" }, `${k}: ${v}`));
     }
     out.push(h("div", { class: "extra wilds" }, h("h4", {}, t("wilds")), rows));
   }
@@ -777,7 +788,7 @@ function extrasBlock(r, st) {
 }
 function wildRow(x) {
   const from = x.tile || x.wild || x.from, to = x.stands_for || x.as || x.to;
-  if (from && to) return h("div", {}, tileFace(from, "small"), ` ${t("stands_for")} `, tileFace(to, "small"));
+  if (from && to) return h("div", { class: "wild-row" }, tileFace(from, "small"), ` ${t("stands_for")} `, tileFace(to, "small"));
   return h("div", { class: "muted" }, JSON.stringify(x));
 }
 function renderResult() {

@@ -192,20 +192,34 @@ def test_phone_evening_in_chinese(live_server, browser):
     assert "丁 和牌" in d.find_element("css selector", "#ledger li.entry").text
     shot(d, "phone_zh_4_ledger")
 
+    # correct the hand: it was South's (乙) discard, not West's; balances recompute
+    click(d, "#ledger li.entry button")
+    visible(d, "#step-ask")
+    assert "更正第 1 局" in d.find_element("id", "win-title").text
+    click(d, "#q-from button[data-seat=S]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    fixed = balances(d)
+    assert fixed[1] < 0 and fixed[2] == 0 and fixed[3] == b[3]
+    assert "已更正" in d.find_element("css selector", "#ledger li.entry").text
+
     # the watch link: read-only, live
     watch = json.loads(fetch(f"{live_server}/api/tables/{token}"))["table"]["watch_token"]
     d.get(f"{live_server}/w/{watch}")
     visible(d, "#readonly-banner")
     assert not d.find_element("id", "actions").is_displayed()
-    assert balances(d) == b
+    assert balances(d) == fixed
     shot(d, "phone_zh_5_watch", full=False)
 
-    # back on the table link: undo
+    # back on the table link: undo the correction, then the win
     d.get(f"{live_server}/t/{token}")
-    click(d, "#act-undo")
-    click(d, "#sheet-yes")
-    hidden(d, "#sheet")
-    _wait(d, lambda x: balances(x) == [0, 0, 0, 0])
+    for expected in (b, [0, 0, 0, 0]):
+        click(d, "#act-undo")
+        click(d, "#sheet-yes")
+        hidden(d, "#sheet")
+        _wait(d, lambda x: balances(x) == expected)
     assert "还没有牌局" in d.find_element("id", "ledger").text
 
     # the same table on the tablet, in Chinese
