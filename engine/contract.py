@@ -5,7 +5,7 @@ Input (one winner; a JSON list of such objects for several winners on one discar
     {"variant": "ningbo|nanning|yuxi|hefei|ningxia", "options": {},
      "round_wind": "E", "winner": "S",
      "win": {"by": "self_draw|discard", "from": "W", "after_kong": false, "robbed_kong": false,
-             "last_tile": false, "first_turn": false},
+             "last_tile": false, "first_turn": false, "double_kong": false, "ten_old_men": false},
      "hand": {"concealed": "123m456p789s1122z", "winning_tile": "2z",
               "melds": [{"type": "chow|pung|kong|concealed_kong|added_kong", "tiles": "555p", "from": "N"}],
               "flowers": "15f"},
@@ -96,7 +96,14 @@ def parse_input(obj: Any, *, complete: bool = True) -> ScoreInput:
         raise InputError(f"field 'win.by' must be 'self_draw' or 'discard', got {by!r}", field="win.by")
     from_raw = _field(win_obj, "from", str, "win.", None)
     from_seat = parse_seat(from_raw, field="win.from") if from_raw is not None else None
-    flags = {k: _field(win_obj, k, bool, "win.", False) for k in ("after_kong", "robbed_kong", "last_tile", "first_turn")}
+    known_win = {"by", "from", "after_kong", "robbed_kong", "last_tile", "first_turn", "double_kong", "ten_old_men"}
+    for key in win_obj:
+        if key not in known_win:
+            raise InputError(f"unknown field 'win.{key}'; known: {', '.join(sorted(known_win))}", field=f"win.{key}")
+    flags = {k: _field(win_obj, k, bool, "win.", False)
+             for k in ("after_kong", "robbed_kong", "last_tile", "first_turn", "double_kong", "ten_old_men")}
+    if flags["double_kong"] and not flags["after_kong"]:
+        raise InputError("'win.double_kong' (two kongs back to back) needs 'win.after_kong'", field="win.double_kong")
     if by == "discard" and from_seat is None:
         raise InputError("a win by discard needs 'win.from': the seat that discarded (or whose kong was robbed)",
                          field="win.from")

@@ -259,19 +259,21 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     # scale layout to fill 45-85% of the image width (or height)
     fill = rng.uniform(0.5, 0.85)
     s = min(W * fill / lw, H * fill / lh)
-    cx, cy = W / 2 + rng.uniform(-0.08, 0.08) * W, H / 2 + rng.uniform(-0.08, 0.08) * H
+    Mg = int(0.2 * max(W, H))            # surface margin so the camera warp never runs out of table
+    CW, CH = W + 2 * Mg, H + 2 * Mg
+    cx, cy = Mg + W / 2 + rng.uniform(-0.08, 0.08) * W, Mg + H / 2 + rng.uniform(-0.08, 0.08) * H
     # the table plane is drawn on a canvas the size of the output, then warped by a homography
     thick = rng.uniform(0.12, 0.3) * th * s   # tile body thickness seen from above at an angle
     back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
                                     [200, 200, 200], [30, 30, 30], [160, 60, 160]]), np.float32)
-    canvas = make_surface(rng, W, H, surface)
-    shadow = np.zeros((H, W), np.float32)
-    body = np.zeros((H, W), np.float32)
+    canvas = make_surface(rng, CW, CH, surface)
+    shadow = np.zeros((CH, CW), np.float32)
+    body = np.zeros((CH, CW), np.float32)
     tiles_gt = []
-    face_layer = np.zeros((H, W, 3), np.float32)
-    face_alpha = np.zeros((H, W), np.float32)
-    side_layer = np.zeros((H, W, 3), np.float32)
-    side_alpha = np.zeros((H, W), np.float32)
+    face_layer = np.zeros((CH, CW, 3), np.float32)
+    face_alpha = np.zeros((CH, CW), np.float32)
+    side_layer = np.zeros((CH, CW, 3), np.float32)
+    side_alpha = np.zeros((CH, CW), np.float32)
     off = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.05, 0.2)]) * th * s  # shadow offset
     for p in placed:
         X = cx + (p.x - x0 - lw / 2) * s
@@ -279,7 +281,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         w, h = p.w * s, p.h * s
         iw, ih = max(4, int(round(w))), max(4, int(round(h)))
         xi, yi = int(round(X)), int(round(Y))
-        if xi < 0 or yi < 0 or xi + iw >= W or yi + ih + int(thick) + 2 >= H:
+        if xi < Mg or yi < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
             continue
         face = face_fn(p.code, rng).astype(np.float32)
         if p.rotated == 1:
@@ -315,7 +317,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
             body[sl2] = np.maximum(body[sl2], m)
         body[sl] = np.maximum(body[sl], m)
         sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t))
-        if 0 <= sx and sx + iw < W and 0 <= sy and sy + ih < H:
+        if 0 <= sx and sx + iw < CW and 0 <= sy and sy + ih < CH:
             shadow[sy:sy + ih, sx:sx + iw] = np.maximum(shadow[sy:sy + ih, sx:sx + iw], m)
         # ground-truth quad (clockwise from top-left of the upright face)
         c = np.array([[X, Y], [X + w, Y], [X + w, Y + h], [X, Y + h]])
@@ -336,6 +338,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
     src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
     ctr = np.array([W / 2, H / 2])
+    src_c = src + Mg
     jitter = rng.normal(0, 1, (4, 2))
     t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
     quads0 = [t["quad"].reshape(1, 4, 2).astype(np.float64) for t in tiles_gt]
@@ -348,12 +351,12 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         dst[0, 0] += tilt * t1
         dst[1, 0] -= tilt * t2   # far edge shrinks
         dst = dst + jitter * persp * 0.2 * W * damp
-        Hm = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
+        Hm = cv2.getPerspectiveTransform(src_c, dst.astype(np.float32))
         warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
         if all(q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
                for q in warped):
             break
-    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REFLECT)
+    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     for t, q in zip(tiles_gt, warped):
         t["quad"] = [[float(a), float(b)] for a, b in q]
     tiles_gt = [t for t in tiles_gt

@@ -51,6 +51,11 @@ function toast(msg) {
   const el = $("toast"); el.textContent = msg; el.hidden = false;
   clearTimeout(toast.timer); toast.timer = setTimeout(() => { el.hidden = true; }, 2600);
 }
+function errorText(err) {
+  // the server's message says what is wrong and what to do; in Chinese, a translated lead for known codes
+  const lead = S.lang === "zh" && I18N.zh["err_" + err.code];
+  return (lead ? lead + " — " : "") + err.message + (err.field ? ` [${err.field}]` : "");
+}
 class ApiErr extends Error { constructor(msg, body, status) { super(msg); this.body = body; this.status = status; } }
 async function api(method, url, body) {
   let resp;
@@ -62,7 +67,7 @@ async function api(method, url, body) {
   try { data = await resp.json(); } catch (e) { /* not JSON */ }
   if (!resp.ok || (data && data.ok === false)) {
     const err = data && data.error;
-    throw new ApiErr(err ? err.message + (err.field ? ` [${err.field}]` : "") : t("err_generic", { m: resp.status }), data, resp.status);
+    throw new ApiErr(err ? errorText(err) : t("err_generic", { m: resp.status }), data, resp.status);
   }
   return data;
 }
@@ -883,7 +888,7 @@ function upload(blob) {
     xhr.onload = () => {
       let data = null; try { data = JSON.parse(xhr.responseText); } catch (e) { /* */ }
       if (xhr.status >= 200 && xhr.status < 300 && data && data.ok) resolve(data);
-      else reject(new Error(data && data.error ? data.error.message : t("err_generic", { m: xhr.status })));
+      else reject(new Error(data && data.error ? errorText(data.error) : t("err_generic", { m: xhr.status })));
     };
     const fd = new FormData(); fd.append("photo", blob, "hand.jpg");
     xhr.send(fd);

@@ -113,5 +113,11 @@ window.I18N = {
     live: "实时", you_are_here: "", photo_too_big: "浏览器无法读取这个文件,请换一张照片。",
     options_json_bad: "选项 {name} 需要有效的 JSON。", names_needed: "每个座位都要填玩家名字。",
     no_variants: "还没有安装任何规则。", open: "打开", watch: "观看",
+    err_not_a_win: "这副牌不成和", err_below_minimum: "番数不够起和", err_not_on_discard: "这副牌只能自摸",
+    err_sealed: "和牌者被封,不能和", err_wrong_tile_count: "牌数不对", err_too_many_copies: "同一张牌太多",
+    err_tile_not_in_set: "本规则的牌里没有这张", err_bad_meld: "副露不对", err_bad_notation: "牌的写法不对",
+    err_bad_input: "输入有误", err_bad_json: "数据格式错误", err_too_large: "照片太大", err_not_an_image: "这不是照片",
+    err_no_such_table: "找不到牌桌", err_read_only: "观看链接不能修改", err_nothing_to_undo: "没有可撤销的",
+    err_stale: "账本刚被其他设备修改", err_bad_option: "规则选项有误",
   },
 };

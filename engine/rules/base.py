@@ -42,6 +42,8 @@ class WinInfo:
     robbed_kong: bool = False  # won by robbing a kong (搶槓): ``from_seat`` declared it
     last_tile: bool = False  # won on the last tile of the wall (海底) or its discard
     first_turn: bool = False  # heavenly / earthly hand
+    double_kong: bool = False  # the replacement tile came after two kongs declared back to back (Yuxi)
+    ten_old_men: bool = False  # the winner's first ten discards were honours, unclaimed (Yuxi 十老头)
 
     @property
     def self_draw(self) -> bool:
