@@ -195,7 +195,7 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
             "ok": True,
             "table": {
                 "name": table.name,
-                "variant": variant.describe() | {"next_dealer_args": L.next_dealer_args(variant)},
+                "variant": variant.describe() | {"draw_needs": L.draw_needs(variant, L.resolved_options(table))},
                 "options": L.resolved_options(table),
                 "players": table.players,
                 "first_dealer": table.first_dealer,
@@ -231,7 +231,8 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
 
     @app.post("/api/recognize")
     def api_recognize():
-        return {"ok": True, **run_recognize(read_photo())}
+        data = read_photo()
+        return {"photo": request.files["photo"].filename or "photo", "ok": True, **run_recognize(data)}
 
     @app.post("/api/score")
     def api_score():
@@ -409,7 +410,8 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
             err = dict(result.get("error") or {})
             if err.get("field"):
                 f = err["field"]
-                err["field"] = f"winners{f}" if f.startswith("[") else f"winners[0].{f}"
+                err["field"] = (f"winners{f}" if f.startswith("[") else
+                                f"winners[0].{f}" if len(payloads) == 1 else f"winners[*].{f}")
             status = _contract_status(result)
             raise ApiError(status, err.get("code", "refused"), err.get("message", "the hand was refused"),
                            err.get("field"))

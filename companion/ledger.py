@@ -30,6 +30,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Mapping, Sequence
 
+from engine.errors import MahjongError
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
 
@@ -99,12 +100,24 @@ def resolved_options(table: Table) -> dict:
 
 
 def next_dealer_args(variant: Any) -> list[str]:
-    """The extra keyword facts a rule set's ``next_dealer`` takes (Nanning: ``discarder``, ``last_drawer``)."""
+    """The keyword facts a rule set's ``next_dealer`` accepts (``discarder``, ``last_drawer``)."""
     try:
         params = inspect.signature(variant.next_dealer).parameters
     except (TypeError, ValueError):  # pragma: no cover
         return []
     return [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+
+
+def draw_needs(variant: Any, opts: Mapping[str, Any]) -> list[str]:
+    """The facts a drawn hand must carry for this rule set to name the next dealer (Nanning:
+    ``last_drawer``, the player who drew the last tile), found by asking the rule set."""
+    try:
+        variant.next_dealer([], True, opts)
+    except MahjongError as err:
+        return [err.field] if err.field else ["last_drawer"]
+    except Exception:  # pragma: no cover - a rule set's own bug: let recording report it
+        return []
+    return []
 
 
 def next_wind(table: Table, data: Mapping[str, Any]) -> str:
@@ -120,7 +133,8 @@ def next_wind(table: Table, data: Mapping[str, Any]) -> str:
         wind = variant.next_dealer([], True, opts, **extra)
     else:
         winners = [r["winner"] for r in data["result"]["results"]]
-        froms = {(w.get("win") or {}).get("from") for w in data.get("winners", [])} - {None}
+        froms = {(w.get("win") or {}).get("from") for w in data.get("winners", [])
+                 if (w.get("win") or {}).get("by") == "discard"} - {None}
         if "discarder" in accepted and len(froms) == 1:
             extra["discarder"] = froms.pop()
         wind = variant.next_dealer(winners, False, opts, **extra)

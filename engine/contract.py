@@ -12,7 +12,9 @@ Input (one winner; a JSON list of such objects for several winners on one discar
      "indicators": {"baida": "3s", "bloom": ["6p", "1z"], "fish": ["1m", "6s", "5z"]},
      "context": {"dealer_streak": 0, "claims": {"S": {"W": 3}}}}
 
-Output on a paid win: ``{"ok": true, "value", "items", "multipliers", "payments", …}``; on a
+Output on a paid win: ``{"ok": true, "value", "items", "multipliers", "payments", …}`` — ``value``
+is the hand's worth in the rule set's own unit (tai, points, multiplier × base; see
+``docs/rules/<variant>.md``), ``payments`` what each seat gains or pays; on a
 refusal ``{"ok": false, "error": {"code", "message"}}`` (exit status 1); on malformed input the
 same shape with ``"field"`` naming the culprit (exit status 2). :func:`exit_code` maps a result
 to the exit status. Nothing here raises on bad input.
@@ -219,6 +221,9 @@ def _score_many(payload: list) -> dict:
         if any(i.win.by != "discard" for i in inputs):
             raise InputError("several winners are only possible on one discard: every 'win.by' must be 'discard'",
                              field="win.by")
+        if any(dict(i.options) != dict(inputs[0].options) for i in inputs):
+            raise InputError("all winners of one discard are scored at one table: give the same 'options' to each",
+                             field="[1].options")
         if len({i.win.from_seat for i in inputs}) != 1:
             raise InputError("several winners must have won on the same discard ('win.from' differs)", field="win.from")
         if len({i.winner for i in inputs}) != len(inputs):

@@ -186,20 +186,31 @@ def test_recognize_needs_a_photo_field(client):
 def test_recognize_with_the_real_recogniser_on_a_photo_fixture(tmp_path):
     """The real ``vision.recognize``: a photo fixture in, the ``mjc recognize --json`` shape out."""
     pytest.importorskip("cv2")
-    fixtures = sorted(p for p in (ROOT / "tests" / "fixtures" / "photos").glob("*")
-                      if p.suffix.lower() in (".jpg", ".jpeg", ".png")) if (ROOT / "tests/fixtures/photos").is_dir() else []
-    photo = fixtures[0] if fixtures else E2E_PHOTO
     client = create_app(tmp_path / "d").test_client()
-    resp = client.post("/api/recognize", data={"photo": (io.BytesIO(photo.read_bytes()), photo.name)},
-                       content_type="multipart/form-data")
+
+    def post(photo: Path):
+        return client.post("/api/recognize", data={"photo": (io.BytesIO(photo.read_bytes()), photo.name)},
+                           content_type="multipart/form-data")
+
+    resp = post(E2E_PHOTO)  # a table photo with 14 tiles in it
     assert resp.status_code == 200, resp.json
     body = resp.json
-    assert body["ok"] is True and body["width"] > 0 and body["height"] > 0
-    assert body["tiles"], body.get("reason")
+    assert body["ok"] is True and body["photo"] == E2E_PHOTO.name
+    assert (body["width"], body["height"]) == (1200, 900)
+    assert len(body["tiles"]) >= 10, body.get("reason")
     for tile in body["tiles"]:
         assert {"code", "quad", "confidence", "alternatives", "rotated", "row", "group"} <= set(tile)
         assert len(tile["quad"]) == 4
     assert sum(len(g["tiles"]) for g in body["groups"]) == len(body["tiles"])
+
+    # the vision engineer's photo fixtures, when there: a reading or a named image error, never a crash
+    folder = ROOT / "tests" / "fixtures" / "photos"
+    photos = sorted(p for p in folder.glob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png")) if folder.is_dir() else []
+    for photo in photos[:1]:
+        resp = post(photo)
+        assert resp.status_code in (200, 400), resp.status_code
+        assert resp.json["ok"] is (resp.status_code == 200)
+
     # not a photo: the recogniser's own error code, as a 400
     resp = client.post("/api/recognize", data={"photo": (io.BytesIO(b"hello, not an image"), "x.jpg")},
                        content_type="multipart/form-data")
@@ -354,7 +365,7 @@ def test_every_rule_set_rotates_through_the_ledger(client, variant):
     view = new_table(client, variant=variant)
     t = view["table"]["token"]
     extra = {}
-    if "last_drawer" in view["table"]["variant"]["next_dealer_args"]:
+    if "last_drawer" in view["table"]["variant"]["draw_needs"]:
         # Nanning: a draw passes the deal to whoever drew the last tile; without it nothing is recorded
         resp = client.post(f"/api/tables/{t}/draws")
         assert resp.status_code == 400 and err(resp)["field"] == "last_drawer"
@@ -365,6 +376,8 @@ def test_every_rule_set_rotates_through_the_ledger(client, variant):
     assert resp.status_code == 201, resp.json
     state = resp.json["ledger"]["state"]
     expect = v.next_dealer([], True, resolve_options(v.options, {}), **extra)
+    if variant == "nanning":
+        assert state["dealer"] == 2  # the last drawer (West) deals
     assert state["dealer"] == L.HandState(1, 0, "E", 0).player_at(expect)
     resp = client.post(f"/api/tables/{t}/kongs", json={"type": "concealed_kong", "declarer": "S"})
     assert resp.status_code == 201 and sum(resp.json["ledger"]["balances"]) == 0
@@ -472,3 +485,26 @@ def test_serve_prints_the_address_and_uses_waitress(tmp_path, monkeypatch, capsy
     out = capsys.readouterr().out
     assert "http://192.168.1.23:8765/" in out and seen["threads"] >= 2 and seen["ran"] and seen["closed"]
     assert (tmp_path / "d" / DB_NAME).exists()
+
+
+def test_concurrent_writers_are_serialised(app):
+    """Several devices recording at once: one transaction per event, nothing lost, seq has no gaps."""
+    import threading
+
+    t = new_table(app.test_client())["table"]["token"]
+    codes: list[int] = []
+
+    def worker():
+        client = app.test_client()
+        for _ in range(5):
+            codes.append(client.post(f"/api/tables/{t}/draws").status_code)
+
+    threads = [threading.Thread(target=worker) for _ in range(4)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert codes == [201] * 20
+    ledger = app.test_client().get(f"/api/tables/{t}/ledger").json
+    assert [e["seq"] for e in ledger["log"]] == list(range(1, 21))
+    assert ledger["state"]["hand_no"] == 21 and ledger["state"]["dealer_streak"] == 20

@@ -76,31 +76,51 @@ def _placeholder_face(code: str, rng: np.random.Generator, w: int = 120, h: int 
     return img
 
 
-def default_face_fn():
-    """The best available face renderer: ``vision.render`` if present, else the placeholder."""
+_ART_CACHE: dict = {}
+#: artwork styles that look like real ivory/white tiles once composed (glyph styles are composed
+#: onto a random ivory/white ground; opaque sheets with coloured or dark grounds are left out)
+SCENE_STYLES = ["ffalt-classic", "ffalt-uni", "ffalt-unib", "kmahjongg-classic", "kmahjongg-default",
+                "kmahjongg-traditional", "gnome-smooth", "xmahjongg-real"]
+
+
+def artwork_face_fn(styles: list[str] | None = None, one_style_per_scene: bool = True):
+    """Faces composed from the artwork styles (``vision.artwork`` + ``vision.render``), or ``None``
+    when the artwork or the renderer is unavailable (no shared data)."""
     try:
-        from . import render  # the classifier engineer's renderer
+        from . import artwork, render
     except Exception:
-        return _placeholder_face
-    fn = getattr(render, "render_face", None) or getattr(render, "render_tile", None)
-    if fn is None:
-        return _placeholder_face
+        return None
+    if "art" not in _ART_CACHE:
+        try:
+            _ART_CACHE["art"] = artwork.load_artwork()
+        except Exception:
+            _ART_CACHE["art"] = {}
+    art = _ART_CACHE["art"]
+    names = [n for n in (styles or SCENE_STYLES) if n in art]
+    if not names:
+        return None
+    state: dict = {}
 
     def face(code: str, rng: np.random.Generator) -> np.ndarray:
-        try:
-            img = fn(code, rng=rng)
-        except TypeError:
-            img = fn(code)
-        except Exception:
-            return _placeholder_face(code, rng)
-        if img is None:
-            return _placeholder_face(code, rng)
-        img = np.asarray(img)
-        if img.ndim == 2:
-            img = np.repeat(img[:, :, None], 3, 2)
-        return img[:, :, :3].astype(np.uint8)
+        if one_style_per_scene and "style" not in state:
+            state["style"] = names[int(rng.integers(len(names)))]
+            state["color"] = render.random_face_color(rng)
+        style = state.get("style") or names[int(rng.integers(len(names)))]
+        faces = art[style].get(code)
+        if not faces:   # style lacks this class: borrow from any style that has it
+            pool = [n for n in names if art[n].get(code)]
+            faces = art[pool[int(rng.integers(len(pool)))]][code] if pool else None
+        img = None if (faces is None or (code == "5z" and rng.random() < 0.5)) else faces[int(rng.integers(len(faces)))]
+        out = render.compose_face(img, rng, 128, 96, face_color=state.get("color"))
+        return np.clip(out, 0, 255).astype(np.uint8)
 
     return face
+
+
+def default_face_fn():
+    """Artwork faces when available (a new face function, i.e. a new style, per call), else the
+    placeholder renderer."""
+    return artwork_face_fn() or _placeholder_face
 
 
 # --------------------------------------------------------------------------------------------
@@ -368,19 +388,23 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
         light = rng.uniform(0.7, 1.15) * g
         if rng.random() < 0.4:   # cast shadow (a hand / phone)
-            mask = np.zeros((H, W), np.float32)
-            cv2.ellipse(mask, (int(rng.uniform(0, W)), int(rng.uniform(0, H))),
-                        (int(rng.uniform(0.1, 0.4) * W), int(rng.uniform(0.1, 0.3) * H)),
+            f = 8   # draw and blur at 1/8 resolution, then upsample (smooth anyway)
+            mask = np.zeros((H // f + 1, W // f + 1), np.float32)
+            cv2.ellipse(mask, (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
+                        (int(rng.uniform(0.1, 0.4) * W / f), int(rng.uniform(0.1, 0.3) * H / f)),
                         rng.uniform(0, 180), 0, 360, 1.0, -1)
-            mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03)
+            mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03 / f)
+            mask = cv2.resize(mask, (W, H), interpolation=cv2.INTER_LINEAR)
             light = light * (1 - rng.uniform(0.2, 0.45) * mask)
         img = img * light[:, :, None]
         warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
         img = img * warm
         if rng.random() < 0.4:   # glare spot
-            gl = np.zeros((H, W), np.float32)
-            cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W), int(rng.uniform(0.2, 0.8) * H)), 1, 1.0, -1)
-            gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06))
+            f = 8
+            gl = np.zeros((H // f + 1, W // f + 1), np.float32)
+            cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
+            gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
+            gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
             img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
         if rng.random() < 0.5:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
@@ -396,3 +420,36 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
 def empty_table(rng: np.random.Generator | int | None = None, size=(800, 600)) -> np.ndarray:
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     return make_surface(rng, size[0], size[1]).clip(0, 255).astype(np.uint8)
+
+
+def write_fixtures(out_dir, seeds=(11, 12, 13), size=(960, 720)) -> list[str]:
+    """Write small synthetic JPEG photos + ground truth JSON (for tests/fixtures/photos)."""
+    import json
+    from pathlib import Path
+
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    written = []
+    specs = [dict(n_rows=1, with_rotated=True, n_indicators=1),
+             dict(n_rows=2, with_rotated=False, n_indicators=0),
+             dict(n_rows=1, with_rotated=False, n_indicators=2)]
+    for seed, spec in zip(seeds, specs):
+        rng = np.random.default_rng(seed)
+        sc = make_scene(rng, size=size, perspective=0.05, **spec)
+        name = f"scene_{seed}.jpg"
+        (out / name).write_bytes(sc.jpeg(88))
+        gt = {"image": name, "codes": sc.codes, "tiles": [
+            {"code": t["code"], "quad": [[round(x, 1), round(y, 1)] for x, y in t["quad"]],
+             "rotated": t["rotated"], "row": t["row"], "group": t["group"]} for t in sc.tiles]}
+        (out / f"scene_{seed}.json").write_text(json.dumps(gt, indent=1))
+        written.append(name)
+    return written
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import argparse
+
+    ap = argparse.ArgumentParser(description="write synthetic scene fixtures")
+    ap.add_argument("--fixtures", default="tests/fixtures/photos")
+    a = ap.parse_args()
+    print(write_fixtures(a.fixtures))

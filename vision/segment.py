@@ -39,6 +39,8 @@ class Candidate:
     rotated: bool = False                 # lying at 90 degrees
     score: float = 1.0                    # geometric plausibility 0..1
     blob: int = 0
+    blob_size: int = 1                    # cells found in the same blob
+    ink: float = 0.0                      # fraction of the interior that is artwork
     crops: list = field(default_factory=list)   # [(rotation_degrees, crop BGR)] to classify
 
 
@@ -163,6 +165,7 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
 ART_NEUTRAL = False
 ROW_SEAM_MIN = 0.03
+BLOB_LEVEL_MIN = 0.6
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
@@ -229,9 +232,11 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
         w = (j - ii).astype(np.float64)
         occ_seg = (cum_o[j] - cum_o[ii]) / np.maximum(w, 1)
         r_up = np.log(w / hh / FACE_ASPECT)
-        cost_up = (r_up / LOG_SIGMA) ** 2 + 40 * np.maximum(0, 0.82 - occ_seg) ** 2
+        # an upright tile fills its strip's height; a lying one (in a row of upright tiles) only
+        # about 3/4 of it, and is about a tile-height long
+        cost_up = (r_up / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
         r_ly = np.log(w / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
-        cost_ly = (r_ly / LOG_SIGMA) ** 2 + PRIOR_LYING
+        cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING
         cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
         costs = np.stack([cost_up, cost_ly, cost_empty])
         seg_cost = costs.min(axis=0)
@@ -349,15 +354,28 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         debug["mask"] = mask
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = max(80, h * w * 0.0003)
-    blobs = [c for c in contours if cv2.contourArea(c) >= min_area]
-    cands: list[Candidate] = []
-    gray = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    for bi, c in enumerate(blobs):
+    blobs = []
+    for c in contours:
         area = cv2.contourArea(c)
+        if area < min_area:
+            continue
         rect = cv2.minAreaRect(c)
         (rw, rh) = rect[1]
         if rw < 6 or rh < 6 or area / (rw * rh) < 0.55:
             continue
+        x, y, bw, bh = cv2.boundingRect(c)
+        roi = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(roi, [c - np.array([x, y])], -1, 255, -1)
+        level = float(np.percentile(wmap[y:y + bh, x:x + bw][roi > 0], 70))
+        blobs.append((c, (x, y, bw, bh), roi, level))
+    if not blobs:
+        return []
+    # tile faces are the brightest unsaturated things on the table: a region much duller than the
+    # brightest blob (a light square of a cloth, a beige mat) is not a face
+    top_level = max(b[3] for b in blobs)
+    blobs = [b for b in blobs if b[3] >= BLOB_LEVEL_MIN * top_level]
+    cands: list[Candidate] = []
+    for bi, (c, (x, y, bw, bh), roi, level) in enumerate(blobs):
         quad = _fit_quad(c)
         top = np.linalg.norm(quad[1] - quad[0]); bot = np.linalg.norm(quad[2] - quad[3])
         left = np.linalg.norm(quad[3] - quad[0]); right = np.linalg.norm(quad[2] - quad[1])
@@ -367,24 +385,34 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         dst = np.float32([[0, 0], [Wr, 0], [Wr, Hr], [0, Hr]])
         M = cv2.getPerspectiveTransform(quad, dst)
         Minv = np.linalg.inv(M)
-        blob_mask = np.zeros((h, w), np.uint8)
-        cv2.drawContours(blob_mask, [c], -1, 255, -1)
-        blob_mask &= mask | _holes(blob_mask)
-        c_r = cv2.warpPerspective(img, M, (Wr, Hr), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-        m_r = cv2.warpPerspective(blob_mask, M, (Wr, Hr), flags=cv2.INTER_NEAREST)
+        # warp from the blob's bounding box only (speed): shift the homography by the box origin
+        pad = 2
+        x0, y0 = max(0, x - pad), max(0, y - pad)
+        x1, y1 = min(w, x + bw + pad), min(h, y + bh + pad)
+        T = np.array([[1, 0, x0], [0, 1, y0], [0, 0, 1]], np.float64)
+        M_roi = M @ T
+        blob_mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        blob_mask[y - y0:y - y0 + bh, x - x0:x - x0 + bw] = roi
+        c_r = cv2.warpPerspective(img[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_LINEAR,
+                                  borderMode=cv2.BORDER_REPLICATE)
+        m_r = cv2.warpPerspective(blob_mask, M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST)
+        m_r &= cv2.warpPerspective(mask[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST) | _fill_holes(m_r)
         cells = split_blob(c_r, m_r)
-        for x0, y0, x1, y1, lying in cells:
-            cw, ch = x1 - x0, y1 - y0
+        for cx0, cy0, cx1, cy1, lying in cells:
+            cw, ch = cx1 - cx0, cy1 - cy0
             if cw < 4 or ch < 4:
                 continue
-            pts = np.float32([[x0, y0], [x1, y0], [x1, y1], [x0, y1]]).reshape(1, 4, 2)
+            pts = np.float32([[cx0, cy0], [cx1, cy0], [cx1, cy1], [cx0, cy1]]).reshape(1, 4, 2)
             q = cv2.perspectiveTransform(pts, Minv).reshape(4, 2)
             ratio = cw / ch
             if lying:
                 score = float(np.exp(-((np.log(ratio * FACE_ASPECT)) / 0.35) ** 2))
             else:
                 score = float(np.exp(-((np.log(ratio / FACE_ASPECT)) / 0.35) ** 2))
-            cands.append(Candidate(q.astype(np.float32), rotated=bool(lying), score=score, blob=bi))
+            cd = Candidate(q.astype(np.float32), rotated=bool(lying), score=score, blob=bi)
+            cd.blob_size = len(cells)
+            cd.ink = _ink(c_r[int(cy0):int(cy1), int(cx0):int(cx1)])
+            cands.append(cd)
     # drop candidates far smaller than the typical tile
     if cands:
         areas = np.array([cv2.contourArea(cd.quad) for cd in cands])
@@ -396,8 +424,15 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
     return cands
 
 
-def _holes(m: np.ndarray) -> np.ndarray:
-    return m
+def _ink(cell: np.ndarray) -> float:
+    """Fraction of a cell's interior that is artwork (far from the face's median grey)."""
+    hh, ww = cell.shape[:2]
+    if hh < 6 or ww < 6:
+        return 0.0
+    inner = cell[int(hh * 0.15):int(hh * 0.85), int(ww * 0.15):int(ww * 0.85)]
+    g = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    med = int(np.median(g))
+    return float((np.abs(g - med) > 30).mean())
 
 
 def _fill_holes(m: np.ndarray) -> np.ndarray:

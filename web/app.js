@@ -5,6 +5,8 @@
 const SEATS = ["E", "S", "W", "N"];
 const COLORS = ["#d9480f", "#1c7ed6", "#2b8a3e", "#9c36b5"];
 const INDICATOR_OF = { ningbo: "baida", yuxi: "bloom", nanning: "fish" };
+// facts of the win a photo cannot show that only some rule sets ask about (engine/contract.py "win")
+const EXTRA_FLAGS = { yuxi: ["double_kong", "ten_old_men"] };
 const S = {
   lang: localStorage.getItem("mjc.lang") || ((navigator.language || "").toLowerCase().startsWith("zh") ? "zh" : "en"),
   variants: [], token: null, view: null, readOnly: false, poll: null, win: null, screen: null,
@@ -310,8 +312,7 @@ function describeEntry(e) {
 function renderLedger() {
   const { ledger, table } = S.view;
   const list = $("ledger");
-  if (!ledger.entries.length) { fill(list, h("li", { class: "muted empty" }, t("no_events"))); return; }
-  fill(list, ...[...ledger.entries].reverse().map((e) => h("li", { class: `entry k-${e.kind}`, dataset: { id: e.id } },
+  fill(list, ledger.entries.length ? null : h("li", { class: "muted empty" }, t("no_events")), ...[...ledger.entries].reverse().map((e) => h("li", { class: `entry k-${e.kind}`, dataset: { id: e.id } },
     h("div", { class: "entry-head" },
       h("span", { class: "pill" }, `#${e.hand_no}`), " ",
       h("span", { class: "muted" }, t("round", { w: windName(e.state.round_wind) })), " ",
@@ -320,8 +321,17 @@ function renderLedger() {
       !S.readOnly && e.kind === "hand" && e.outcome === "win"
         ? h("button", { type: "button", class: "small ghost", onclick: () => startCorrection(e) }, t("correct")) : null),
     h("div", { class: "entry-pay" }, e.payments.map((p, i) => p ? h("span", { class: `chg ${p > 0 ? "pos" : "neg"}` }, `${table.players[i]} ${signed(p)}`) : null)))));
-  const undone = ledger.log.filter((l) => l.status === "undone" || l.status === "corrected").length;
-  if (undone) list.append(h("li", { class: "muted small-note" }, `(${undone} ${t("undone_tag")}/${t("corrected")} — kept in the export)`));
+  // the full record: every event, with undone and corrected ones struck through (nothing is deleted)
+  const hist = ledger.log.filter((l) => l.status !== "active");
+  if (hist.length) {
+    const kindName = (l) => ({ hand: t("hand_ev"), kong: t("act_kong"), claim: t("act_claim"), undo: t("act_undo"), correct: t("correct") }[l.kind] || l.kind);
+    const statusName = { undone: t("undone_tag"), corrected: t("corrected"), undo: "" };
+    list.append(h("li", { class: "history" }, h("details", {}, h("summary", {}, t("history", { n: ledger.log.length })),
+      h("ul", {}, ledger.log.map((l) => h("li", { class: `st-${l.status}` },
+        `${l.seq}. ${kindName(l)} #${l.hand_no ?? ""}`, l.target ? ` → ${ledger.log.find((x) => x.id === l.target)?.seq ?? ""}.` : "",
+        statusName[l.status] ? h("span", { class: "pill tag" }, statusName[l.status]) : null, " ",
+        h("span", { class: "muted" }, l.created_at.slice(11, 16))))))));
+  }
 }
 function renderChart() {
   const { ledger, table } = S.view;
@@ -388,7 +398,7 @@ $("act-undo").addEventListener("click", () => {
 });
 $("act-draw").addEventListener("click", () => {
   const st = S.view.ledger.state, body = {};
-  const needsLast = (S.view.table.variant.next_dealer_args || []).includes("last_drawer");
+  const needsLast = (S.view.table.variant.draw_needs || []).includes("last_drawer");
   const err = h("p", { class: "error", hidden: true });
   const btn = h("button", { type: "button", class: "primary big", id: "sheet-yes" }, t("yes_draw"));
   btn.addEventListener("click", async () => {
@@ -417,6 +427,8 @@ $("act-kong").addEventListener("click", () => {
       types.querySelectorAll("button").forEach((b) => b.classList.toggle("on", b.dataset.type === k)); drawFrom(); } }, t(l))));
   const rec = h("button", { type: "button", class: "primary big", id: "kong-record" }, t("record"));
   rec.addEventListener("click", async () => {
+    const missing = !v.declarer ? t("need_declarer") : v.type !== "concealed_kong" && v.type !== "added_kong" && !v.from ? t("need_discarder") : "";
+    if (missing) { err.textContent = missing; err.hidden = false; return; }
     try {
       await post(`/api/tables/${S.token}/kongs`, { type: v.type, declarer: v.declarer, from: v.type === "concealed_kong" ? null : v.from }, t("recorded"));
       closeSheet();
@@ -433,6 +445,8 @@ $("act-claim").addEventListener("click", () => {
   const err = h("p", { class: "error", hidden: true });
   const rec = h("button", { type: "button", class: "primary big", id: "claim-record" }, t("record"));
   rec.addEventListener("click", async () => {
+    const missing = !v.claimer ? t("need_claimer") : !v.from ? t("need_discarder") : v.claimer === v.from ? t("need_other") : "";
+    if (missing) { err.textContent = missing; err.hidden = false; return; }
     try { await post(`/api/tables/${S.token}/claims`, v, t("recorded")); closeSheet(); }
     catch (e) { err.textContent = e.message; err.hidden = false; }
   });
@@ -565,6 +579,10 @@ function buildWinner(d) {
 
 // ------------------------------------------------------------------ a win: screens
 function cur() { return S.win.drafts[S.win.cur]; }
+function edited() {
+  // any change after scoring makes the shown result stale: score again before confirming
+  if (S.win && S.win.step === "result") { S.win.step = "ask"; S.win.result = null; $("step-result").hidden = true; }
+}
 function startWin(mode, opts) {
   S.win = { mode, eventId: null, handNo: S.view.ledger.state.hand_no, state: S.view.ledger.state, drafts: [newDraft()], cur: 0, result: null, step: "capture", ...opts };
   $("photo-input").value = "";
@@ -576,6 +594,12 @@ function startCorrection(e) {
 $("act-win").addEventListener("click", () => startWin("new"));
 $("win-cancel").addEventListener("click", () => { stopCamera(); S.win = null; show("table"); renderTable(); });
 $("manual-btn").addEventListener("click", () => { S.win.step = "review"; renderWin(); $("notation-input").focus(); });
+$("retake-btn").addEventListener("click", () => {
+  const old = cur();
+  S.win.drafts[S.win.cur] = Object.assign(newDraft(), { winner: old.winner, by: old.by, flags: old.flags });
+  S.win.step = "capture"; S.win.result = null; $("photo-input").value = "";
+  renderWin();
+});
 function renderWin() {
   const w = S.win, d = cur();
   $("win-title").textContent = w.mode === "correct" ? t("correct_title", { n: w.handNo }) : t("win_title") + " · " + t("hand_no", { n: w.handNo });
@@ -594,24 +618,31 @@ function confColor(tile) {
   return tile.confidence >= 0.9 ? "#2f9e44" : tile.confidence >= 0.6 ? "#f08c00" : "#e03131";
 }
 function renderPhoto() {
+  // the photo cropped to the tiles (plus a margin) so every box is big enough to tap
   const d = cur();
   $("photo-wrap").hidden = !d.imgUrl;
   $("recog-reason").hidden = !d.reason; $("recog-reason").textContent = d.reason || "";
   if (!d.imgUrl) return;
-  if ($("photo-img").getAttribute("src") !== d.imgUrl) $("photo-img").src = d.imgUrl;
   const svg = $("photo-overlay");
-  svg.setAttribute("viewBox", `0 0 ${d.width} ${d.height}`);
-  fill(svg, );
-  const sw = Math.max(2, d.width / 300);
+  const pts = d.tiles.filter((x) => x.quad && !x.removed).flatMap((x) => x.quad);
+  let [x0, y0, x1, y1] = [0, 0, d.width, d.height];
+  if (pts.length) {
+    x0 = Math.min(...pts.map((p) => p[0])); x1 = Math.max(...pts.map((p) => p[0]));
+    y0 = Math.min(...pts.map((p) => p[1])); y1 = Math.max(...pts.map((p) => p[1]));
+    const m = 0.08 * Math.max(x1 - x0, y1 - y0);
+    x0 = Math.max(0, x0 - m); y0 = Math.max(0, y0 - m); x1 = Math.min(d.width, x1 + m); y1 = Math.min(d.height, y1 + m);
+  }
+  svg.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
+  const sw = Math.max(1.5, (x1 - x0) / 320);
+  fill(svg, s("image", { href: d.imgUrl, x: 0, y: 0, width: d.width, height: d.height }));
   d.tiles.forEach((tile, i) => {
     if (!tile.quad || tile.removed) return;
-    const pts = tile.quad.map((p) => p.join(",")).join(" ");
     const col = confColor(tile);
     const g = s("g", { class: "box", "data-tile": i, onclick: () => fixTile(i) },
-      s("polygon", { points: pts, fill: i === d.winning ? "rgba(255,212,59,.35)" : "rgba(255,255,255,.01)", stroke: col, "stroke-width": sw }));
+      s("polygon", { points: tile.quad.map((p) => p.join(",")).join(" "), fill: i === d.winning ? "rgba(255,212,59,.35)" : "rgba(255,255,255,.01)", stroke: col, "stroke-width": sw }));
     if (tile.code !== tile.orig) {
       const [x, y] = tile.quad[0];
-      g.append(s("text", { x: x + sw, y: y - sw, fill: col, "font-size": sw * 9, "font-weight": 700, text: tile.code }));
+      g.append(s("text", { x: x + sw, y: y - sw * 1.5, fill: col, "font-size": sw * 9, "font-weight": 700, text: tile.code }));
     }
     svg.append(g);
   });
@@ -632,6 +663,7 @@ function renderGroups() {
       roleOptions().map((r) => h("option", { value: r }, t(roleLabel[r]))));
     sel.value = g.role;
     sel.addEventListener("change", () => {
+      edited();
       g.role = sel.value;
       if (g.role !== "hand" && g.tiles.includes(d.winning)) {  // the winning tile stays in the hand
         const hands = d.groups.filter((x) => x.role === "hand" && liveTiles(d, x).some((i) => isTile(d.tiles[i].code) && d.tiles[i].code[1] !== "f"));
@@ -645,12 +677,12 @@ function renderGroups() {
       const from = meldFrom(d, g, d.winner);
       const fs = h("select", { class: "from", dataset: { group: n } }, SEATS.filter((x) => x !== d.winner).map((x) => h("option", { value: x }, `${t("from_whom")} ${windShort(x)} ${nameAt(S.win.state, x)}`)));
       fs.value = from;
-      fs.addEventListener("change", () => { g.from = fs.value; });
+      fs.addEventListener("change", () => { edited(); g.from = fs.value; });
       extra.push(fs);
     }
     if (g.role === "meld" && meldType(codesOf(d, g)) === "kong") {
       const cb = h("input", { type: "checkbox" }); cb.checked = g.added;
-      cb.addEventListener("change", () => { g.added = cb.checked; });
+      cb.addEventListener("change", () => { edited(); g.added = cb.checked; });
       extra.push(h("label", { class: "inline" }, cb, " ", t("kong_added")));
     }
     return h("div", { class: `group r-${g.role}`, dataset: { group: n } },
@@ -682,7 +714,7 @@ function pickerGrid(onpick, exceptIdx) {
 }
 function fixTile(i) {
   const d = cur(), tile = d.tiles[i];
-  const done = () => { closeSheet(); renderPhoto(); renderGroups(); };
+  const done = () => { edited(); closeSheet(); renderPhoto(); renderGroups(); };
   const alts = (tile.alternatives || []).filter((a) => a[0] !== tile.code);
   const body = h("div", {},
     h("div", { class: "fix-current" }, tileFace(tile.code, "large"), tile.confidence !== undefined && !tile.manual ? h("span", { class: "muted" }, ` ${(tile.confidence * 100).toFixed(0)}%`) : null),
@@ -705,6 +737,7 @@ function pickTiles(group) {
     $("sheet-body").querySelector(".picker").replaceWith(pickerGrid(add));
   };
   const add = (c) => {
+    edited();
     d.tiles.push({ code: c, confidence: 1, alternatives: [], removed: false, manual: true });
     g.tiles.push(d.tiles.length - 1);
     if (g.role === "hand" && c[1] !== "f") d.winning = d.tiles.length - 1;
@@ -719,6 +752,7 @@ $("notation-add").addEventListener("click", () => {
   try {
     const codes = parseNotation($("notation-input").value);
     if (!codes.length) return;
+    edited();
     const hasHand = d.groups.some((g) => g.role === "hand" && liveTiles(d, g).length);
     const g = addGroup(d, codes, hasHand && meldType(codes) ? "meld" : "hand");
     if (g.role === "hand") d.winning = g.tiles.filter((i) => d.tiles[i].code[1] !== "f").pop() ?? d.winning;
@@ -730,19 +764,19 @@ $("notation-input").addEventListener("keydown", (ev) => { if (ev.key === "Enter"
 function renderAsk() {
   const d = cur(), st = S.win.state;
   $("q-winner").replaceWith(Object.assign(seatButtons("winner", st, { value: d.winner, onpick: (w) => {
-    d.winner = w; if (d.by === w) d.by = null; renderAsk(); renderGroups(); } }), { id: "q-winner" }));
+    edited(); d.winner = w; if (d.by === w) d.by = null; renderAsk(); renderGroups(); } }), { id: "q-winner" }));
   const from = h("div", { class: "seg", id: "q-from", dataset: { name: "from" } });
   const mk = (val, content) => {
     const b = h("button", { type: "button", class: d.by === val ? "on" : "", dataset: { seat: val } }, content);
-    b.addEventListener("click", () => { d.by = val; renderAsk(); });
+    b.addEventListener("click", () => { edited(); d.by = val; renderAsk(); });
     return b;
   };
   from.append(mk("self", t("self_draw")));
   for (const w of SEATS) if (w !== d.winner) from.append(mk(w, [h("b", {}, windShort(w)), " ", nameAt(st, w)]));
   $("q-from").replaceWith(from);
-  fill($("q-flags"), ...["after_kong", "robbed_kong", "last_tile", "first_turn"].map((f) => {
+  fill($("q-flags"), ...["after_kong", "robbed_kong", "last_tile", "first_turn", ...(EXTRA_FLAGS[variantName()] || [])].map((f) => {
     const cb = h("input", { type: "checkbox", id: "flag-" + f }); cb.checked = !!d.flags[f];
-    cb.addEventListener("change", () => { d.flags[f] = cb.checked; });
+    cb.addEventListener("change", () => { edited(); d.flags[f] = cb.checked; });
     return h("label", { class: "flag" }, cb, " ", t("flag_" + f));
   }));
 }

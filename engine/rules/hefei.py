@@ -29,12 +29,13 @@ from typing import Any, Mapping, Sequence
 from ..decompose import Decomposition, Form, decompose, is_winning
 from ..melds import Meld, MeldKind
 from ..seats import Seat, next_seat, others
-from ..tiles import Tile, format_tiles, tile_str
+from ..tiles import Tile
 from ..tilesets import HEFEI_84
 from ..waits import wait_shapes
 from .base import (
     Multiplier,
     NotAWin,
+    OptionError,
     OptionSpec,
     Refusal,
     ScoreInput,
@@ -69,7 +70,8 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Count the general table's 'Winning a Hand +15 points'. The text's worked example (11 points → 220) "
         "leaves it out; two independent Hefei implementations count 15 for a win. False reproduces the example.",
     ),
-    OptionSpec("base_score", 20, "The base score the points are multiplied by ('typically 20')."),
+    OptionSpec("base_score", 20, "The base score the points are multiplied by ('typically 20'); a whole number of "
+               "at least 1."),
     OptionSpec(
         "single_wait", "one_tile",
         "卡: 'one_tile' — exactly one tile kind could complete the hand (23 waiting 4, 78 waiting 6, a closed or "
@@ -246,6 +248,9 @@ class Hefei(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Sum the points of every row met by the best reading; pay points × base."""
+        if opts["base_score"] < 1:
+            raise OptionError(f"option 'base_score' must be at least 1, got {opts['base_score']}",
+                              field="options.base_score")
         self._check_claims(inp, opts)
         hand = inp.hand
         readings = decompose(hand.concealed, hand.melds, forms=FORMS)
@@ -334,9 +339,11 @@ class Hefei(Variant):
         """Hefei kongs pay nothing as they are declared (a concealed kong scores +4 points in a won hand)."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
+                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
         """'After each hand, the dealer changes': the next seat deals, win or draw. Under
-        ``keep_on_win`` the dealer keeps the deal by winning."""
+        ``keep_on_win`` the dealer keeps the deal by winning. ``discarder`` and ``last_drawer``
+        play no part in Hefei."""
         if opts["dealer_rotation"] == "keep_on_win" and not drawn and "E" in winners:
             return "E"
         return "S"

@@ -3,8 +3,8 @@
 What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.md``):
 
 * **Winning hand**: four sets and a pair, seven pairs or thirteen orphans. Only pungs and kongs are
-  claimed from discards (the guide's "Calling Tiles" names no chow): a declared chow is refused
-  with ``chow_not_allowed`` unless ``allow_chow``.
+  claimed from discards (the guide's "Calling Tiles" names no chow): a declared chow is bad input
+  ``chow_not_allowed`` (exit 2, field ``hand.melds[i]``) unless ``allow_chow``.
 * **Payout table** (:mod:`engine.rules.nanning_patterns`): each row gives what each opponent pays
   on a self-draw or what the discarder pays. ``combine: "highest"`` (default) pays the best single
   row; ``"add"`` adds every row that applies (the plain rows only when nothing else does).
@@ -25,7 +25,8 @@ What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.m
 * **Kongs** pay at once: concealed — every other player 1; exposed and added — the discarder 1.
   A robbed kong never stands, so its payment is never recorded; :meth:`score` never includes kong
   payments.
-* **Several winners** on one discard are each paid by the discarder (``several_winners``).
+* **Several winners** on one discard are each paid by the discarder (``several_winners``; or only
+  the nearest in turn after the discarder whose hand the rules pay).
 * **Dealer**: the dealer keeps the deal on its own win, another single winner deals next; several
   winners — the discarder deals; a drawn hand — the player who drew the last tile deals.
 """
@@ -74,15 +75,17 @@ def fish_seat(tile: Tile) -> Seat:
 # --------------------------------------------------------------------------- refusals and errors
 
 
-class ChowNotAllowed(Refusal):
-    """A declared chow: Nanning claims only pungs and kongs (unless ``allow_chow``)."""
+class ChowNotAllowed(MahjongError):
+    """A declared chow: Nanning claims only pungs and kongs (unless ``allow_chow``). Play the rules
+    forbid, so bad input (exit 2) naming the meld — the same code as Ningbo's ``claimed_chows``."""
 
     code = "chow_not_allowed"
 
 
 class NanningInputError(MahjongError):
     """Input that cannot describe a Nanning hand (too many fish tiles, winners that disagree on
-    the fish, a drawn hand without its last drawer). Exit status 2 in the contract."""
+    the fish, a kong win without a kong, a drawn hand without its last drawer). Exit status 2 in
+    the contract."""
 
     code = "bad_input"
 
@@ -276,16 +279,24 @@ class Nanning(Variant):
 
     # ----------------------------------------------------------------- scoring
 
+    def check_input(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
+        """Reject what Nanning's rules make impossible (exit 2, naming the field): a declared chow
+        (unless ``allow_chow``), a kong win (kong blossom) with no kong in the hand."""
+        for i, meld in enumerate(inp.hand.melds):
+            if meld.kind == MeldKind.CHOW and not opts["allow_chow"]:
+                raise ChowNotAllowed(
+                    f"declared chow {meld}: Nanning claims only pungs and kongs "
+                    "(set option 'allow_chow' if this table allows chows)", field=f"hand.melds[{i}]")
+        if inp.win.after_kong and not any(m.is_kong for m in inp.hand.melds):
+            raise NanningInputError(
+                "a kong win (kong blossom) is on the replacement tile after declaring a kong, but the hand "
+                "shows no kong: add the kong to 'hand.melds' or drop 'win.after_kong'", field="win.after_kong")
+
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Score one winner: the best table value, the minimum, fishing and sealing payments."""
         _check_numbers(opts)
         table = payout_table(opts)
-        if not opts["allow_chow"]:
-            chows = [m for m in inp.hand.melds if m.kind == MeldKind.CHOW]
-            if chows:
-                raise ChowNotAllowed(
-                    f"declared chow {chows[0]}: Nanning claims only pungs and kongs "
-                    "(set option 'allow_chow' if this table allows chows)")
+        self.check_input(inp, opts)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds)
         if not decompositions:
             raise NotAWin("the tiles do not form four sets and a pair, seven pairs or thirteen orphans")
@@ -352,23 +363,39 @@ class Nanning(Variant):
 
     def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
         """Several winners on one discard. ``several_winners: "all"``: each is scored alone and paid
-        by the discarder (with its own fish factors and sealing). ``"nearest"``: only the winner
-        nearest in turn after the discarder is scored; the others get an empty result with a note.
-        The fish tiles are the same wall tiles for every winner."""
+        by the discarder (with its own fish factors and sealing). ``"nearest"``: the tile goes to the
+        winner nearest in turn after the discarder whose hand the rules pay (a refused hand — sealed,
+        below the minimum — cannot take it); the others get an empty result with ``passed_over``,
+        ``tile_goes_to`` and a note. The fish tiles are the same wall tiles for every winner."""
         first = inputs[0].indicators.fish
         for i, inp in enumerate(inputs[1:], start=1):
             if inp.indicators.fish != first:
                 raise NanningInputError("every winner of one discard fishes the same wall tiles",
                                         field=f"[{i}].indicators.fish")
-        if opts["several_winners"] == "all" or len(inputs) == 1:
-            return [self.score(inp, opts) for inp in inputs]
+        if len(inputs) == 1:
+            return [self.score(inputs[0], opts)]
+        if opts["several_winners"] == "all":
+            return [_score_named(self, inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
         assert discarder is not None
-        nearest = min(inputs, key=lambda inp: others(discarder).index(inp.winner))
+        first_refusal: Refusal | None = None
+        taker: ScoreInput | None = None
+        result: ScoreResult | None = None
+        for inp in sorted(inputs, key=lambda inp: others(discarder).index(inp.winner)):
+            try:
+                result = _score_named(self, inp, opts)
+            except Refusal as err:
+                first_refusal = first_refusal or err
+                continue
+            taker = inp
+            break
+        if taker is None or result is None:
+            assert first_refusal is not None
+            raise first_refusal
+        note = f"the discard goes to {taker.winner}, nearer in turn after {discarder} (several_winners: nearest)"
         return [
-            self.score(inp, opts) if inp is nearest else ScoreResult(
-                0, [], {}, notes=[f"the discard goes to {nearest.winner}, nearer in turn after {discarder} "
-                                  "(several_winners: nearest)"])
+            result if inp is taker else ScoreResult(
+                0, [], {}, extras={"passed_over": True, "tile_goes_to": taker.winner}, notes=[note])
             for inp in inputs
         ]
 
@@ -398,8 +425,8 @@ class Nanning(Variant):
         that player becomes the new dealer.' 'For multiple winners, the discarder becomes the next
         dealer.' 'If the game ends in a draw, the player who draws the last tile becomes the dealer.'
 
-        The base interface carries neither the discarder nor the last drawer: pass them by keyword.
-        With three winners the discarder is the fourth seat."""
+        ``discarder`` is needed with two winners (with three it is the fourth seat); ``last_drawer``
+        with a drawn hand. Missing: ``bad_input``."""
         if drawn or not winners:
             if last_drawer is None:
                 raise NanningInputError("a drawn Nanning hand passes the deal to the player who drew the "
@@ -414,6 +441,16 @@ class Nanning(Variant):
                                         field="discarder")
             discarder = rest[0]
         return discarder
+
+
+def _score_named(variant: Nanning, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+    """Score one of several winners; a refusal names whose hand it is."""
+    try:
+        return variant.score(inp, opts)
+    except Refusal as err:
+        err.message = f"{inp.winner}'s hand: {err.message}"
+        err.args = (err.message,)
+        raise
 
 
 VARIANT = Nanning()

@@ -28,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from ..decompose import Decomposition, WildSpec, decompose
+from ..decompose import Decomposition, Form, WildSpec, decompose
 from ..errors import MahjongError
 from ..melds import MeldKind
 from ..seats import Seat, next_seat, others
@@ -40,6 +40,7 @@ from .base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
+    OptionError,
     OptionSpec,
     Refusal,
     ScoreInput,
@@ -68,13 +69,15 @@ class WildInMeldError(MahjongError):
 
 
 class ChowNotAllowedError(MahjongError):
-    """A claimed chow while option ``claimed_chows`` is off."""
+    """A claimed chow while option ``claimed_chows`` is off: input the table's rules make
+    impossible (exit 2), like Nanning's declared chow."""
 
     code = "chow_not_allowed"
 
 
 class WinFlagError(MahjongError):
-    """Win flags that contradict Ningbo's rules (a kong win is a self-draw)."""
+    """Win flags that contradict Ningbo's rules (a kong win is a self-draw on a declared kong's
+    replacement tile)."""
 
     code = "bad_input"
 
@@ -132,6 +135,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
 _FIXED = tuple(p for p in PATTERNS if not p.reads_wait)
 _BY_PLACE = tuple(p for p in PATTERNS if p.reads_wait)
 
+#: Only "four complete sets and one pair" win: no seven pairs, no thirteen orphans.
+FORMS: tuple[Form, ...] = ("standard",)
+#: Options that count tai: whole numbers, never negative.
+_COUNT_OPTIONS = ("minimum_tai", "all_honours_tai", "seat_flower_tai", "other_flower_tai", "flower_set_tai")
+
 ROB_FACTOR = 5
 CONTRACT_FACTOR = 5
 KONG_FLOWER_FACTOR = 2
@@ -160,7 +168,9 @@ class Ningbo(Variant):
 
     def wild_spec(self, inp: ScoreInput, opts: Mapping[str, Any]) -> WildSpec:
         """The three other copies of the indicator and the four of the next tile; for a flower
-        indicator the other seven flowers. No indicator: an error unless ``require_baida`` is off."""
+        indicator the other seven flowers. No indicator: an error unless ``require_baida`` is off.
+        The face-up indicator is a copy shown (``visible``): without ``wild_fifth_copy`` wilds
+        may stand for at most three of its kind."""
         baida = inp.indicators.baida
         fifth = bool(opts["wild_fifth_copy"])
         if baida is None:
@@ -173,7 +183,11 @@ class Ningbo(Variant):
             return WildSpec(frozenset(), fifth)
         if is_flower(baida):
             return WildSpec(frozenset(FLOWERS) - {baida}, fifth)
-        return WildSpec(frozenset({baida, next_in_cycle(baida)}), fifth)
+        return WildSpec(frozenset({baida, next_in_cycle(baida)}), fifth, visible=(baida,))
+
+    def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
+        """'four complete sets and one pair': ``mjc waits`` lists no seven-pairs or orphans waits."""
+        return FORMS
 
     def visible_tiles(self, inp: ScoreInput) -> tuple[Tile, ...]:
         """The indicator is one copy of its kind shown face up."""
@@ -212,6 +226,15 @@ class Ningbo(Variant):
 
     def _check_input(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec) -> None:
         """Reject what Ningbo's rules make impossible (exit 2, naming the field)."""
+        for name in _COUNT_OPTIONS:
+            if opts[name] < 0:
+                raise OptionError(f"option '{name}' counts tai: it cannot be negative", field=f"options.{name}")
+        if inp.win.after_kong and not any(m.is_kong for m in inp.hand.melds):
+            raise WinFlagError(
+                "a kong win is on the replacement tile after declaring a kong, but the hand shows no kong: "
+                "add the kong to 'hand.melds' or drop 'win.after_kong'",
+                field="win.after_kong",
+            )
         if inp.win.after_kong and not inp.win.self_draw:
             raise WinFlagError(
                 "a kong win is on the replacement tile you draw ('also counts as a self-draw'): "
@@ -239,15 +262,11 @@ class Ningbo(Variant):
                 )
 
     def _decompositions(self, inp: ScoreInput, wild: WildSpec) -> list[Decomposition]:
-        """Every standard arrangement, groups of wilds only over representative kinds; without
-        ``wild_fifth_copy`` the face-up indicator counts as a copy."""
+        """Every standard arrangement, groups of wilds only over representative kinds (the wild
+        spec's ``visible`` indicator keeps wilds within the copies left)."""
         hand = inp.hand
-        decomps = decompose(list(hand.concealed), hand.melds, wilds=wild, forms=("standard",),
-                            free_kinds=_free_kinds(inp, wild))
-        baida = inp.indicators.baida
-        if wild.allow_fifth_copy or baida is None or is_flower(baida):
-            return decomps
-        return [d for d in decomps if d.stands_for.count(baida) <= 3]
+        return decompose(list(hand.concealed), hand.melds, wilds=wild, forms=FORMS,
+                         free_kinds=_free_kinds(inp, wild))
 
     def _best(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec,
               decomps: list[Decomposition], winning_is_wild: bool) -> _Scored:
@@ -336,8 +355,10 @@ class Ningbo(Variant):
         closer in turn after the person who discarded the tile.' The closest winner whose hand
         the rules pay takes it; the others get an empty result with a note (option
         ``multiple_winners``: ``all`` pays each)."""
-        if len(inputs) == 1 or opts["multiple_winners"] == "all":
-            return [self.score(inp, opts) for inp in inputs]
+        if len(inputs) == 1:
+            return [self.score(inputs[0], opts)]
+        if opts["multiple_winners"] == "all":
+            return [_score_named(self, inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
         assert discarder is not None
         order = [next_seat(discarder, i) for i in (1, 2, 3)]
@@ -349,7 +370,7 @@ class Ningbo(Variant):
             if seat not in by_seat:
                 continue
             try:
-                result = self.score(by_seat[seat], opts)
+                result = _score_named(self, by_seat[seat], opts)
             except Refusal as err:
                 first_refusal = first_refusal or err
                 continue
@@ -372,13 +393,24 @@ class Ningbo(Variant):
         """The guide pays nothing for a kong as it is declared."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
+                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
         """'After each game, the next person to the right (counterclockwise) becomes the dealer':
-        the deal always passes."""
+        the deal always passes, whoever won, discarded or drew the last tile."""
         return "S"
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _score_named(variant: Ningbo, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+    """Score one of several winners; a refusal names whose hand it is."""
+    try:
+        return variant.score(inp, opts)
+    except Refusal as err:
+        err.message = f"{inp.winner}'s hand: {err.message}"
+        err.args = (err.message,)
+        raise
 
 
 def _free_kinds(inp: ScoreInput, wild: WildSpec) -> list[Tile]:

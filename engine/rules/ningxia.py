@@ -19,7 +19,8 @@ in full by the discarder ("One Discard, Three Wins: 9 total, 3 points to each wi
 Kongs pay as they are declared: concealed 2 from each other player, exposed 3 from the
 discarder, added 1 from each other player.
 
-The winner of a hand deals the next; after a draw the dealer deals again.
+The winner of a hand deals the next; after a draw the dealer deals again (several winners on one
+discard: the dealer if among them, else the winner nearest in turn after the discarder).
 
 ``ScoreResult.value`` is the total the winner collects; each item's value is what one payer pays.
 See ``docs/rules/ningxia.md`` for every sentence of the text and the readings chosen.
@@ -30,10 +31,10 @@ from dataclasses import dataclass
 from typing import Any, ClassVar, Mapping, Sequence
 
 from ..decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
-from ..errors import TileSetError
+from ..errors import MahjongError, TileSetError
 from ..melds import MeldKind
-from ..seats import Seat
-from ..tiles import RED, format_tiles, is_honour, tile_str
+from ..seats import SEATS, Seat
+from ..tiles import RED, is_honour, tile_str
 from ..tilesets import STANDARD_136
 from .base import (
     NotAWin,
@@ -48,6 +49,13 @@ from .base import (
     no_payments,
     pay,
 )
+
+
+class NingxiaInputError(MahjongError):
+    """Table facts that cannot describe a Ningxia event (an exposed kong without its discarder, a
+    hand that was neither won nor drawn)."""
+
+    code = "bad_input"
 
 
 class ChowClaimNotAllowed(Refusal):
@@ -260,21 +268,28 @@ class Ningxia(Variant):
             return everyone_pays(declarer, ADDED_KONG_EACH)
         if kind == MeldKind.KONG:
             if from_seat is None or from_seat == declarer:
-                raise ValueError("an exposed kong is paid by the discarder: give the seat it was claimed from")
+                raise NingxiaInputError("an exposed kong is paid by the discarder: give 'from', the seat it was "
+                                        "claimed from (not the declarer)", field="from")
             return pay(declarer, {from_seat: EXPOSED_KONG_FROM_DISCARDER})
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
-        """A draw keeps the dealer. Under 'winner' the winner deals next (the dealer, if among
-        several winners, keeps the deal; otherwise the first winner listed — list winners in turn
-        order after the discarder). Under 'next_seat' the dealer keeps the deal only by winning."""
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
+                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+        """A draw keeps the dealer. Under 'winner' the winner deals next; with several winners on
+        one discard the dealer keeps the deal if among them, otherwise the winner nearest in turn
+        after ``discarder`` deals (the first listed when it is not given). Under 'next_seat' the
+        dealer keeps the deal only by winning. ``last_drawer`` plays no part in Ningxia."""
         if drawn:
             return "E"
         if not winners:
-            raise ValueError("a hand that was not drawn needs at least one winner")
+            raise NingxiaInputError("a hand that was not drawn needs at least one winner", field="winners")
         if "E" in winners:
             return "E"
-        return winners[0] if opts["dealer_rotation"] == "winner" else "S"
+        if opts["dealer_rotation"] == "next_seat":
+            return "S"
+        if discarder is not None and discarder not in winners:
+            return min(winners, key=lambda w: (SEATS.index(w) - SEATS.index(discarder) - 1) % 4)
+        return winners[0]
 
 
 VARIANT = Ningxia()

@@ -14,12 +14,16 @@ The rules implemented here:
   robbed kong) the discarder (the kong's declarer) alone pays it. Several winners on one discard
   each score alone and the discarder pays them all (option ``multiple_winners``: only the winner
   nearest in turn after the discarder, as the guide's FAQ has it).
+* Facts of the hand that the photo cannot show come in ``win``: ``win.ten_old_men`` (Ten Old Men)
+  and ``win.double_kong`` (Double Gang on Flower: the winning replacement tile came after two kongs
+  declared back to back).
 * Bloom tiles (two face-up tiles at the end of the wall, ``indicators.bloom``): after declaring a
   kong a player may take a bloom tile that completes the hand instead of drawing a replacement
   tile; that is a Flower Blooming (杠上花) win. It is entered as ``win.after_kong`` with a
   self-draw whose winning tile is the bloom tile. Bloom tiles still on the table count toward the
   four copies of their kind.
-* Dealer: the dealer keeps the deal on a dealer win or a draw; otherwise the winner deals next.
+* Dealer: the dealer keeps the deal on a dealer win or a draw; otherwise the winner deals next
+  (several winners on one discard: the one nearest in turn after the discarder).
 """
 from __future__ import annotations
 
@@ -190,12 +194,12 @@ class FourGreatBlessings(YuxiPattern):
 
 class TenOldMen(YuxiPattern):
     """十老头 ×2: the winner's first ten discards were honours with no pung or kong by others.
-    The photo cannot show discards: the table states it with the option ``ten_old_men``."""
+    The photo cannot show discards: the table states it with ``win.ten_old_men``."""
 
     name, value, label, label_zh = "ten_old_men", 2, "Ten Old Men", "十老头"
 
     def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return bool(ctx.opts["ten_old_men"])
+        return ctx.inp.win.ten_old_men
 
 
 class FlowerBloom(YuxiPattern):
@@ -208,13 +212,13 @@ class FlowerBloom(YuxiPattern):
 
 
 class DoubleGangOnFlower(YuxiPattern):
-    """双杠上花 ×2, on top of Flower Bloom: the winning tile came after two kongs declared back to
-    back (the option ``double_kong_bloom`` states it)."""
+    """双杠上花 ×2, on top of Flower Bloom: the self-drawn winning tile came after two kongs
+    declared back to back (``win.double_kong``, which needs ``win.after_kong``)."""
 
     name, value, label, label_zh = "double_gang_on_flower", 2, "Double Gang on Flower", "双杠上花"
 
     def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return bool(ctx.opts["double_kong_bloom"])
+        return ctx.inp.win.double_kong and ctx.inp.win.self_draw
 
 
 class KongDiscardWin(YuxiPattern):
@@ -284,18 +288,14 @@ OPTIONS: tuple[OptionSpec, ...] = (
                "larger hand includes it)."),
     OptionSpec("earthly_self_draw", False, "A non-dealer's self-drawn win on its first draw (no calls before) is "
                "also an Earthly Win (default: only a win on the dealer's first discard)."),
-    OptionSpec("multi_win_dealer", "first_listed", "With several winners on one discard and the dealer not among "
-               "them, who deals next: 'first_listed' (default: the first winner given, list them in turn order "
-               "after the discarder) or 'nearest_after_dealer' (the winner first in play order after East).",
-               ("first_listed", "nearest_after_dealer")),
+    OptionSpec("multi_win_dealer", "nearest_after_discarder", "With several winners on one discard and the dealer "
+               "not among them, who deals next: 'nearest_after_discarder' (default: the winner nearest in turn "
+               "after the discarder, as the guide's FAQ orders claims; the first winner listed when the discarder "
+               "is not given) or 'nearest_after_dealer' (the winner first in play order after East).",
+               ("nearest_after_discarder", "nearest_after_dealer")),
     OptionSpec("multiple_winners", "all_score", "Several players win on one discard: 'all_score' (default: each "
                "scores and the discarder pays all) or 'nearest_only' (the FAQ's priority rule: only the winner "
                "nearest in turn after the discarder is paid).", ("all_score", "nearest_only")),
-    OptionSpec("ten_old_men", False, "Fact of this hand, told by the table: the winner's first ten discards were "
-               "honours with no pung or kong by other players (Ten Old Men ×2)."),
-    OptionSpec("double_kong_bloom", False, "Fact of this hand, told by the table: the winning tile came after two "
-               "kongs declared back to back (Double Gang on Flower ×2); needs win.after_kong, a self-draw and two "
-               "kongs among the melds."),
 )
 
 
@@ -330,7 +330,7 @@ class YuxiVariant(Variant):
         base = opts["base_points"]
         if base < 1:
             raise OptionError(f"option 'base_points' must be at least 1, got {base}", field="options.base_points")
-        self._check_win(inp, opts)
+        self._check_win(inp)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds, forms=FORMS)
         if not decompositions:
             raise NotAWin("the tiles are not four sets and a pair, nor seven pairs (the only Yuxi wins)")
@@ -371,7 +371,7 @@ class YuxiVariant(Variant):
             return [self.score(inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
         assert discarder is not None
-        nearest = next(s for s in others(discarder) if any(i.winner == s for i in inputs))
+        nearest = _nearest_after(discarder, [i.winner for i in inputs])
         out = []
         for inp in inputs:
             if inp.winner == nearest:
@@ -402,8 +402,8 @@ class YuxiVariant(Variant):
         return bool(c.matched)
 
     @staticmethod
-    def _check_win(inp: ScoreInput, opts: Mapping[str, Any]) -> None:
-        """Reject win facts that contradict each other or the hand."""
+    def _check_win(inp: ScoreInput) -> None:
+        """Reject win facts that contradict each other or the hand (exit 2, naming the field)."""
         win = inp.win
         kongs = sum(1 for m in inp.hand.melds if m.is_kong)
         if win.after_kong and win.robbed_kong:
@@ -412,9 +412,10 @@ class YuxiVariant(Variant):
         if win.after_kong and win.self_draw and kongs == 0:
             raise YuxiInputError("a win on a kong's replacement (or bloom) tile needs that kong among 'hand.melds'",
                                  field="win.after_kong")
-        if opts["double_kong_bloom"] and not (win.after_kong and win.self_draw and kongs >= 2):
-            raise YuxiInputError("Double Gang on Flower needs 'win.after_kong', a self-draw and two kongs among "
-                                 "'hand.melds'", field="options.double_kong_bloom")
+        if win.double_kong and not (win.self_draw and kongs >= 2):
+            raise YuxiInputError("Double Gang on Flower ('win.double_kong') is a self-drawn win after two kongs "
+                                 "declared back to back: it needs 'win.by' = 'self_draw' and two kongs among "
+                                 "'hand.melds'", field="win.double_kong")
 
     @staticmethod
     def _notes(inp: ScoreInput, opts: Mapping[str, Any]) -> list[str]:
@@ -493,15 +494,26 @@ class YuxiVariant(Variant):
         """The guide pays nothing for a kong itself: kongs only lead to Flower Bloom wins."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any]) -> Seat:
+    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
+                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
         """"If the dealer wins the round or if the round ends in a draw, the same player continues as
         the dealer … if another player wins, the winner becomes the new dealer." With no winner the
-        deal stays, as in a draw."""
+        deal stays, as in a draw. Several non-dealer winners on one discard: the one nearest in turn
+        after ``discarder`` (the first listed when it is not given), or under
+        ``multi_win_dealer = "nearest_after_dealer"`` the first in play order after East.
+        ``last_drawer`` plays no part in Yuxi."""
         if drawn or not winners or "E" in winners:
             return "E"
         if opts["multi_win_dealer"] == "nearest_after_dealer":
-            return min(winners, key=SEATS.index)
+            return _nearest_after("E", winners)
+        if discarder is not None and discarder not in winners:
+            return _nearest_after(discarder, winners)
         return winners[0]
+
+
+def _nearest_after(seat: Seat, winners: Sequence[Seat]) -> Seat:
+    """The winner first in play order after ``seat`` (the FAQ's "closer in turn")."""
+    return min(winners, key=lambda w: (SEATS.index(w) - SEATS.index(seat) - 1) % 4)
 
 
 def _completing(concealed: Sequence[Tile], melds: Sequence[Meld], bloom: Sequence[Tile]) -> list[Tile]:

@@ -106,6 +106,7 @@ def browser():
         opts.add_argument(flag)
     opts.add_argument(f"--user-data-dir={profile}")
     opts.add_argument("--window-size=1024,768")
+    opts.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
     driver.set_page_load_timeout(20)
     SHOTS.mkdir(parents=True, exist_ok=True)

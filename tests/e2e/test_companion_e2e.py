@@ -77,9 +77,49 @@ def create_table(driver, names, variant="ningxia"):
     return driver.current_url.rsplit("/t/", 1)[1]
 
 
+def Select(el):
+    from selenium.webdriver.support.ui import Select as _Select
+
+    return _Select(el)
+
+
 def fetch(url):
     with urllib.request.urlopen(url, timeout=10) as resp:
         return resp.read().decode("utf-8-sig")
+
+
+def photo_win(driver, prefix, winner, by):
+    """Upload the photo fixture, fix the misread tile from its alternatives, answer, score."""
+    d = driver
+    click(d, "#act-win")
+    d.find_element("id", "photo-input").send_keys(str(DATA / "hand_photo.jpg"))
+    visible(d, "#step-review")
+    _wait(d, lambda x: len(x.find_elements("css selector", "#photo-overlay g.box")) == 14)
+    # the misread tile is boxed red (doubtful), the others green
+    strokes = [p.get_attribute("stroke") for p in d.find_elements("css selector", "#photo-overlay polygon")]
+    assert strokes[MISREAD_INDEX] == "#e03131" and strokes.count("#2f9e44") == 13
+    truth = json.loads((DATA / "hand_photo.json").read_text())
+    right = truth["tiles"][MISREAD_INDEX]["code"]
+    shot(d, f"{prefix}_2_photo_review")
+    click(d, f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}']")
+    visible(d, "#sheet .alts")
+    shot(d, f"{prefix}_3_fix_tile", full=False)
+    click(d, f"#sheet .alt[data-code='{right}']")
+    hidden(d, "#sheet")
+    face = d.find_element("css selector", f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}'] .tile")
+    assert face.get_attribute("data-code") == right
+    # the second group (a 5z pung with a lying tile) defaults to a claimed meld
+    roles = [s.get_attribute("value") for s in d.find_elements("css selector", "#groups select.role")]
+    assert roles == ["hand", "meld"]
+    click(d, f"[data-name=winner] button[data-seat={winner}]")
+    click(d, f"#q-from button[data-seat={by}]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert int(visible(d, "#result-value").text) > 0
+    assert d.find_elements("css selector", "#result svg.arrows line.pay")
+    shot(d, f"{prefix}_4_result")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
 
 
 def test_tablet_evening_in_english(live_server, browser):
@@ -105,35 +145,8 @@ def test_tablet_evening_in_english(live_server, browser):
     after_kong = balances(d)
     assert sum(after_kong) == 0
 
-    # a win: photograph, fix the misread tile, answer, score
-    click(d, "#act-win")
-    d.find_element("id", "photo-input").send_keys(str(DATA / "hand_photo.jpg"))
-    visible(d, "#step-review")
-    _wait(d, lambda x: len(x.find_elements("css selector", "#photo-overlay g.box")) == 14)
-    truth = json.loads((DATA / "hand_photo.json").read_text())
-    right = truth["tiles"][MISREAD_INDEX]["code"]
-    shot(d, "tablet_en_2_photo_review")
-    click(d, f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}']")
-    visible(d, "#sheet .alts")
-    shot(d, "tablet_en_3_fix_tile", full=False)
-    click(d, f"#sheet .alt[data-code='{right}']")
-    hidden(d, "#sheet")
-    face = d.find_element("css selector", f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}'] .tile")
-    assert face.get_attribute("data-code") == right
-    # the second group (5z pung with a lying tile) defaults to a claimed meld
-    roles = [s.get_attribute("value") for s in d.find_elements("css selector", "#groups select.role")]
-    assert roles == ["hand", "meld"]
-    click(d, "[data-name=winner] button[data-seat=S]")
-    click(d, "#q-from button[data-seat=self]")
-    click(d, "#score-btn")
-    visible(d, "#step-result")
-    value = int(visible(d, "#result-value").text)
-    assert value > 0
-    assert "Standard win" in d.find_element("id", "result").text
-    assert d.find_elements("css selector", "#result svg.arrows line.pay")
-    shot(d, "tablet_en_4_result")
-    click(d, "#confirm-btn")
-    visible(d, "#screen-table #seat-0")
+    # a win: photograph, fix the misread tile, answer, score, confirm
+    photo_win(d, "tablet_en", winner="S", by="self")
     after_win = balances(d)
     assert after_win != after_kong and sum(after_win) == 0
     assert after_win[1] > after_kong[1]  # Bob won
@@ -141,6 +154,7 @@ def test_tablet_evening_in_english(live_server, browser):
     assert len(entries) == 2 and "Bob won" in entries[0].text
     assert "Hand 2" in d.find_element("id", "t-sub").text
     assert d.find_elements("css selector", "#chart svg polyline")
+    assert "Standard win" in json.dumps(json.loads(fetch(f"{live_server}/api/tables/{token}"))["ledger"]["entries"])
     shot(d, "tablet_en_5_table_ledger")
 
     # undo the win: balances go back, the ledger keeps the kong
@@ -153,11 +167,19 @@ def test_tablet_evening_in_english(live_server, browser):
     assert len(entries) == 1 and "kong" in entries[0].text.lower()
     assert "Hand 1" in d.find_element("id", "t-sub").text
 
+    # a drawn hand: the dealer keeps the deal under this rule set, the streak shows
+    click(d, "#act-draw")
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    _wait(d, lambda x: "Hand 2" in x.find_element("id", "t-sub").text)
+    assert "dealer streak 1" in d.find_element("id", "t-sub").text
+
     # the exports agree with the screen
     rows = list(csv.reader(io.StringIO(fetch(f"{live_server}/api/tables/{token}/export.csv"))))
     assert rows[0][0] == "seq" and rows[-1][-4:] == [str(b) for b in after_kong]
+    assert [r[5] for r in rows[1:]] == ["start", "kong", "draw"]
     exported = json.loads(fetch(f"{live_server}/api/tables/{token}/export.json"))
-    assert [e["kind"] for e in exported["events"]] == ["kong", "hand", "undo"]
+    assert [e["kind"] for e in exported["events"]] == ["kong", "hand", "undo", "hand"]
     assert not js_errors(d), js_errors(d)
 
 
@@ -171,38 +193,31 @@ def test_phone_evening_in_chinese(live_server, browser):
     shot(d, "phone_zh_1_new_table")
     token = create_table(d, ["甲", "乙", "丙", "丁"])
     assert "东风圈" in d.find_element("id", "t-sub").text
-    shot(d, "phone_zh_2_table", full=False)
+    shot(d, "phone_zh_1b_table", full=False)
 
-    # a win entered without a photo: typed notation, won on West's discard by North
-    click(d, "#act-win")
-    click(d, "#manual-btn")
-    d.find_element("id", "notation-input").send_keys("123m456p789s11222z")
-    click(d, "#notation-add")
-    assert len(d.find_elements("css selector", "#groups button.tile-btn[data-tile]")) == 14
-    click(d, "[data-name=winner] button[data-seat=N]")
-    click(d, "#q-from button[data-seat=W]")
-    click(d, "#score-btn")
-    visible(d, "#step-result")
-    assert "平胡" in d.find_element("id", "result").text
-    shot(d, "phone_zh_3_result")
-    click(d, "#confirm-btn")
-    visible(d, "#screen-table #seat-0")
+    # a win on West's (丙) discard by North (丁): photo, fix a tile, score, confirm
+    photo_win(d, "phone_zh", winner="N", by="W")
     b = balances(d)
     assert b[3] > 0 and b[2] < 0 and sum(b) == 0
     assert "丁 和牌" in d.find_element("css selector", "#ledger li.entry").text
-    shot(d, "phone_zh_4_ledger")
+    shot(d, "phone_zh_5_ledger")
 
     # correct the hand: it was South's (乙) discard, not West's; balances recompute
     click(d, "#ledger li.entry button")
     visible(d, "#step-ask")
     assert "更正第 1 局" in d.find_element("id", "win-title").text
     click(d, "#q-from button[data-seat=S]")
+    # the table also types tiles: replace the hand with a typed one (no meld)
+    for k in range(len(d.find_elements("css selector", "#groups select.role"))):
+        Select(d.find_elements("css selector", "#groups select.role")[k]).select_by_value("ignore")
+    d.find_element("id", "notation-input").send_keys("123m456p789s11222z")
+    click(d, "#notation-add")
     click(d, "#score-btn")
     visible(d, "#step-result")
     click(d, "#confirm-btn")
     visible(d, "#screen-table #seat-0")
     fixed = balances(d)
-    assert fixed[1] < 0 and fixed[2] == 0 and fixed[3] == b[3]
+    assert fixed[1] < 0 and fixed[2] == 0 and fixed[3] > 0 and sum(fixed) == 0
     assert "已更正" in d.find_element("css selector", "#ledger li.entry").text
 
     # the watch link: read-only, live
@@ -211,7 +226,7 @@ def test_phone_evening_in_chinese(live_server, browser):
     visible(d, "#readonly-banner")
     assert not d.find_element("id", "actions").is_displayed()
     assert balances(d) == fixed
-    shot(d, "phone_zh_5_watch", full=False)
+    shot(d, "phone_zh_6_watch", full=False)
 
     # back on the table link: undo the correction, then the win
     d.get(f"{live_server}/t/{token}")
@@ -226,5 +241,5 @@ def test_phone_evening_in_chinese(live_server, browser):
     set_viewport(d, 1024, 768, mobile=False)
     d.refresh()
     visible(d, "#seat-0")
-    shot(d, "tablet_zh_6_table", full=False)
+    shot(d, "tablet_zh_7_table", full=False)
     assert not js_errors(d), js_errors(d)

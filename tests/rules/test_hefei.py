@@ -256,6 +256,12 @@ def test_base_score_option():
     assert score(payload(PLAIN, "3m", options={"base_score": 10}))["value"] == 150
 
 
+@pytest.mark.parametrize("bad", [0, -20])
+def test_base_score_must_be_positive(bad):
+    result = score(payload(PLAIN, "3m", options={"base_score": bad}))
+    assert result["error"]["field"] == "options.base_score" and exit_code(result) == 2
+
+
 def test_kong_replacement_doubles_option():
     plain = score(payload(PLAIN, "3m", after_kong=True))
     assert plain["value"] == 300 and len(plain["multipliers"]) == 1
@@ -371,6 +377,7 @@ def test_kongs_pay_nothing_when_declared(kind):
 def test_next_dealer(winners, drawn, rotation, expected):
     opts = resolve_options(VARIANT.options, {"dealer_rotation": rotation})
     assert VARIANT.next_dealer(winners, drawn, opts) == expected
+    assert VARIANT.next_dealer(winners, drawn, opts, discarder="N" if winners else None, last_drawer="W") == expected
 
 
 def test_describe():

@@ -355,8 +355,18 @@ def test_option_kong_win_multiplier_only() -> None:
 
 def test_kong_win_counts_as_self_draw_only() -> None:
     """'Kong Flower Win … also counts as a self-draw': a kong win on a discard is bad input."""
-    payload = hand(PLAIN, "2s", by="discard", frm="W", after_kong=True)
-    bad(score(payload), "bad_input", "win.after_kong")
+    payload = hand("123m456s789s55z", "5z", by="discard", frm="W", after_kong=True,
+                   melds=[{"type": "concealed_kong", "tiles": "2222p"}])
+    result = score(payload)
+    bad(result, "bad_input", "win.after_kong")
+    assert "self_draw" in result["error"]["message"]
+
+
+def test_kong_win_needs_a_kong() -> None:
+    """'Winning immediately after declaring a Kong': a kong win with no kong in the hand is bad input."""
+    result = score(hand(PLAIN, "2s", after_kong=True))
+    bad(result, "bad_input", "win.after_kong")
+    assert "no kong" in result["error"]["message"]
 
 
 def test_last_tile_on_discard_default_and_option() -> None:
@@ -520,7 +530,7 @@ def test_example_two_winners_closest_in_turn_takes_it() -> None:
     """'If more than one player needs the discarded tile for the win, it goes to whoever is closer
     in turn after the person who discarded the tile.' West discards: North before South."""
     south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W")
-    north = hand("123m456p555z666z22s", "2s", winner="N", by="discard", frm="W")
+    north = hand("789m789p777z111z33s", "3s", winner="N", by="discard", frm="W")
     result = score([south, north])
     assert result["ok"]
     assert result["payments"] == {"E": 0, "S": 0, "W": -4, "N": 4}
@@ -529,14 +539,22 @@ def test_example_two_winners_closest_in_turn_takes_it() -> None:
 
 def test_two_winners_refused_closest_passes_on() -> None:
     south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W")
-    north = hand(PLAIN, "2s", winner="N", by="discard", frm="W")  # 3 tai: below the minimum
+    north = hand("123m456p678s22s777z", "2s", winner="N", by="discard", frm="W")  # 3 tai: below the minimum
     assert score([south, north])["payments"] == {"E": 0, "S": 4, "W": -4, "N": 0}
+
+
+def test_two_winners_all_refused_names_the_closest() -> None:
+    south = hand(PLAIN, "2s", winner="S", by="discard", frm="W")
+    north = hand("123m456p678s22s777z", "2s", winner="N", by="discard", frm="W")
+    result = score([south, north])
+    refused(result, "below_minimum")
+    assert result["error"]["message"].startswith("N's hand:")
 
 
 def test_option_multiple_winners_all() -> None:
     south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W",
                  options={"multiple_winners": "all"})
-    north = hand("123m456p555z666z22s", "2s", winner="N", by="discard", frm="W",
+    north = hand("789m789p777z111z33s", "3s", winner="N", by="discard", frm="W",
                  options={"multiple_winners": "all"})
     assert score([south, north])["payments"] == {"E": 0, "S": 4, "W": -8, "N": 4}
 
@@ -550,6 +568,8 @@ def test_dealer_always_passes() -> None:
     assert VARIANT.next_dealer(["E"], False, opts) == "S"
     assert VARIANT.next_dealer(["W"], False, opts) == "S"
     assert VARIANT.next_dealer([], True, opts) == "S"
+    assert VARIANT.next_dealer(["N", "W"], False, opts, discarder="S") == "S"
+    assert VARIANT.next_dealer([], True, opts, last_drawer="W") == "S"
 
 
 def test_no_kong_payments() -> None:
@@ -566,6 +586,24 @@ def test_waits_with_wilds() -> None:
     assert result["wilds"] == {"indicator": "9p", "kinds": ["1p", "9p"]}
 
 
+def test_waits_standard_form_only() -> None:
+    """Only 'four complete sets and one pair' win: a hand one tile from seven pairs or thirteen
+    orphans waits on nothing (those hands are refused as not_a_win)."""
+    for concealed in ("1133m5577p22s556z", "19m19p19s1234567z"):
+        result = waits({"variant": "ningbo", "winner": "S", "indicators": {"baida": "9p"},
+                        "hand": {"concealed": concealed}})
+        assert result["ok"] and result["waits"] == [], result
+
+
+def test_waits_indicator_limits_wilds() -> None:
+    """A wild cannot be a fifth 5z (three held, one drawn): 5z is no wait; a flower indicator's wild
+    flowers are waits (a self-drawn wild completes the hand)."""
+    result = waits({"variant": "ningbo", "winner": "S", "indicators": {"baida": "3f"},
+                    "hand": {"concealed": "123m456p678s1f555z"}})
+    assert "5z" not in result["waits"] and "2f" in result["waits"] and "3f" not in result["waits"]
+    assert "1z" in result["waits"]
+
+
 def test_describe_lists_ningbo_options() -> None:
     ningbo = next(v for v in describe_variants() if v["name"] == "ningbo")
     assert ningbo["tiles"] == 144
@@ -575,6 +613,27 @@ def test_describe_lists_ningbo_options() -> None:
 def test_next_in_cycle_agrees_with_guide_dragons() -> None:
     """Green → Red → White → Green (6z → 7z → 5z → 6z)."""
     assert [tile_str(next_in_cycle(parse_tile(t))) for t in ("6z", "7z", "5z")] == ["7z", "5z", "6z"]
+
+
+@pytest.mark.parametrize("concealed, win, baida, by", [
+    ("3334s12s123m456m77z", "7z", "3s", "self_draw"),
+    ("3344s123m456p789s5z", "4s", "3s", "self_draw"),
+    ("334s55m666m789m111z", "5m", "3s", "discard"),
+    ("1f2f4f123m456p789s55z", "5z", "3f", "self_draw"),
+    ("9p1p1p1p23m456s777z88s", "1p", "9p", "self_draw"),
+])
+def test_representative_kinds_pay_like_all_kinds(monkeypatch: pytest.MonkeyPatch, concealed: str, win: str,
+                                                   baida: str, by: str) -> None:
+    """Groups made only of wilds are tried over representative kinds (_free_kinds); the paid
+    result is the one trying all 34 kinds would give."""
+    import engine.rules.ningbo as ningbo
+    payload = hand(concealed, win, baida=baida, by=by, frm="W" if by == "discard" else None,
+                   options={"minimum_tai": 0})
+    fast = score(payload)
+    monkeypatch.setattr(ningbo, "_free_kinds", lambda inp, wild: list(range(34)))
+    full = score(payload)
+    assert fast["ok"] and full["ok"], (fast, full)
+    assert fast["value"] == full["value"] and items(fast) == items(full)
 
 
 def test_many_wilds_stay_fast() -> None:
@@ -593,6 +652,10 @@ def test_many_wilds_stay_fast() -> None:
     (lambda p: p["hand"].update(concealed="123m456p678s22s555"), "hand.concealed"),
     (lambda p: p.update(indicators={"baida": "0m"}), "indicators.baida"),
     (lambda p: p["win"].update(by="ron"), "win.by"),
+    (lambda p: p.update(options={"all_honours_tai": -10}), "options.all_honours_tai"),
+    (lambda p: p.update(options={"minimum_tai": -1}), "options.minimum_tai"),
+    (lambda p: p.update(options={"seat_flower_tai": 1.5}), "options.seat_flower_tai"),
+    (lambda p: p.update(options={"kong_win": True}), "options.kong_win"),
 ])
 def test_malformed_input_names_field(mutate, field: str) -> None:
     payload = hand(PLAIN, "2s")

@@ -5,6 +5,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engine.contract import exit_code, score, waits
+from engine.errors import MahjongError
 from engine.melds import MeldKind
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
@@ -100,8 +101,10 @@ def test_kong_payment_table_rows(kind, declarer, frm, expected):
 
 
 def test_exposed_kong_needs_the_discarder():
-    with pytest.raises(ValueError):
-        VARIANT.kong_payments(MeldKind.KONG, "S", None, DEFAULTS)
+    for frm in (None, "S"):
+        with pytest.raises(MahjongError) as err:
+            VARIANT.kong_payments(MeldKind.KONG, "S", frm, DEFAULTS)
+        assert err.value.field == "from" and err.value.code == "bad_input"
 
 
 # --------------------------------------------------------------------------- several winners on one discard
@@ -244,6 +247,19 @@ def test_waits_with_claimed_chow_refused():
 def test_next_dealer(winners, drawn, rotation, expected):
     opts = resolve_options(VARIANT.options, {"dealer_rotation": rotation})
     assert VARIANT.next_dealer(winners, drawn, opts) == expected
+
+
+@pytest.mark.parametrize("winners, discarder, expected", [
+    (["S", "N"], "W", "N"),  # after West: North, East, South
+    (["N", "S"], "E", "S"),  # after East: South first
+    (["W", "N"], "S", "W"),
+    (["N", "W", "S"], "E", "S"),  # One Discard, Three Wins
+    (["S", "E"], "W", "E"),  # the dealer among the winners keeps the deal
+])
+def test_next_dealer_several_winners_nearest_after_discarder(winners, discarder, expected):
+    assert VARIANT.next_dealer(winners, False, DEFAULTS, discarder=discarder, last_drawer=None) == expected
+    next_seat = resolve_options(VARIANT.options, {"dealer_rotation": "next_seat"})
+    assert VARIANT.next_dealer(winners, False, next_seat, discarder=discarder) == ("E" if "E" in winners else "S")
 
 
 def test_next_dealer_needs_a_winner_unless_drawn():

@@ -65,11 +65,10 @@ TABLE_ROWS = [
     ("all_triplets", payload(ALL_TRIPLETS), ["all_triplets"], 2),
     ("full_flush", payload(FULL_FLUSH), ["full_flush"], 2),
     ("seven_pairs", payload(SEVEN_PAIRS), ["seven_pairs"], 2),
-    ("ten_old_men", payload(BASIC, options={"ten_old_men": True}), ["ten_old_men"], 2),
+    ("ten_old_men", payload(BASIC, win={"ten_old_men": True}), ["ten_old_men"], 2),
     ("flower_bloom", payload("123m789s11z222z", "2z", melds=[KONG_6P], win={"after_kong": True}), ["flower_bloom"], 2),
     ("double_gang_on_flower",
-     payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True},
-             options={"double_kong_bloom": True}),
+     payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True}),
      ["flower_bloom", "double_gang_on_flower"], 4),
     ("kong_discard_win", payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True}),
      ["kong_discard_win"], 2),
@@ -222,9 +221,31 @@ def test_flower_bloom_on_all_triplets_multiplies() -> None:
 
 
 def test_double_gang_under_largest_is_worth_flower_bloom() -> None:
-    result = score(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True},
-                           options={"double_kong_bloom": True, "combine": "largest"}))
+    result = score(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True},
+                           options={"combine": "largest"}))
     assert result["value"] == 2
+
+
+def test_double_gang_taking_a_bloom_tile() -> None:
+    """After the second kong the player takes a bloom tile instead of the replacement: still ×2 × ×2."""
+    result = score(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True},
+                           bloom=["2z", "3m"]))
+    assert names(result) == ["flower_bloom", "double_gang_on_flower"] and result["value"] == 4
+    assert result["bloom"]["used"] == "2z"
+    assert result["payments"] == {"E": -4, "S": 12, "W": -4, "N": -4}
+
+
+def test_ten_old_men_multiplies_a_hand_row() -> None:
+    result = score(payload(ALL_TRIPLETS, win={"by": "discard", "from": "E", "ten_old_men": True}))
+    assert names(result) == ["all_triplets", "ten_old_men"] and result["value"] == 4
+    assert result["payments"] == {"E": -4, "S": 4, "W": 0, "N": 0}
+
+
+def test_ten_old_men_is_not_a_hand_row() -> None:
+    """Under basic_discard_lifted_by = "hand_pattern" Ten Old Men (about discards) does not lift the ban."""
+    result = score(payload(BASIC, win=DISCARD_W | {"ten_old_men": True},
+                           options={"basic_discard_lifted_by": "hand_pattern"}))
+    assert result["error"]["code"] == "not_on_discard"
 
 
 # --------------------------------------------------------------------------- the basic-win restriction
@@ -240,7 +261,7 @@ def test_situational_rows_lift_the_discard_ban_by_default(win: dict) -> None:
 
 
 def test_ten_old_men_lifts_the_discard_ban_by_default() -> None:
-    result = score(payload(BASIC, win=DISCARD_W, options={"ten_old_men": True}))
+    result = score(payload(BASIC, win=DISCARD_W | {"ten_old_men": True}))
     assert result["payments"]["W"] == -2
 
 
@@ -291,6 +312,12 @@ def test_dealer_first_turn_discard_win_is_not_heavenly() -> None:
 def test_heavenly_win_each_pays() -> None:
     result = score(payload(BASIC, winner="E", win={"first_turn": True}))
     assert result["payments"] == {"E": 96, "S": -32, "W": -32, "N": -32}
+
+
+def test_last_tile_scores_nothing() -> None:
+    """The payout table has no last-tile row."""
+    assert score(payload(ALL_TRIPLETS, win={"last_tile": True})) == score(payload(ALL_TRIPLETS))
+    assert score(payload(BASIC, win=DISCARD_W | {"last_tile": True}))["error"]["code"] == "not_on_discard"
 
 
 # --------------------------------------------------------------------------- bloom tiles
@@ -391,6 +418,11 @@ def test_waits_bloom_tiles_that_complete_both() -> None:
     assert result["bloom"]["completes"] == ["1s", "4s"]
 
 
+def test_waits_thirteen_orphans_shape_has_no_waits() -> None:
+    result = waits(waits_payload("19m19p19s1234567z"))
+    assert result["ok"] and result["waits"] == []
+
+
 def test_waits_without_bloom_tiles() -> None:
     result = waits(waits_payload("123m456p789s23s55m"))
     assert result["bloom"] == {"tiles": [], "completes": []}
@@ -423,6 +455,18 @@ def test_several_winners_each_score_and_the_discarder_pays_all() -> None:
     assert result["ok"] and exit_code(result) == 0
     assert [r["value"] for r in result["results"]] == [2, 2]
     assert result["payments"] == {"E": 0, "S": 2, "W": -4, "N": 2}
+
+
+def test_three_winners_on_one_discard() -> None:
+    """Each of three winners scores its own hand; West pays all three."""
+    a = payload(ALL_TRIPLETS, win=DISCARD_W)  # ×2
+    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")  # ×2
+    c = payload(DRAGON_7P, win=DISCARD_W, winner="E", options={"base_points": 2})
+    for case in (a, b):
+        case["options"] = {"base_points": 2}
+    result = score([a, b, c])
+    assert [(r["winner"], r["value"]) for r in result["results"]] == [("S", 4), ("N", 4), ("E", 8)]
+    assert result["payments"] == {"E": 8, "S": 4, "W": -16, "N": 4}
 
 
 def test_several_winners_one_basic_is_refused() -> None:
@@ -460,13 +504,33 @@ def test_nearest_only_with_one_winner() -> None:
     (["W"], False, {}, "W"),  # another player wins: the winner deals
     (["S"], False, {}, "S"),
     (["N", "E"], False, {}, "E"),  # the dealer among several winners
-    (["N", "S"], False, {}, "N"),  # first listed (turn order after a West discard)
+    (["N", "S"], False, {}, "N"),  # no discarder given: the first listed
     (["N", "S"], False, {"multi_win_dealer": "nearest_after_dealer"}, "S"),
     ([], False, {}, "E"),  # no winner given: as a draw
 ])
 def test_next_dealer(winners: list, drawn: bool, options: dict, expected: str) -> None:
     opts = resolve_options(YUXI.options, options)
     assert YUXI.next_dealer(winners, drawn, opts) == expected
+
+
+@pytest.mark.parametrize("winners, discarder, options, expected", [
+    (["S", "N"], "W", {}, "N"),  # after West: N, then E, then S
+    (["N", "S"], "W", {}, "N"),  # the listing order does not matter
+    (["S", "W"], "N", {}, "S"),  # after North: E, S, W
+    (["W", "S"], "E", {}, "S"),
+    (["S", "N"], "W", {"multi_win_dealer": "nearest_after_dealer"}, "S"),
+    (["S", "E"], "W", {}, "E"),  # the dealer among the winners keeps the deal
+])
+def test_next_dealer_several_winners_nearest_after_discarder(winners: list, discarder: str, options: dict,
+                                                             expected: str) -> None:
+    """FAQ: "it goes to whoever is closer in turn after the person who discarded the tile"."""
+    opts = resolve_options(YUXI.options, options)
+    assert YUXI.next_dealer(winners, False, opts, discarder=discarder) == expected
+
+
+def test_next_dealer_accepts_last_drawer() -> None:
+    opts = resolve_options(YUXI.options, {})
+    assert YUXI.next_dealer([], True, opts, discarder=None, last_drawer="W") == "E"
 
 
 @pytest.mark.parametrize("kind", list(MeldKind))
@@ -479,6 +543,8 @@ def test_describe_lists_options() -> None:
     described = YUXI.describe()
     assert described["tiles"] == 136 and described["title_zh"] == "玉溪麻将"
     assert {o["name"] for o in described["options"]} >= {"base_points", "combine"}
+    # facts of the hand travel in 'win', not as house rules
+    assert not {o["name"] for o in described["options"]} & {"ten_old_men", "double_kong_bloom"}
 
 
 # --------------------------------------------------------------------------- malformed input
@@ -488,8 +554,13 @@ def test_describe_lists_options() -> None:
     (payload("123m789s11z222z", "2z", win={"after_kong": True}), "hand.concealed"),
     (payload(BASIC[:-2] + "1f", "1f"), None),
     (payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True, "robbed_kong": True}), "win.robbed_kong"),
-    (payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True}, options={"double_kong_bloom": True}),
-     "options.double_kong_bloom"),
+    # win.double_kong: two kongs among the melds, after_kong (the core checks it), a self-draw
+    (payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True, "double_kong": True}), "win.double_kong"),
+    (payload(BASIC, win={"double_kong": True}), "win.double_kong"),
+    (payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S],
+             win={"by": "discard", "from": "W", "after_kong": True, "double_kong": True}), "win.double_kong"),
+    (payload(BASIC, win={"ten_old_men": 1}), "win.ten_old_men"),
+    (payload(BASIC, options={"ten_old_men": True}), "options.ten_old_men"),  # a fact of the hand, not an option
     (payload(BASIC, options={"double_kong_bloom": True}), "options.double_kong_bloom"),
     (payload(BASIC, options={"combine": "sum"}), "options.combine"),
     (payload(BASIC, options={"base_points": "1"}), "options.base_points"),
