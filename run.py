@@ -57,7 +57,8 @@ def ensure_env(extras: str) -> None:
 
 def ensure_chromium() -> None:
     """End-to-end tests drive Debian's chromium; install it (and its driver) if missing."""
-    if Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists():
+    fonts = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    if Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists() and fonts.exists():
         return
     if os.geteuid() != 0:
         print("[run.py] chromium not found and not root: end-to-end tests will be skipped", flush=True)
@@ -66,7 +67,7 @@ def ensure_chromium() -> None:
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
     subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
     subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver"],
+        ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver", "fonts-wqy-microhei"],
         check=False,
         env=env,
     )

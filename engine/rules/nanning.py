@@ -366,10 +366,13 @@ class Nanning(Variant):
         by the discarder (with its own fish factors and sealing). ``"nearest"``: the tile goes to the
         winner nearest in turn after the discarder whose hand the rules pay (a refused hand — sealed,
         below the minimum — cannot take it); the others get an empty result with ``passed_over``,
-        ``tile_goes_to`` and a note. The fish tiles are the same wall tiles for every winner."""
-        first = inputs[0].indicators.fish
+        ``tile_goes_to`` and a note. Every winner won on the same tile and fishes the same wall tiles
+        (else ``bad_input``)."""
         for i, inp in enumerate(inputs[1:], start=1):
-            if inp.indicators.fish != first:
+            if inp.hand.winning_tile != inputs[0].hand.winning_tile:
+                raise NanningInputError("several winners of one discard win on the same tile: "
+                                        "'hand.winning_tile' differs", field=f"[{i}].hand.winning_tile")
+            if inp.indicators.fish != inputs[0].indicators.fish:
                 raise NanningInputError("every winner of one discard fishes the same wall tiles",
                                         field=f"[{i}].indicators.fish")
         if len(inputs) == 1:

@@ -76,8 +76,8 @@ class ChowNotAllowedError(MahjongError):
 
 
 class WinFlagError(MahjongError):
-    """Win flags that contradict Ningbo's rules (a kong win is a self-draw on a declared kong's
-    replacement tile)."""
+    """Win details that contradict Ningbo's rules (a kong win is a self-draw on a declared kong's
+    replacement tile) or each other (several winners of one discard won on different tiles)."""
 
     code = "bad_input"
 
@@ -357,6 +357,7 @@ class Ningbo(Variant):
         ``multiple_winners``: ``all`` pays each)."""
         if len(inputs) == 1:
             return [self.score(inputs[0], opts)]
+        _check_same_tile(inputs)
         if opts["multiple_winners"] == "all":
             return [_score_named(self, inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
@@ -401,6 +402,15 @@ class Ningbo(Variant):
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _check_same_tile(inputs: Sequence[ScoreInput]) -> None:
+    """Several winners of one discard all won on that one tile."""
+    first = inputs[0].hand.winning_tile
+    for i, inp in enumerate(inputs[1:], start=1):
+        if inp.hand.winning_tile != first:
+            raise WinFlagError("several winners of one discard win on the same tile: 'hand.winning_tile' differs",
+                               field=f"[{i}].hand.winning_tile")
 
 
 def _score_named(variant: Ningbo, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:

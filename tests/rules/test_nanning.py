@@ -83,6 +83,7 @@ SEVEN_PAIRS = ("1122m3344p5566s77z", "7z", [])
 BIG_SEVEN_PAIRS = ("1111m3344p5566s77z", "7z", [])
 ORPHANS = ("119m19p19s1234567z", "1m", [])
 HONOURS = ("111z222z333z55z", "5z", [pung("666z", "S")])
+SEVEN_PAIRS_3S = ("1122m3344p5566s33s", "3s", [])  # seven pairs on TRIPLETS' winning tile
 GLOBAL = ("55p", "5p", [pung("111m", "S"), pung("222p", "W"), pung("333s", "N"), pung("777z", "S")])
 
 
@@ -492,19 +493,20 @@ def test_robbed_kong_payment_is_void() -> None:
 # --------------------------------------------------------------------------- several winners, dealer
 
 def test_several_winners_each_paid_by_discarder() -> None:
+    """West's 3s completes East's all triplets (9) and South's seven pairs (12): West pays both."""
     t_c, t_t, _ = TRIPLETS
-    s_c, s_t, _ = SEVEN_PAIRS
+    s_c, s_t, _ = SEVEN_PAIRS_3S
     r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
                payload(s_c, s_t, winner="S", by="discard", frm="W", fish=["2m"])])
     assert r["ok"] and exit_code(r) == 0
     assert [x["winner"] for x in r["results"]] == ["E", "S"]
-    assert r["payments"] == {"E": 9, "S": 24, "W": -33, "N": 0}
+    assert r["payments"] == {"E": 9, "S": 24, "W": -33, "N": 0}  # 2m names South: 12 x 2
 
 
 def test_several_winners_nearest_option() -> None:
     """FAQ: 'it goes to whoever is closer in turn after the person who discarded the tile'."""
     t_c, t_t, _ = TRIPLETS
-    s_c, s_t, _ = SEVEN_PAIRS
+    s_c, s_t, _ = SEVEN_PAIRS_3S
     r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")],
                        options={"several_winners": "nearest"}),
                payload(s_c, s_t, winner="S", by="discard", frm="W", options={"several_winners": "nearest"})])
@@ -514,12 +516,15 @@ def test_several_winners_nearest_option() -> None:
     assert r["results"][1]["passed_over"] is True and r["results"][1]["tile_goes_to"] == "E"
 
 
+# North's plain hand on the same 3s: a plain discard win, below the minimum.
+PLAIN_3S = ("123m456p345s11z", "3s", [pung("222z", "E")])
+
+
 def test_several_winners_nearest_refused_passes_on() -> None:
     """With 'nearest', a hand the rules refuse cannot take the tile: North (nearer after West) holds
     a plain discard win below the minimum, so the tile goes on to East's all triplets."""
     t_c, t_t, _ = TRIPLETS
-    p_c, p_t, _ = PLAIN
-    p_m = [pung("222z", "E")]
+    p_c, p_t, p_m = PLAIN_3S
     opts = {"several_winners": "nearest"}
     r = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m, options=opts),
                payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], options=opts)])
@@ -536,19 +541,24 @@ def test_several_winners_all_one_refused_names_it() -> None:
     """'all': a refused hand among the winners refuses the list (the contract's list has no
     per-winner refusal), naming whose hand it is."""
     t_c, t_t, _ = TRIPLETS
-    p_c, p_t, _ = PLAIN
-    r = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=[pung("222z", "E")]),
+    p_c, p_t, p_m = PLAIN_3S
+    r = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m),
                payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")])])
     assert r["error"]["code"] == "below_minimum" and exit_code(r) == 1
     assert r["error"]["message"].startswith("N's hand:")
 
 
-def test_several_winners_must_share_fish() -> None:
+def test_several_winners_must_share_fish_and_tile() -> None:
+    """One discard, one tile, one set of wall tiles flipped: different ones are malformed."""
     t_c, t_t, _ = TRIPLETS
-    s_c, s_t, _ = SEVEN_PAIRS
+    s_c, s_t, _ = SEVEN_PAIRS_3S
     r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
                payload(s_c, s_t, winner="S", by="discard", frm="W", fish=["3m"])])
     assert exit_code(r) == 2 and r["error"]["field"] == "[1].indicators.fish"
+    o_c, o_t, _ = SEVEN_PAIRS
+    r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")]),
+               payload(o_c, o_t, winner="S", by="discard", frm="W")])
+    assert exit_code(r) == 2 and r["error"]["field"] == "[1].hand.winning_tile"
 
 
 @pytest.mark.parametrize("winners,drawn,kw,dealer", [

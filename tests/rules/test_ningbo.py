@@ -530,7 +530,7 @@ def test_example_two_winners_closest_in_turn_takes_it() -> None:
     """'If more than one player needs the discarded tile for the win, it goes to whoever is closer
     in turn after the person who discarded the tile.' West discards: North before South."""
     south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W")
-    north = hand("789m789p777z111z33s", "3s", winner="N", by="discard", frm="W")
+    north = hand("789m789p777z111z22s", "2s", winner="N", by="discard", frm="W")
     result = score([south, north])
     assert result["ok"]
     assert result["payments"] == {"E": 0, "S": 0, "W": -4, "N": 4}
@@ -551,10 +551,16 @@ def test_two_winners_all_refused_names_the_closest() -> None:
     assert result["error"]["message"].startswith("N's hand:")
 
 
+def test_two_winners_must_win_on_the_same_tile() -> None:
+    south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W")
+    north = hand("789m789p777z111z33s", "3s", winner="N", by="discard", frm="W")
+    bad(score([south, north]), "bad_input", "[1].hand.winning_tile")
+
+
 def test_option_multiple_winners_all() -> None:
     south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W",
                  options={"multiple_winners": "all"})
-    north = hand("789m789p777z111z33s", "3s", winner="N", by="discard", frm="W",
+    north = hand("789m789p777z111z22s", "2s", winner="N", by="discard", frm="W",
                  options={"multiple_winners": "all"})
     assert score([south, north])["payments"] == {"E": 0, "S": 4, "W": -8, "N": 4}
 
