@@ -132,7 +132,7 @@ def next_wind(table: Table, data: Mapping[str, Any]) -> str:
             extra["last_drawer"] = data["last_drawer"]
         wind = variant.next_dealer([], True, opts, **extra)
     else:
-        winners = [r["winner"] for r in data["result"]["results"]]
+        winners = [r["winner"] for r in data["result"]["results"] if not r.get("passed_over")]
         froms = {(w.get("win") or {}).get("from") for w in data.get("winners", [])
                  if (w.get("win") or {}).get("by") == "discard"} - {None}
         if "discarder" in accepted and len(froms) == 1:

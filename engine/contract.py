@@ -16,7 +16,8 @@ Output on a paid win: ``{"ok": true, "value", "items", "multipliers", "payments"
 is the hand's worth in the rule set's own unit (tai, points, multiplier × base; see
 ``docs/rules/<variant>.md``), ``payments`` what each seat gains or pays; on a
 refusal ``{"ok": false, "error": {"code", "message"}}`` (exit status 1); on malformed input the
-same shape with ``"field"`` naming the culprit (exit status 2). :func:`exit_code` maps a result
+same shape with ``"field"`` naming the culprit (exit status 2); ``error.kind`` says which
+(``"refused"`` or ``"invalid"``). :func:`exit_code` maps a result
 to the exit status. Nothing here raises on bad input.
 """
 from __future__ import annotations
@@ -170,16 +171,8 @@ def parse_input(obj: Any, *, complete: bool = True) -> ScoreInput:
 
 
 def _error(err: MahjongError) -> dict:
-    return {"ok": False, "error": err.to_dict()}
-
-
-def _refusal_codes() -> set[str]:
-    codes, todo = set(), [Refusal]
-    while todo:
-        cls = todo.pop()
-        codes.add(cls.code)
-        todo.extend(cls.__subclasses__())
-    return codes
+    """The error shape; ``kind`` is ``refused`` (the rules do not pay) or ``invalid`` (bad input)."""
+    return {"ok": False, "error": err.to_dict() | {"kind": "refused" if isinstance(err, Refusal) else "invalid"}}
 
 
 def _prepare(obj: Any, *, complete: bool):
@@ -224,6 +217,9 @@ def _score_many(payload: list) -> dict:
         if any(dict(i.options) != dict(inputs[0].options) for i in inputs):
             raise InputError("all winners of one discard are scored at one table: give the same 'options' to each",
                              field="[1].options")
+        if len({i.hand.winning_tile for i in inputs}) != 1:
+            raise InputError("several winners on one discard all win on that same tile: 'hand.winning_tile' differs",
+                             field="[1].hand.winning_tile")
         if len({i.win.from_seat for i in inputs}) != 1:
             raise InputError("several winners must have won on the same discard ('win.from' differs)", field="win.from")
         if len({i.winner for i in inputs}) != len(inputs):
@@ -253,9 +249,7 @@ def exit_code(result: dict) -> int:
     """0 for a paid win or a waits answer, 1 for a refusal, 2 for malformed input."""
     if result.get("ok"):
         return 0
-    if "error" not in result:  # several winners: refused if any refused
-        return max((exit_code(r) for r in result.get("results", [])), default=2)
-    return 1 if result["error"].get("code") in _refusal_codes() else 2
+    return 1 if result.get("error", {}).get("kind") == "refused" else 2
 
 
 def describe_variants() -> list[dict]:

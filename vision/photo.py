@@ -49,6 +49,8 @@ def _jpeg_header(data: bytes) -> HeaderInfo:
     sos = None
     while i + 4 <= n:
         if data[i] != 0xFF:
+            if width is not None:
+                break          # garbage after the frame header: let the size check speak first
             raise ImageError("truncated", "corrupt JPEG: marker expected")
         marker = data[i + 1]
         if marker == 0xFF:          # fill byte

@@ -99,7 +99,37 @@ def face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
             t = max(t0 * 0.8, bg_lv + 0.45 * (face_lv - bg_lv))
         refined[y0:y1, x0:x1] |= ((roi > t) & (inside | (labels[y0:y1, x0:x1] == 0))).astype(np.uint8) * 255
     refined = cv2.morphologyEx(refined, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (3, 3)))
+    refined = _split_merged(refined, wmap, min_area, k)
     return refined, wmap
+
+
+def _split_merged(mask: np.ndarray, wmap: np.ndarray, min_area: float, k: int, depth: int = 0) -> np.ndarray:
+    """Re-threshold regions that are not rectangle-like (faces merged with a light surface pattern,
+    a beige stripe, a paper): inside such a region the faces are the brighter class."""
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = mask.copy()
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < min_area:
+            continue
+        comp = (labels[y:y + bh, x:x + bw] == i)
+        cs, _ = cv2.findContours(comp.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        c = max(cs, key=cv2.contourArea)
+        (rw, rh) = cv2.minAreaRect(c)[1]
+        fill = area / max(1.0, rw * rh)
+        if fill >= 0.4 or depth >= 2:
+            continue
+        vals = wmap[y:y + bh, x:x + bw][comp]
+        t = _otsu(vals)
+        hi, lo = vals[vals > t], vals[vals <= t]
+        if hi.size < min_area or lo.size == 0 or hi.mean() - lo.mean() < 18:
+            continue
+        sub = (comp & (wmap[y:y + bh, x:x + bw] > t)).astype(np.uint8) * 255
+        sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+        sub = _split_merged(sub, wmap[y:y + bh, x:x + bw], min_area, k, depth + 1)
+        region = out[y:y + bh, x:x + bw]
+        region[comp] = sub[comp]
+    return out
 
 
 # ------------------------------------------------------------------------------------------
@@ -209,6 +239,7 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
     else:
         m, p, o = n, prof, occ
     hh = h / step
+    multi = n > 1.6 * h
     cum_o = np.concatenate([[0.0], np.cumsum(o)])
     INF = 1e18
     best = np.full(m + 1, INF)
@@ -237,6 +268,8 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
         cost_up = (r_up / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
         r_ly = np.log(w / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
         cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING
+        if multi:   # among upright tiles a lying tile is visibly lower than the strip
+            cost_ly = cost_ly + 300 * np.maximum(0, occ_seg - 0.9) ** 2
         cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
         costs = np.stack([cost_up, cost_ly, cost_empty])
         seg_cost = costs.min(axis=0)

@@ -39,7 +39,7 @@ from ..decompose import Decomposition, decompose
 from ..errors import MahjongError, MeldError
 from ..melds import MeldKind
 from ..seats import SEATS, Seat, others
-from ..tiles import Tile, is_suited, tile_str
+from ..tiles import Tile, format_tiles, is_suited, tile_str
 from ..tilesets import STANDARD_136
 from .base import (
     BelowMinimum,
@@ -279,14 +279,18 @@ class Nanning(Variant):
 
     # ----------------------------------------------------------------- scoring
 
-    def check_input(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
-        """Reject what Nanning's rules make impossible (exit 2, naming the field): a declared chow
-        (unless ``allow_chow``), a kong win (kong blossom) with no kong in the hand."""
+    def check_melds(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
+        """A declared chow is bad input unless ``allow_chow`` (scoring and waits)."""
         for i, meld in enumerate(inp.hand.melds):
             if meld.kind == MeldKind.CHOW and not opts["allow_chow"]:
                 raise ChowNotAllowed(
-                    f"declared chow {meld}: Nanning claims only pungs and kongs "
+                    f"declared chow {format_tiles(meld.tiles)}: Nanning claims only pungs and kongs "
                     "(set option 'allow_chow' if this table allows chows)", field=f"hand.melds[{i}]")
+
+    def check_input(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
+        """Reject what Nanning's rules make impossible (exit 2, naming the field): a declared chow
+        (unless ``allow_chow``), a kong win (kong blossom) with no kong in the hand."""
+        self.check_melds(inp, opts)
         if inp.win.after_kong and not any(m.is_kong for m in inp.hand.melds):
             raise NanningInputError(
                 "a kong win (kong blossom) is on the replacement tile after declaring a kong, but the hand "
@@ -402,6 +406,11 @@ class Nanning(Variant):
             for inp in inputs
         ]
 
+    def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[Tile]:
+        """The base answer (all three forms, fish tiles shown) for a hand whose melds Nanning allows."""
+        self.check_melds(inp, opts)
+        return super().winning_tiles(inp, opts)
+
     def visible_tiles(self, inp: ScoreInput) -> tuple[Tile, ...]:
         """The flipped fish tiles are physical tiles of the set: they count toward copy limits."""
         return inp.indicators.fish
@@ -413,7 +422,10 @@ class Nanning(Variant):
         """Concealed kong: all other players pay ``kong_points``; exposed kong: the discarder pays;
         added kong: the discarder of the pung's tile (``from_seat``) pays. Call it only once the kong
         stands: a robbed kong is void and pays nothing."""
+        _check_numbers(opts)
         points = opts["kong_points"]
+        if from_seat == declarer:
+            raise MeldError("a kong's discarder must be another player's seat", field="from")
         if kind == MeldKind.CONCEALED_KONG:
             return everyone_pays(declarer, points)
         if kind in (MeldKind.KONG, MeldKind.ADDED_KONG):

@@ -32,7 +32,7 @@ from ..decompose import Decomposition, Form, WildSpec, decompose
 from ..errors import MahjongError
 from ..melds import MeldKind
 from ..seats import Seat, next_seat, others
-from ..tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, is_flower, next_in_cycle, tile_str
+from ..tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, format_tiles, is_flower, next_in_cycle, tile_str
 from ..tilesets import WITH_FLOWERS_144
 from ..waits import has_single_winning_tile, wait_shapes
 from .base import (
@@ -185,6 +185,12 @@ class Ningbo(Variant):
             return WildSpec(frozenset(FLOWERS) - {baida}, fifth)
         return WildSpec(frozenset({baida, next_in_cycle(baida)}), fifth, visible=(baida,))
 
+    def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[Tile]:
+        """The base answer (standard form, wilds, the indicator shown) once the hand passes the
+        checks scoring makes on where its tiles sit."""
+        self._check_hand(inp, opts, self.wild_spec(inp, opts))
+        return super().winning_tiles(inp, opts)
+
     def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
         """'four complete sets and one pair': ``mjc waits`` lists no seven-pairs or orphans waits."""
         return FORMS
@@ -203,6 +209,8 @@ class Ningbo(Variant):
     # ------------------------------------------------------------------ scoring
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+        """Score one winner: four sets and a pair (wilds completing it), the best arrangement's
+        tai, at least ``minimum_tai``, then the special multipliers and who pays."""
         wild = self.wild_spec(inp, opts)
         self._check_input(inp, opts, wild)
         hand = inp.hand
@@ -241,6 +249,11 @@ class Ningbo(Variant):
                 "set 'win.by' to 'self_draw'",
                 field="win.after_kong",
             )
+        self._check_hand(inp, opts, wild)
+
+    def _check_hand(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec) -> None:
+        """Reject tiles Ningbo's rules cannot put where the input puts them (scoring and waits):
+        a wild flower set aside, a wild in a declared meld, a claimed chow at a table without."""
         for flower in inp.hand.flowers:
             if flower in wild.kinds:
                 raise WildFlowerExposedError(
@@ -251,7 +264,7 @@ class Ningbo(Variant):
             faces = set(meld.tiles)
             if faces & wild.kinds and meld.kind != MeldKind.CONCEALED_KONG:
                 raise WildInMeldError(
-                    f"{meld.kind.value} {''.join(tile_str(t) for t in meld.tiles)} holds a Baida: wilds cannot be "
+                    f"{meld.kind.value} {format_tiles(meld.tiles)} holds a Baida: wilds cannot be "
                     "claimed or used to pung or chow (only four wild copies may form a concealed kong)",
                     field=f"hand.melds[{i}]",
                 )

@@ -280,9 +280,16 @@ def test_win_points_off_everywhere():
 
 # --------------------------------------------------------------------------- several winners
 
+# Both win on the same discarded 6s from West. South: a two-sided 45s wait, 15 points only (8 dots, three
+# suits, no pung) → 300. North: the worked example's hand, a pair wait on 6s: win 15 + 支 1 + 卡 1 + 坎 1 (888m
+# stays concealed, the discard completed the pair) = 18 points → 360. Copies across both hands: 6s 3, the rest ≤ 2.
+SOUTH_ON_6S = "345m234567p88p456s"
+NORTH_ON_6S = EXAMPLE
+
+
 def two_winners(options: dict | None = None) -> list[dict]:
-    return [payload(PLAIN, "3m", winner="S", by="discard", frm="W", options=options),
-            payload(EXAMPLE, "6s", winner="N", by="discard", frm="W", options=options)]
+    return [payload(SOUTH_ON_6S, "6s", winner="S", by="discard", frm="W", options=options),
+            payload(NORTH_ON_6S, "6s", winner="N", by="discard", frm="W", options=options)]
 
 
 def test_two_winners_on_one_discard_the_nearest_in_turn_wins():
@@ -297,12 +304,15 @@ def test_two_winners_on_one_discard_the_nearest_in_turn_wins():
 def test_two_winners_all_paid_option():
     result = score(two_winners({"multiple_winners": "all"}))
     assert result["payments"] == {"E": 0, "S": 300, "W": -300 - 360, "N": 360}
+    assert {r["winner"]: r["points"] for r in result["results"]} == {"S": 15, "N": 18}
 
 
 def test_two_winners_one_refused_refuses():
+    # South's hand completes on the same 6s but holds only 6 characters, 6 dots, 2 bamboo
     hands = two_winners()
-    hands[0]["hand"] = {"concealed": "234567m345678p22s", "winning_tile": "2s"}
-    assert exit_code(score(hands)) == 1
+    hands[0]["hand"] = {"concealed": "234567m345678p66s", "winning_tile": "6s"}
+    result = score(hands)
+    assert result["error"]["code"] == "fewer_than_eight" and exit_code(result) == 1
 
 
 # --------------------------------------------------------------------------- refusals and bad input

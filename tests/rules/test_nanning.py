@@ -479,6 +479,10 @@ def test_kong_payment_errors() -> None:
         VARIANT.kong_payments(MeldKind.KONG, "S", None, OPTS)
     with pytest.raises(MahjongError):
         VARIANT.kong_payments(MeldKind.PUNG, "S", "W", OPTS)
+    with pytest.raises(MahjongError):
+        VARIANT.kong_payments(MeldKind.KONG, "S", "S", OPTS)
+    with pytest.raises(MahjongError):
+        VARIANT.kong_payments(MeldKind.CONCEALED_KONG, "S", None, resolve_options(VARIANT.options, {"kong_points": -1}))
 
 
 def test_robbed_kong_payment_is_void() -> None:
@@ -654,6 +658,15 @@ def test_waits_basic_and_fish_visible() -> None:
     assert r["ok"] and r["waits"] == ["1z"]
     p["indicators"] = {"fish": ["1z", "1z", "1z"]}  # every other 1z is face up: nothing left to draw
     assert waits(p)["waits"] == []
+
+
+def test_waits_declared_chow_needs_allow_chow() -> None:
+    p = {"variant": "nanning", "winner": "S",
+         "hand": {"concealed": "456p789s1z222z", "melds": [{"type": "chow", "tiles": "123m", "from": "E"}]}}
+    r = waits(p)
+    assert exit_code(r) == 2 and r["error"]["code"] == "chow_not_allowed" and r["error"]["field"] == "hand.melds[0]"
+    p["options"] = {"allow_chow": True}
+    assert waits(p)["waits"] == ["1z"]
 
 
 def test_waits_seven_pairs() -> None:

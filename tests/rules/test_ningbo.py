@@ -610,6 +610,17 @@ def test_waits_indicator_limits_wilds() -> None:
     assert "1z" in result["waits"]
 
 
+def test_waits_checks_melds_like_score() -> None:
+    """waits rejects what score rejects about where tiles sit: a wild in a declared pung, a claimed
+    chow at a table without chows."""
+    base = {"variant": "ningbo", "winner": "S", "indicators": {"baida": "3s"}}
+    bad(waits(base | {"hand": {"concealed": "123m456p678s2s", "melds": [pung("444s", "W")]}}),
+        "wild_in_meld", "hand.melds[0]")
+    chow = {"type": "chow", "tiles": "123m", "from": "E"}
+    bad(waits(base | {"options": {"claimed_chows": False},
+                      "hand": {"concealed": "456p678s2s555z", "melds": [chow]}}), "chow_not_allowed", "hand.melds[0]")
+
+
 def test_describe_lists_ningbo_options() -> None:
     ningbo = next(v for v in describe_variants() if v["name"] == "ningbo")
     assert ningbo["tiles"] == 144

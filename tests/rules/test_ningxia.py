@@ -109,26 +109,36 @@ def test_exposed_kong_needs_the_discarder():
 
 # --------------------------------------------------------------------------- several winners on one discard
 
+# Hands that all win on one discarded 5p (copies across the hands: 5p 4 counting the discard in each, the rest ≤ 3).
+STANDARD_ON_5P = "123m456p789s11122z"  # closed 46p wait
+CHOWS_ON_5P = "23499m345p111678s"  # two-sided 34p wait
+PAIR_ON_5P = "345888m55p678p222s"  # pair wait
+SEVEN_PAIRS_ON_5P = "5566m55p3344s4477z"
+
+
 def test_one_discard_three_wins_pays_three_to_each():
-    hands = [payload(STANDARD, "2z", winner=w, by="discard", frm="E") for w in ("S", "W", "N")]
-    hands[1]["hand"] = {"concealed": "234m567p33345s666p", "winning_tile": "3s"}
-    hands[2]["hand"] = {"concealed": "345m678p22s777s888m", "winning_tile": "2s"}
+    hands = [payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="E"),
+             payload(CHOWS_ON_5P, "5p", winner="W", by="discard", frm="E"),
+             payload(PAIR_ON_5P, "5p", winner="N", by="discard", frm="E")]
     result = score(hands)
     assert result["ok"] and exit_code(result) == 0
     assert result["payments"] == {"E": -9, "S": 3, "W": 3, "N": 3}
     assert [r["winner"] for r in result["results"]] == ["S", "W", "N"]
+    assert all(r["items"][0]["name"] == "standard_win" for r in result["results"])
 
 
 def test_two_winners_each_paid_in_full_with_own_hand():
-    result = score([payload(STANDARD, "2z", winner="S", by="discard", frm="W"),
-                    payload(SEVEN_PAIRS, "1z", winner="N", by="discard", frm="W")])
+    result = score([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+                    payload(SEVEN_PAIRS_ON_5P, "5p", winner="N", by="discard", frm="W")])
+    assert [r["items"][0]["name"] for r in result["results"]] == ["standard_win", "seven_pairs"]
     assert result["payments"] == {"E": 0, "S": 3, "W": -12, "N": 9}
 
 
 def test_several_winners_one_refused_is_exit_1():
-    result = score([payload(STANDARD, "2z", winner="S", by="discard", frm="W"),
-                    payload("123m456p789s11123z", "3z", winner="N", by="discard", frm="W")])
-    assert exit_code(result) == 1
+    # North's tiles with the same 5p are no winning hand: 234m 567m 678s, two pairs and a lone 5p
+    result = score([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+                    payload("234567m5p678s3344z", "5p", winner="N", by="discard", frm="W")])
+    assert result["error"]["code"] == "not_a_win" and exit_code(result) == 1
 
 
 # --------------------------------------------------------------------------- refusals and options

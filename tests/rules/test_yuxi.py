@@ -448,23 +448,34 @@ def test_waits_seven_pairs_bloom() -> None:
 # --------------------------------------------------------------------------- several winners
 
 
+# Winners of one discarded 5p from West (each hand's copies of 5p include that one discard).
+TRIPLETS_ON_5P = "999m222s333s777z55p"  # All Triplets ×2, pair wait
+SEVEN_PAIRS_ON_5P = "1122m55p5566s1144z"  # Seven Pairs ×2
+FLUSH_ON_5P_S = "12223456778899p"  # Full Flush ×2: 123 456 789 789 + 22, closed 46p wait
+FLUSH_ON_5P_N = "11134566778899p"  # Full Flush ×2: 111 345 678 678 + 99, two-sided 34p wait
+DRAGON_ON_5P = "1111m55p223344s77z"  # Dragon Seven Pairs ×4
+
+
 def test_several_winners_each_score_and_the_discarder_pays_all() -> None:
-    a = payload(ALL_TRIPLETS, win=DISCARD_W)
-    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")
+    a = payload(TRIPLETS_ON_5P, "5p", win=DISCARD_W)
+    b = payload(SEVEN_PAIRS_ON_5P, "5p", win=DISCARD_W, winner="N")
     result = score([a, b])
     assert result["ok"] and exit_code(result) == 0
+    assert [names(r) for r in result["results"]] == [["all_triplets"], ["seven_pairs"]]
     assert [r["value"] for r in result["results"]] == [2, 2]
     assert result["payments"] == {"E": 0, "S": 2, "W": -4, "N": 2}
 
 
 def test_three_winners_on_one_discard() -> None:
-    """Each of three winners scores its own hand; West pays all three."""
-    a = payload(ALL_TRIPLETS, win=DISCARD_W)  # ×2
-    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")  # ×2
-    c = payload(DRAGON_7P, win=DISCARD_W, winner="E", options={"base_points": 2})
-    for case in (a, b):
+    """Each of three winners scores its own hand; West pays all three (base 2). Two Full Flush hands in
+    dots and a Dragon Seven Pairs with a pair of 5p: no kind beyond four copies across the three."""
+    a = payload(FLUSH_ON_5P_S, "5p", win=DISCARD_W)  # ×2
+    b = payload(FLUSH_ON_5P_N, "5p", win=DISCARD_W, winner="N")  # ×2
+    c = payload(DRAGON_ON_5P, "5p", win=DISCARD_W, winner="E")  # ×4
+    for case in (a, b, c):
         case["options"] = {"base_points": 2}
     result = score([a, b, c])
+    assert [names(r) for r in result["results"]] == [["full_flush"], ["full_flush"], ["dragon_seven_pairs"]]
     assert [(r["winner"], r["value"]) for r in result["results"]] == [("S", 4), ("N", 4), ("E", 8)]
     assert result["payments"] == {"E": 8, "S": 4, "W": -16, "N": 4}
 
@@ -478,8 +489,8 @@ def test_several_winners_one_basic_is_refused() -> None:
 
 def test_several_winners_nearest_only_option() -> None:
     """FAQ: 'it goes to whoever is closer in turn after the person who discarded the tile' (W → N → E → S)."""
-    a = payload(ALL_TRIPLETS, win=DISCARD_W)
-    b = payload("1122m3344p6677s77z", win=DISCARD_W, winner="N")
+    a = payload(TRIPLETS_ON_5P, "5p", win=DISCARD_W)
+    b = payload(SEVEN_PAIRS_ON_5P, "5p", win=DISCARD_W, winner="N")
     for case in ([a, b], [b, a]):
         for c in case:
             c["options"] = {"multiple_winners": "nearest_only"}

@@ -1,0 +1,114 @@
+"""The JSON contract itself: several winners on one discard, the error's kind and the exit status,
+unknown fields and contradictory win facts."""
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from engine.contract import exit_code, score, waits
+
+STANDARD_ON_5P = "123m456p789s11122z"  # Ningxia standard win, closed 46p wait
+PAIR_ON_5P = "345888m55p678p222s"  # Ningxia standard win, pair wait
+
+
+def payload(concealed: str = STANDARD_ON_5P, winning: str = "5p", *, winner: str = "S",
+            win: dict | None = None, options: dict | None = None, variant: str = "ningxia") -> dict[str, Any]:
+    out: dict[str, Any] = {"variant": variant, "winner": winner,
+                           "win": win if win is not None else {"by": "discard", "from": "E"},
+                           "hand": {"concealed": concealed, "winning_tile": winning}}
+    if options is not None:
+        out["options"] = options
+    return out
+
+
+def assert_invalid(result: dict, field: str) -> None:
+    assert result["ok"] is False, result
+    assert result["error"]["kind"] == "invalid"
+    assert result["error"]["field"] == field
+    assert exit_code(result) == 2
+
+
+def test_several_winners_on_the_same_tile_are_scored():
+    result = score([payload(), payload(PAIR_ON_5P, winner="N")])
+    assert result["ok"] and exit_code(result) == 0
+    assert result["payments"] == {"E": -6, "S": 3, "W": 0, "N": 3}
+
+
+def test_several_winners_with_different_winning_tiles_are_bad_input():
+    # the same two hands, but North claims to have won on 2s: one discard is one tile
+    north = payload("345888m55p678p222s", "2s", winner="N")
+    result = score([payload(), north])
+    assert_invalid(result, "[1].hand.winning_tile")
+    assert result["error"]["code"] == "bad_input"
+
+
+def test_several_winners_with_different_options_are_bad_input():
+    result = score([payload(options={"seven_pairs": True}),
+                    payload(PAIR_ON_5P, winner="N", options={"seven_pairs": False})])
+    assert_invalid(result, "[1].options")
+
+
+def test_a_refusal_is_kind_refused_and_exit_1():
+    result = score(payload("123m456p789s11123z", "3z", win={"by": "self_draw"}))
+    assert result["ok"] is False
+    assert result["error"]["code"] == "not_a_win" and result["error"]["kind"] == "refused"
+    assert exit_code(result) == 1
+
+
+def test_a_refusal_among_several_winners_is_kind_refused_and_exit_1():
+    result = score([payload(), payload("234567m5p678s3344z", winner="N")])
+    assert result["error"]["kind"] == "refused" and exit_code(result) == 1
+
+
+def test_bad_input_is_kind_invalid_and_exit_2():
+    p = payload()
+    del p["winner"]
+    result = score(p)
+    assert_invalid(result, "winner")
+    assert result["error"]["code"] == "bad_input"
+
+
+def test_waits_errors_carry_the_kind_too():
+    hand = {"concealed": "123m456p789s1112z", "winning_tile": "2z"}
+    result = waits({"variant": "ningxia", "winner": "S", "hand": hand})
+    assert_invalid(result, "hand.winning_tile")
+
+
+def test_exit_code_follows_the_kind():
+    assert exit_code({"ok": True}) == 0
+    assert exit_code({"ok": False, "error": {"code": "not_a_win", "kind": "refused"}}) == 1
+    assert exit_code({"ok": False, "error": {"code": "bad_input", "kind": "invalid"}}) == 2
+
+
+def test_unknown_top_level_field_is_named():
+    p = payload()
+    p["dealer"] = "E"
+    result = score(p)
+    assert_invalid(result, "dealer")
+    assert "dealer" in result["error"]["message"]
+
+
+@pytest.mark.parametrize("key", ["kong_robbed", "self_drawn"])
+def test_unknown_win_field_is_named(key):
+    result = score(payload(win={"by": "discard", "from": "E", key: True}))
+    assert_invalid(result, f"win.{key}")
+    assert key in result["error"]["message"]
+
+
+def test_unknown_field_in_the_second_winner_is_named_with_its_index():
+    second = payload(PAIR_ON_5P, winner="N")
+    second["win"]["robbed"] = True
+    assert_invalid(score([payload(), second]), "[1].win.robbed")
+
+
+def test_double_kong_needs_after_kong():
+    melds = [{"type": "kong", "tiles": "6666p", "from": "N"}, {"type": "concealed_kong", "tiles": "9999s"}]
+    bad = payload("123m789s11z222z", "2z", win={"by": "self_draw", "double_kong": True}, variant="yuxi")
+    bad["hand"]["melds"] = melds[:1]
+    assert_invalid(score(bad), "win.double_kong")
+    good = payload("123m11z222z", "2z", win={"by": "self_draw", "after_kong": True, "double_kong": True},
+                   variant="yuxi")
+    good["hand"]["melds"] = melds
+    result = score(good)
+    assert result["ok"] and exit_code(result) == 0

@@ -1,0 +1,408 @@
+"""Benchmark of the photo pipeline (``vision.recognize``) against ground truth.
+
+    .venv/bin/python -m vision.evaluate [--data ../shared/vision-data] [--scenes 60] [--json out.json]
+
+Prints tables of
+
+(a) the classifier on held-out real crops (``vision.evaluate_crops``, when the model exists);
+(b) synthetic table photos (:mod:`vision.scenes`, artwork faces, fixed seeds): tile detection recall
+    and precision (quad IoU >= 0.5), tiles read correctly, exact-photo rate, median / 95th-percentile
+    time;
+(c) labelled real photos (``vision/labels/real_photos.json``: photo name -> tile codes in reading
+    order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
+    exact photos, time; photos whose tile set was used to train the classifier are marked;
+(d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
+    and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
+(e) end-to-end time of a 12-megapixel JPEG (median of several runs).
+
+Shared data is read from ``../shared/vision-data`` relative to the repository (``--data``).
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import statistics
+import time
+from collections import Counter
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import scenes as _scenes
+from .recognize import recognize
+
+REPO = Path(__file__).resolve().parent.parent
+DEFAULT_DATA = REPO.parent / "shared" / "vision-data"
+LABELS = Path(__file__).resolve().parent / "labels" / "real_photos.json"
+
+# mahjong-detector class names -> our codes
+DETECTOR_MAP = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z"}
+
+
+# ----------------------------------------------------------------------------------------------
+# metrics
+
+def quad_iou(a, b) -> float:
+    a = np.asarray(a, np.float32).reshape(4, 2)
+    b = np.asarray(b, np.float32).reshape(4, 2)
+    try:
+        inter, _ = cv2.intersectConvexConvex(a, b)
+    except cv2.error:
+        return 0.0
+    union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
+    return float(inter / union) if union > 0 else 0.0
+
+
+def match_quads(gt_quads, pred_quads, thr: float = 0.5) -> list[tuple[int, int, float]]:
+    """Greedy one-to-one matching by IoU (best pairs first)."""
+    pairs = []
+    for gi, g in enumerate(gt_quads):
+        ga = np.asarray(g, np.float32)
+        gc = ga.mean(0)
+        gr = np.linalg.norm(ga - gc, axis=1).max()
+        for pi, p in enumerate(pred_quads):
+            pc = np.asarray(p, np.float32).mean(0)
+            if np.linalg.norm(pc - gc) > 2 * gr:
+                continue
+            v = quad_iou(g, p)
+            if v >= thr:
+                pairs.append((v, gi, pi))
+    pairs.sort(reverse=True)
+    used_g, used_p, out = set(), set(), []
+    for v, gi, pi in pairs:
+        if gi in used_g or pi in used_p:
+            continue
+        used_g.add(gi)
+        used_p.add(pi)
+        out.append((gi, pi, v))
+    return out
+
+
+def edit_distance(a: list, b: list) -> int:
+    prev = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        cur = [i]
+        for j, y in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
+        prev = cur
+    return prev[-1]
+
+
+def sequence_scores(gt: list[str], pred: list[str]) -> dict:
+    inter = sum((Counter(gt) & Counter(pred)).values())
+    return {
+        "n_gt": len(gt), "n_pred": len(pred), "multiset_hits": inter,
+        "order_acc": max(0.0, 1 - edit_distance(gt, pred) / max(1, len(gt))),
+        "exact": gt == pred,
+    }
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:5.1f}%"
+
+
+def _timing(ts: list[float]) -> tuple[float, float]:
+    if not ts:
+        return float("nan"), float("nan")
+    return float(np.median(ts)), float(np.percentile(ts, 95))
+
+
+# ----------------------------------------------------------------------------------------------
+# mahjong-detector (PyPI) adapter
+
+class Detector:
+    """Adapter for ``mahjong-detector`` 0.0.6: boxes + our codes, ordered with our grouping."""
+
+    def __init__(self):
+        import mahjong_detector  # noqa: F401
+        from mahjong_detector.predict import CLASS_NAMES, predict
+        from mahjong_detector.preprocess import preprocess_image
+        self._names, self._predict, self._pre = CLASS_NAMES, predict, preprocess_image
+
+    def detect(self, data: bytes) -> tuple[list[str], list, float]:
+        from PIL import Image, ImageOps
+        from .grouping import arrange
+        t0 = time.perf_counter()
+        img = Image.open(io.BytesIO(data))
+        img = ImageOps.exif_transpose(img)
+        pim, pad = self._pre(img)
+        dets = self._predict(pim, pad)
+        dt = (time.perf_counter() - t0) * 1000
+        quads = [[[d.x1, d.y1], [d.x2, d.y1], [d.x2, d.y2], [d.x1, d.y2]] for d in dets]
+        codes = [DETECTOR_MAP.get(self._names[d.class_id], self._names[d.class_id]) for d in dets]
+        if quads:
+            order, _, _ = arrange(quads)
+            quads = [quads[i] for i in order]
+            codes = [codes[i] for i in order]
+        return codes, quads, dt
+
+
+def _detector():
+    try:
+        return Detector()
+    except Exception as exc:  # not installed
+        return f"mahjong-detector unavailable ({type(exc).__name__}: {exc})"
+
+
+# ----------------------------------------------------------------------------------------------
+# (b) synthetic scenes
+
+def synthetic_scenes(n: int, seed0: int = 5000):
+    """Fixed benchmark scenes (artwork faces when the data is present)."""
+    out = []
+    sizes = [(1600, 1200), (1200, 1600), (2000, 1500), (1000, 750), (4000, 3000)]
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        size = sizes[i % len(sizes)] if i % 10 != 9 else sizes[4]
+        sc = _scenes.make_scene(rng, size=size)
+        out.append((f"scene{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+def eval_scenes(items, classifier=None, detector=None) -> dict:
+    res = {"ours": [], "detector": []}
+    for name, data, sc in items:
+        gt_q = [t["quad"] for t in sc.tiles]
+        gt_c = sc.codes
+        rec = recognize(data, classifier=classifier)
+        pq = [t.quad for t in rec.tiles]
+        pc = [t.code for t in rec.tiles]
+        pairs = match_quads(gt_q, pq)
+        row = {"name": name, "n_gt": len(gt_q), "n_pred": len(pq), "found": len(pairs),
+               "read": sum(gt_c[g] == pc[p] for g, p, _ in pairs),
+               "rot_gt": sum(t["rotated"] for t in sc.tiles),
+               "rot_ok": sum(sc.tiles[g]["rotated"] and rec.tiles[p].rotated for g, p, _ in pairs),
+               "ms": rec.timings_ms["total"], **sequence_scores(gt_c, pc)}
+        row["exact_photo"] = row["read"] == len(gt_q) and len(pq) == len(gt_q)
+        res["ours"].append(row)
+        if detector is not None and not isinstance(detector, str):
+            codes, quads, dt = detector.detect(data)
+            pairs = match_quads(gt_q, quads, thr=0.3)   # axis-aligned boxes: looser IoU
+            # the detector has no flower classes: count them as unreadable for it
+            row = {"name": name, "n_gt": len(gt_q), "n_pred": len(quads), "found": len(pairs),
+                   "read": sum(gt_c[g] == codes[p] for g, p, _ in pairs), "ms": dt,
+                   **sequence_scores(gt_c, codes)}
+            row["exact_photo"] = row["read"] == len(gt_q) and len(quads) == len(gt_q)
+            res["detector"].append(row)
+    return res
+
+
+def _summ(rows: list[dict]) -> dict:
+    if not rows:
+        return {}
+    n_gt = sum(r["n_gt"] for r in rows)
+    n_pred = sum(r["n_pred"] for r in rows)
+    out = {
+        "photos": len(rows), "tiles": n_gt,
+        "multiset_recall": sum(r["multiset_hits"] for r in rows) / max(1, n_gt),
+        "multiset_precision": sum(r["multiset_hits"] for r in rows) / max(1, n_pred),
+        "order_acc": statistics.mean(r["order_acc"] for r in rows),
+        "exact_sequence": sum(r["exact"] for r in rows) / len(rows),
+    }
+    if "found" in rows[0]:
+        out["det_recall"] = sum(r["found"] for r in rows) / max(1, n_gt)
+        out["det_precision"] = sum(r["found"] for r in rows) / max(1, n_pred)
+        out["read_recall"] = sum(r["read"] for r in rows) / max(1, n_gt)
+        out["exact_photo"] = sum(r["exact_photo"] for r in rows) / len(rows)
+    if "rot_gt" in rows[0]:
+        out["lying_found"] = f"{sum(r['rot_ok'] for r in rows)}/{sum(r['rot_gt'] for r in rows)}"
+    out["median_ms"], out["p95_ms"] = _timing([r["ms"] for r in rows])
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# (c) real photos
+
+def load_labels(path: Path = LABELS) -> dict:
+    if not path.exists():
+        return {}
+    d = json.loads(path.read_text())
+    return {k: v for k, v in d.items() if not k.startswith("_")}
+
+
+def _photo_path(data: Path, name: str) -> Path | None:
+    cam = data / "camerash-mahjong-dataset"
+    for sub in ("raw-images", "untagged-images-raw"):
+        p = cam / sub / name
+        if p.exists():
+            return p
+    return None
+
+
+def _training_photos() -> set[str]:
+    p = REPO / "models" / "real_crops_split.csv"
+    out = set()
+    if p.exists():
+        import csv
+        with open(p, newline="") as f:
+            for row in csv.DictReader(f):
+                if row.get("split") == "train":
+                    out.add(row["source_photo"])
+    return out
+
+
+def eval_real(data: Path, classifier=None, detector=None) -> dict:
+    labels = load_labels()
+    trained = _training_photos()
+    res = {"ours": [], "detector": [], "missing": []}
+    for name, gt in labels.items():
+        p = _photo_path(data, name)
+        if p is None:
+            res["missing"].append(name)
+            continue
+        raw = p.read_bytes()
+        rec = recognize(raw, classifier=classifier)
+        pred = [t.code for t in rec.tiles]
+        row = {"name": name, "ms": rec.timings_ms["total"], "in_training": name in trained,
+               "pred": pred, **sequence_scores(gt, pred)}
+        res["ours"].append(row)
+        if detector is not None and not isinstance(detector, str):
+            codes, _, dt = detector.detect(raw)
+            res["detector"].append({"name": name, "ms": dt, "in_training": name in trained, "pred": codes,
+                                    **sequence_scores(gt, codes)})
+    return res
+
+
+# ----------------------------------------------------------------------------------------------
+# (e) 12 MP timing
+
+def time_12mp(runs: int = 7, classifier=None) -> dict:
+    rng = np.random.default_rng(777)
+    sc = _scenes.make_scene(rng, size=(4000, 3000), n_rows=1, n_indicators=1)
+    data = sc.jpeg(90)
+    recognize(data, classifier=classifier)   # warm-up (model load)
+    stages = []
+    for _ in range(runs):
+        rec = recognize(data, classifier=classifier)
+        stages.append(rec.timings_ms)
+    tot = [s["total"] for s in stages]
+    return {"bytes": len(data), "runs": runs, "median_ms": float(np.median(tot)),
+            "min_ms": float(np.min(tot)),
+            "stages_median_ms": {k: float(np.median([s[k] for s in stages])) for k in stages[0]},
+            "tiles_gt": len(sc.tiles), "tiles_found": len(rec.tiles)}
+
+
+# ----------------------------------------------------------------------------------------------
+# report
+
+def _table(title: str, rows: list[tuple]) -> None:
+    print(f"\n{title}")
+    widths = [max(len(str(r[i])) for r in rows) for i in range(len(rows[0]))]
+    for k, r in enumerate(rows):
+        print("  " + "  ".join(str(c).ljust(w) for c, w in zip(r, widths)))
+        if k == 0:
+            print("  " + "  ".join("-" * w for w in widths))
+
+
+def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
+    if not s:
+        return (name,) + ("-",) * (9 if with_det else 5)
+    base = (name, s["photos"], s["tiles"])
+    det = (_pct(s.get("det_recall", float("nan"))), _pct(s.get("det_precision", float("nan"))),
+           _pct(s.get("read_recall", float("nan"))), _pct(s.get("exact_photo", float("nan")))) if with_det else ()
+    return base + det + (_pct(s["multiset_recall"]), _pct(s["order_acc"]),
+                         f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(DEFAULT_DATA), help="shared vision-data folder")
+    ap.add_argument("--scenes", type=int, default=40, help="synthetic scenes (0: skip)")
+    ap.add_argument("--crops", type=int, default=10, help="synthetic crops per class for (a) (0: skip)")
+    ap.add_argument("--no-detector", action="store_true", help="skip the mahjong-detector comparison")
+    ap.add_argument("--timing-runs", type=int, default=7)
+    ap.add_argument("--json", help="write all results here")
+    a = ap.parse_args(argv)
+    data = Path(a.data)
+    report: dict = {}
+
+    clf = None
+    try:
+        from .classifier import get_classifier
+        clf = get_classifier()
+    except Exception as exc:
+        print(f"classifier unavailable: {exc}; tiles are located but not read (codes '?')")
+
+    # (a) crops
+    if clf is not None:
+        try:
+            from .evaluate_crops import evaluate_crops
+            crops = evaluate_crops(data, synthetic_per_class=a.crops, classifier=clf)
+            report["crops"] = {k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
+                               for k, v in crops.items()}
+            rows = [("set", "crops", "top-1", "top-3")]
+            for k, v in crops.items():
+                if "skipped" in v:
+                    rows.append((k, "-", "skipped", v["skipped"]))
+                else:
+                    rows.append((k, v["n"], _pct(v["accuracy"]), _pct(v["top3_accuracy"])))
+            _table("(a) classifier on crops", rows)
+        except Exception as exc:
+            print(f"\n(a) crop evaluation failed: {type(exc).__name__}: {exc}")
+
+    det = None if a.no_detector else _detector()
+    if isinstance(det, str):
+        print("\n" + det)
+
+    # (b) synthetic scenes
+    if a.scenes > 0:
+        items = synthetic_scenes(a.scenes)
+        sres = eval_scenes(items, classifier=clf, detector=det)
+        report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
+        report["synthetic_rows"] = sres
+        hdr = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
+        rows = [hdr, _fmt_summary("ours", report["synthetic"].get("ours", {}))]
+        if sres["detector"]:
+            rows.append(_fmt_summary("mahjong-detector", report["synthetic"]["detector"]))
+        _table(f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
+               f"{report['synthetic']['ours'].get('lying_found')})", rows)
+
+    # (c)+(d) real photos
+    labels = load_labels()
+    if labels and (data / "camerash-mahjong-dataset").exists():
+        rres = eval_real(data, classifier=clf, detector=det)
+        report["real"] = rres
+        rows = [("photo", "tiles", "set", "ours found", "ours multiset", "ours order", "ours ms",
+                 "det found", "det multiset", "det order", "det ms")]
+        dets = {r["name"]: r for r in rres["detector"]}
+        for r in rres["ours"]:
+            d = dets.get(r["name"])
+            rows.append((r["name"], r["n_gt"], "train" if r["in_training"] else "held-out",
+                         r["n_pred"], _pct(r["multiset_hits"] / max(1, r["n_gt"])), _pct(r["order_acc"]),
+                         f"{r['ms']:.0f}",
+                         d["n_pred"] if d else "-", _pct(d["multiset_hits"] / max(1, d["n_gt"])) if d else "-",
+                         _pct(d["order_acc"]) if d else "-", f"{d['ms']:.0f}" if d else "-"))
+        _table(f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)", rows)
+        summ_rows = [("system", "subset", "photos", "tiles", "multiset recall", "multiset precision",
+                      "order acc", "exact", "ms med/p95")]
+        for sysname, rows_ in (("ours", rres["ours"]), ("mahjong-detector", rres["detector"])):
+            for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
+                s = _summ(sel)
+                if not s:
+                    continue
+                summ_rows.append((sysname, subset, s["photos"], s["tiles"], _pct(s["multiset_recall"]),
+                                  _pct(s["multiset_precision"]), _pct(s["order_acc"]), _pct(s["exact_sequence"]),
+                                  f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}"))
+        _table("(c/d) real photos summary", summ_rows)
+        report["real_summary"] = {"ours": _summ(rres["ours"]), "detector": _summ(rres["detector"])}
+    else:
+        print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
+
+    # (e) 12 MP timing
+    if a.timing_runs > 0:
+        t = time_12mp(a.timing_runs, classifier=clf)
+        report["timing_12mp"] = t
+        st = t["stages_median_ms"]
+        _table("(e) 12-megapixel synthetic JPEG end to end", [
+            ("runs", "median ms", "min ms", "decode", "segment", "classify", "group", "tiles found/gt"),
+            (t["runs"], f"{t['median_ms']:.0f}", f"{t['min_ms']:.0f}", f"{st['decode']:.0f}", f"{st['segment']:.0f}",
+             f"{st['classify']:.0f}", f"{st['group']:.0f}", f"{t['tiles_found']}/{t['tiles_gt']}")])
+    if a.json:
+        Path(a.json).write_text(json.dumps(report, indent=1, default=str))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
