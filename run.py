@@ -10,11 +10,14 @@ Commands:
   test [ARGS...]    run the whole test suite (``pytest ARGS``)
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
   bench [NAME]      run the benchmarks in bench/ (engine, vision)
+  train [ARGS...]   retrain the tile classifier on the CPU (``python -m vision.train ARGS``);
+                    installs PyTorch and, as root, the Debian tools and fonts the artwork needs
 """
 from __future__ import annotations
 
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
 import venv
@@ -30,7 +33,11 @@ EXTRAS = {
     "mjc": "",
     "test": "[dev,e2e]",
     "bench": "[dev,bench]",
+    "train": "[train]",
 }
+
+# rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra tile faces for training
+TRAIN_DEBS = ["librsvg2-bin", "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-wqy-zenhei", "fonts-wqy-microhei"]
 
 
 def _stamp(extras: str) -> str:
@@ -55,22 +62,23 @@ def ensure_env(extras: str) -> None:
     stamp_file.write_text(want)
 
 
+def apt_install(packages: list[str], reason: str) -> None:
+    """Install Debian packages (root only); without root, say what is missing and go on."""
+    if os.geteuid() != 0:
+        print(f"[run.py] not root: install {' '.join(packages)} yourself for {reason}", flush=True)
+        return
+    print(f"[run.py] installing {' '.join(packages)} for {reason}", flush=True)
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
+    subprocess.run(["apt-get", "install", "-y", "-qq", *packages], check=False, env=env)
+
+
 def ensure_chromium() -> None:
     """End-to-end tests drive Debian's chromium; install it (and its driver) if missing."""
     fonts = Path("/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
     if Path("/usr/bin/chromium").exists() and Path("/usr/bin/chromedriver").exists() and fonts.exists():
         return
-    if os.geteuid() != 0:
-        print("[run.py] chromium not found and not root: end-to-end tests will be skipped", flush=True)
-        return
-    print("[run.py] installing chromium and chromium-driver for the end-to-end tests", flush=True)
-    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    subprocess.run(["apt-get", "update", "-qq"], check=False, env=env)
-    subprocess.run(
-        ["apt-get", "install", "-y", "-qq", "chromium", "chromium-driver", "fonts-wqy-microhei"],
-        check=False,
-        env=env,
-    )
+    apt_install(["chromium", "chromium-driver", "fonts-wqy-microhei"], "the end-to-end browser tests")
 
 
 def main(argv: list[str]) -> int:
@@ -87,6 +95,10 @@ def main(argv: list[str]) -> int:
         if os.environ.get("MJC_SKIP_E2E") != "1":
             ensure_chromium()
         args = [str(PY), "-m", "pytest", *rest]
+    elif command == "train":
+        if not shutil.which("rsvg-convert"):
+            apt_install(TRAIN_DEBS, "training (artwork rendering)")
+        args = [str(PY), "-m", "vision.train", *rest]
     else:  # bench
         names = rest or ["engine"]
         code = 0

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 import time
 from pathlib import Path

@@ -43,7 +43,7 @@ HONOURS = [f"{n}z" for n in range(1, 8)]
 FLOWERS = [f"{n}f" for n in range(1, 9)]
 CLASSES = SUITED + HONOURS + FLOWERS + ["back"]  # 43 classes; the classifier's output order
 
-CACHE_VERSION = 6
+CACHE_VERSION = 7
 
 
 def _warn(msg: str) -> None:
@@ -387,10 +387,91 @@ def _strip_outline(a: np.ndarray) -> np.ndarray:
     return a[top:h - bot, left:w - right]
 
 
+# Chinese fonts installed on the machine (Debian fonts-arphic-ukai, fonts-arphic-uming,
+# fonts-wqy-zenhei, fonts-wqy-microhei): character, wind, dragon, flower and season tiles
+# typeset in several calligraphy styles and weights (real sets differ most in their lettering).
+CJK_FONTS = {
+    "ukai": "/usr/share/fonts/truetype/arphic/ukai.ttc",
+    "uming": "/usr/share/fonts/truetype/arphic/uming.ttc",
+    "zenhei": "/usr/share/fonts/truetype/wqy/wqy-zenhei.ttc",
+    "microhei": "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc",
+}
+_NUMERALS = "一二三四伍六七八九"
+_FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
+
+
+def _text_mask(font, ch: str, box_w: int, box_h: int, bold: int = 0) -> np.ndarray:
+    """An L mask of ``ch`` fitted into box_w x box_h (aspect kept), optionally emboldened."""
+    from PIL import Image, ImageDraw
+    im = Image.new("L", (400, 400), 0)
+    ImageDraw.Draw(im).text((50, 50), ch, font=font, fill=255)
+    a = np.asarray(im)
+    ys, xs = np.nonzero(a > 40)
+    if len(xs) == 0:
+        return np.zeros((box_h, box_w), np.uint8)
+    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    if bold:
+        a = cv2.dilate(a, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * bold + 1, 2 * bold + 1)))
+    s = min(box_w / a.shape[1], box_h / a.shape[0])
+    nw, nh = max(1, int(a.shape[1] * s)), max(1, int(a.shape[0] * s))
+    a = cv2.resize(a, (nw, nh), interpolation=cv2.INTER_AREA)
+    out = np.zeros((box_h, box_w), np.uint8)
+    y0, x0 = (box_h - nh) // 2, (box_w - nw) // 2
+    out[y0:y0 + nh, x0:x0 + nw] = a
+    return out
+
+
+def _paint(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, color) -> None:
+    h, w = mask.shape
+    a = mask.astype(np.float32)[:, :, None] / 255
+    roi = canvas[y:y + h, x:x + w]
+    roi[:, :, :3] = (roi[:, :, :3] * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
+    roi[:, :, 3] = np.maximum(roi[:, :, 3], mask)
+
+
+def _load_cjk_fonts() -> dict:
+    try:
+        from PIL import ImageFont
+    except ImportError:
+        _warn("Pillow missing: skipping CJK font tiles")
+        return {}
+    out = {}
+    W, H = 96, 128
+    RED, GREEN, BLUE, BLACK = (30, 30, 190), (40, 120, 20), (140, 50, 20), (25, 25, 25)
+    for name, path in CJK_FONTS.items():
+        if not Path(path).exists():
+            continue
+        font = ImageFont.truetype(path, 200)
+        faces: dict = {}
+        for bold in (0, 6):
+            def new():
+                return np.zeros((H, W, 4), np.uint8)
+            for i, num in enumerate(_NUMERALS):
+                for wan, ncol in (("萬", BLACK if bold else BLUE), ("万" if i % 2 else "萬", RED)):
+                    g = new()
+                    _paint(g, _text_mask(font, num, 70, 44, bold), 13, 6, ncol)
+                    _paint(g, _text_mask(font, wan, 76, 66, bold), 10, 56, RED)
+                    faces.setdefault(f"{i + 1}m", []).append(g)
+            for j, ch in enumerate("東南西北"):
+                for col in (BLACK, BLUE if bold else GREEN):
+                    g = new()
+                    _paint(g, _text_mask(font, ch, 80, 100, bold), 8, 14, col)
+                    faces.setdefault(f"{j + 1}z", []).append(g)
+            for ch, code, col in (("中", "7z", RED), ("發", "6z", GREEN), ("发", "6z", GREEN)):
+                g = new()
+                _paint(g, _text_mask(font, ch, 80, 100, bold), 8, 14, col)
+                faces.setdefault(code, []).append(g)
+            for j, ch in enumerate(_FLOWER_CHARS):
+                g = new()
+                col = (RED, BLUE, GREEN, BLACK)[j % 4]
+                _paint(g, _text_mask(font, ch, 64, 80, bold), 16, 30, col)
+                _paint(g, _text_mask(font, str(j % 4 + 1), 18, 24, 0), 72, 4, RED if j < 4 else BLUE)
+                faces.setdefault(f"{j + 1}f", []).append(g)
+        out[f"cjk-{name}"] = faces
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
-
-LOADERS = ("fluffystuff", "kmahjongg", "ffalt", "gnome", "xmahjongg", "unicode")
-
 
 def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = True,
                  verbose: bool = False) -> dict:
@@ -412,6 +493,7 @@ def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = Tr
         out.update(_load_gnome_smooth(data))
         out.update(_load_xmahjongg(data))
         out.update(_load_unicode_fonts(data))
+        out.update(_load_cjk_fonts())
     if verbose:
         for style, faces in out.items():
             print(f"{style:26s} {len(faces):2d} classes {sum(map(len, faces.values())):3d} images")
@@ -437,6 +519,15 @@ def _load_cache(path: Path) -> dict:
             style, code, _ = key.split("|")
             art.setdefault(style, {}).setdefault(code, []).append(z[key])
     return art
+
+
+def by_class_style(art: dict) -> dict:
+    """``{code: {style: [img, ...]}}`` (for sampling a style first, then one of its images)."""
+    out: dict = {}
+    for style, faces in art.items():
+        for code, imgs in faces.items():
+            out.setdefault(code, {})[style] = list(imgs)
+    return out
 
 
 def by_class(art: dict) -> dict:

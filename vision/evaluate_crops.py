@@ -18,7 +18,6 @@ from collections import Counter
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from .classifier import TileClassifier, get_classifier, model_dir
 
@@ -78,7 +77,7 @@ def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int 
             art = artwork.load_artwork(data)
             if not art:
                 raise FileNotFoundError("no artwork")
-            X, y = render_set(artwork.by_class(art), synthetic_per_class, seed,
+            X, y = render_set(artwork.by_class_style(art), synthetic_per_class, seed,
                               size=(clf.width * 2, clf.height * 2))
             labels = [artwork.CLASSES[i] for i in y]
             out["synthetic"] = _score(clf, list(X), labels, [f"synth{i}" for i in range(len(y))])

@@ -118,6 +118,21 @@ def _group_codes(codes: list[str]) -> str:
     return out
 
 
+def _reject(cd, code: str, conf: float) -> bool:
+    """Drop candidates that are not tile faces (a surface patch, a glare spot, a paper)."""
+    ink = getattr(cd, "ink", 1.0)
+    alone = getattr(cd, "blob_size", 1) == 1
+    if conf < MIN_CONFIDENCE and cd.score < 0.5:
+        return True
+    # faces are found by their ivory colour, so a 'back' reading is a uniform light patch
+    if code == "back" and ink < 0.03:
+        return True
+    # an isolated blank region: only a confidently read white dragon is kept
+    if alone and ink < 0.01 and not (code == "5z" and conf >= 0.6):
+        return True
+    return False
+
+
 _default_classifier = None
 
 
@@ -176,7 +191,7 @@ def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
         for ci, cd in enumerate(cands):
             rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
             conf = pr[0][1]
-            if clf is not None and reason_extra is None and conf < MIN_CONFIDENCE and cd.score < 0.5:
+            if clf is not None and reason_extra is None and _reject(cd, pr[0][0], conf):
                 continue
             q = cd.quad.astype(np.float64)
             if cd.rotated:

@@ -21,7 +21,7 @@ import cv2
 import numpy as np
 
 __all__ = ["render_tile", "render_tile_body", "compose_face", "blank_face", "random_face_color",
-           "random_back_color", "framed_white_dragon", "plain_back", "TILE_ASPECT"]
+           "random_back_color", "framed_white_dragon", "plain_back", "degrade", "TILE_ASPECT"]
 
 TILE_ASPECT = 0.75  # face width / height of a typical tile
 
@@ -49,8 +49,11 @@ def random_face_color(rng: np.random.Generator) -> np.ndarray:
     return np.clip(c, 0, 255).astype(np.float32)
 
 
-def random_back_color(rng: np.random.Generator) -> np.ndarray:
-    c = np.array(_BACK_COLORS[rng.integers(len(_BACK_COLORS))], np.float32)
+def random_back_color(rng: np.random.Generator, coloured_only: bool = False) -> np.ndarray:
+    """A BGR colour for a tile's back layer; ``coloured_only`` excludes white/grey backs (which a
+    face-down tile could not be told from a blank white dragon by)."""
+    choices = [c for c in _BACK_COLORS if not coloured_only or (max(c) - min(c) > 40)]
+    c = np.array(choices[rng.integers(len(choices))], np.float32)
     return np.clip(c * rng.uniform(0.75, 1.2) + rng.uniform(-15, 15, 3), 0, 255).astype(np.float32)
 
 
@@ -76,8 +79,8 @@ def framed_white_dragon(rng: np.random.Generator, h: int = 128, w: int = 96) -> 
 
 
 def plain_back(rng: np.random.Generator, h: int = 128, w: int = 96) -> np.ndarray:
-    """A synthetic tile back (plain or faintly patterned, any back colour) as BGR uint8."""
-    c = random_back_color(rng)
+    """A synthetic tile back (plain or faintly patterned, coloured) as BGR uint8."""
+    c = random_back_color(rng, coloured_only=True)
     img = blank_face(h, w, c)
     if rng.random() < 0.4:  # subtle pattern
         pat = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)

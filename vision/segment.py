@@ -48,10 +48,12 @@ class Candidate:
 # mask
 
 def whiteness(img: np.ndarray) -> np.ndarray:
+    """``min(B,G,R) - 0.5 * (max - min)``: high for bright unsaturated pixels (ivory/white faces)."""
     b = cv2.GaussianBlur(img, (0, 0), 1.2)
-    mn = b.min(axis=2).astype(np.float32)
-    mx = b.max(axis=2).astype(np.float32)
-    return mn - 0.5 * (mx - mn)
+    ch = cv2.split(b)
+    mn = cv2.min(cv2.min(ch[0], ch[1]), ch[2]).astype(np.float32)
+    mx = cv2.max(cv2.max(ch[0], ch[1]), ch[2]).astype(np.float32)
+    return 1.5 * mn - 0.5 * mx
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -194,29 +196,36 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
 
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
 ART_NEUTRAL = False
-ROW_SEAM_MIN = 0.03
+ROW_SEAM_MIN = 0.018
+PROF_CLIP = 0.15          # one cut can earn at most MU * PROF_CLIP - BETA
 BLOB_LEVEL_MIN = 0.6
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
-    """For k = 1..kmax rows, cut positions refined to the strongest horizontal seam near k-uniform spacing."""
+    """For k = 1..kmax rows: cut positions found one after another, each at the strongest
+    horizontal seam near the expected spacing (which may drift with perspective). A candidate
+    needs seam evidence on average and no cut without any."""
     out = [[0, length]]
     for k in range(2, kmax + 1):
         step = length / k
         cuts = [0]
+        strengths = []
         ok = True
         for j in range(1, k):
-            c = j * step
-            lo, hi = max(1, int(c - 0.2 * step)), min(length - 1, int(c + 0.2 * step) + 1)
+            remaining = (length - cuts[-1]) / (k - j + 1)
+            c = cuts[-1] + remaining
+            lo, hi = max(cuts[-1] + 1, int(c - 0.25 * remaining)), min(length - 1, int(c + 0.25 * remaining) + 1)
             if hi <= lo:
                 ok = False
                 break
             seg = prof[lo:hi]
-            if seg.max() < ROW_SEAM_MIN:  # no seam at all where a row boundary should be
+            b = int(np.argmax(seg))
+            if seg[b] < ROW_SEAM_MIN / 3:      # no seam at all where a row boundary should be
                 ok = False
                 break
-            cuts.append(lo + int(np.argmax(seg)))
-        if not ok:
+            cuts.append(lo + b)
+            strengths.append(float(seg[b]))
+        if not ok or np.mean(strengths) < ROW_SEAM_MIN:
             continue
         cuts.append(length)
         sizes = np.diff(cuts)
@@ -224,6 +233,26 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
             continue
         out.append(cuts)
     return out
+
+
+def _aspect_from_seams(prof: np.ndarray, h: float) -> float:
+    """Tile width / strip height from the spacing of clear seams (the strip may include the tiles'
+    visible sides, and sets differ), else the default face aspect."""
+    thr = 0.08
+    n = len(prof)
+    r = max(2, int(0.2 * h))
+    peaks = [x for x in range(1, n - 1) if prof[x] >= thr and prof[x] == prof[max(0, x - r):x + r + 1].max()]
+    # collapse plateaus
+    pk = []
+    for x in peaks:
+        if pk and x - pk[-1] < r:
+            continue
+        pk.append(x)
+    d = np.diff(pk)
+    d = d[(d > 0.5 * h) & (d < 1.0 * h)]
+    if len(d) >= 2:
+        return float(np.clip(np.median(d) / h, 0.6, 0.9))
+    return FACE_ASPECT
 
 
 def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, list[tuple[int, int, bool]]]:
@@ -240,56 +269,64 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
         m, p, o = n, prof, occ
     hh = h / step
     multi = n > 1.6 * h
+    aspect = _aspect_from_seams(prof, h)
     cum_o = np.concatenate([[0.0], np.cumsum(o)])
     INF = 1e18
+    wmin = max(1, int(0.35 * FACE_ASPECT * hh))
+    wmax = max(wmin, int(2.0 * hh) + 2)
+    # segment costs for every end j (rows) and width w (columns), computed at once
+    J = np.arange(m + 1)[:, None]
+    Wd = np.arange(wmin, wmax + 1)[None, :].astype(np.float64)
+    I = J - Wd.astype(np.int64)
+    valid = I >= 0
+    Ic = np.clip(I, 0, m)
+    occ_seg = (cum_o[J] - cum_o[Ic]) / Wd
+    # an upright tile fills its strip's height; a lying one (in a row of upright tiles) only
+    # about 3/4 of it, and is about a tile-height long
+    cost_up = (np.log(Wd / hh / aspect) / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
+    r_ly = np.log(Wd / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
+    cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING
+    if multi:   # among upright tiles a lying tile is visibly lower than the strip
+        cost_ly = cost_ly + 300 * np.maximum(0, occ_seg - 0.9) ** 2
+    cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
+    costs = np.stack([cost_up, cost_ly, cost_empty])
+    kinds = costs.argmin(axis=0)
+    seg_cost = np.where(valid, costs.min(axis=0), INF)
+    cut_cost = BETA - MU * np.append(p, 0.0)
+    cut_cost[m] = 0.0
     best = np.full(m + 1, INF)
     best[0] = 0.0
     back = np.zeros(m + 1, dtype=np.int64)
     kind = np.zeros(m + 1, dtype=np.int8)
-    wmin = max(1, int(0.35 * FACE_ASPECT * hh))
-    wmax = int(2.0 * hh) + 2
-    # empty stretches may be long: allow them through a separate long-range step below
     for j in range(1, m + 1):
-        i0 = max(0, j - wmax)
-        i1 = j - wmin
-        if i1 < i0:
-            if j < m:
-                continue
-            i1 = i0
-        ii = np.arange(i0, i1 + 1)
-        ii = ii[best[ii] < INF]
-        if ii.size == 0:
+        tot = best[Ic[j]] + seg_cost[j]
+        k = int(np.argmin(tot))
+        if tot[k] >= INF:
+            if j == m:    # whatever is left is one cell
+                back[j], kind[j], best[j] = 0, 0, 0.0 + 50
             continue
-        w = (j - ii).astype(np.float64)
-        occ_seg = (cum_o[j] - cum_o[ii]) / np.maximum(w, 1)
-        r_up = np.log(w / hh / FACE_ASPECT)
-        # an upright tile fills its strip's height; a lying one (in a row of upright tiles) only
-        # about 3/4 of it, and is about a tile-height long
-        cost_up = (r_up / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
-        r_ly = np.log(w / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
-        cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING
-        if multi:   # among upright tiles a lying tile is visibly lower than the strip
-            cost_ly = cost_ly + 300 * np.maximum(0, occ_seg - 0.9) ** 2
-        cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
-        costs = np.stack([cost_up, cost_ly, cost_empty])
-        seg_cost = costs.min(axis=0)
-        cut = 0.0 if j == m else (BETA - MU * p[j])
-        total = best[ii] + seg_cost + cut
-        k = int(np.argmin(total))
-        best[j] = total[k]
-        back[j] = ii[k]
-        kind[j] = int(np.argmin(costs[:, k]))
+        best[j] = tot[k] + cut_cost[j]
+        back[j] = Ic[j, k]
+        kind[j] = kinds[j, k]
     if best[m] >= INF:
         return 50.0, [(0, n, False)]
-    cells = []
+    cuts = []
     j = m
     while j > 0:
         i = int(back[j])
-        if kind[j] != 2:
-            cells.append((i * step, n if j == m else j * step, bool(kind[j] == 1)))
+        cuts.append((i, j, int(kind[j])))
         j = i
-    cells.reverse()
-    return float(best[m]), cells
+    cuts.reverse()
+
+    def refine(b: int) -> int:   # a coarse cut moved to the strongest seam within one bin
+        if b <= 0:
+            return 0
+        if b >= m:
+            return n
+        lo, hi = max(1, b * step - step), min(n - 1, b * step + step)
+        return lo + int(np.argmax(prof[lo:hi + 1])) if hi > lo else b * step
+    cells = [(refine(i), refine(j), k == 1) for i, j, k in cuts if k != 2]
+    return float(best[m]), [(a_, b_, k) for a_, b_, k in cells if b_ > a_]
 
 
 def _profiles(g: np.ndarray, msk: np.ndarray, axis: int, q: float):
@@ -306,6 +343,22 @@ def _profiles(g: np.ndarray, msk: np.ndarray, axis: int, q: float):
     prof = np.percentile(v, q, axis=0 if axis == 1 else 1)
     occ = (msk > 0).mean(axis=0 if axis == 1 else 1)
     return prof, occ
+
+
+def _path_profile(v: np.ndarray, block: int = 6, clip: float = 0.12) -> np.ndarray:
+    """Per row y: mean (clipped) valley strength along the best left-to-right path ending near y
+    that moves at most one pixel up or down per ``block`` columns (a seam that wanders a little)."""
+    H, W = v.shape
+    nb = W // block
+    if nb < 2 or H < 3:
+        return np.zeros(H, np.float32)
+    vb = np.minimum(v, clip)[:, :nb * block].reshape(H, nb, block).mean(axis=2)
+    S = vb[:, 0].copy()
+    for j in range(1, nb):
+        up = np.concatenate([S[1:], S[-1:]])
+        dn = np.concatenate([S[:1], S[:-1]])
+        S = vb[:, j] + np.maximum(S, np.maximum(up, dn))
+    return (S / nb).astype(np.float32)
 
 
 def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[float, float, float, float, bool]]:
@@ -325,13 +378,16 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
     g = np.where(art & (mask_rect > 0), 1.0, g).astype(np.float32)
     g = np.where(art & (mask_rect == 0), 1.0, g).astype(np.float32)
     raw = mask_rect > 0
-    mask_rect = _fill_holes(mask_rect)
+    # artwork touching a face's edge opens notches in the mask: close them before filling holes
+    kc = max(3, int(0.06 * min(H, W)) | 1)
+    mask_rect = _fill_holes(cv2.morphologyEx(mask_rect, cv2.MORPH_CLOSE,
+                                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))))
     filled = mask_rect > 0
     hole = filled & ~raw
     prof_r, _ = _profiles(g, mask_rect, 0, 20)
     # rows where most of the blob's width is a hole: a gap between two touching rows
     gap_r = hole.sum(axis=1) / np.maximum(1, filled.sum(axis=1))
-    prof_r = np.maximum(prof_r, np.clip((gap_r - 0.5) / 0.5, 0, 1) * 0.25)
+    prof_r = np.minimum(np.maximum(prof_r, np.clip((gap_r - 0.5) / 0.5, 0, 1) * 0.25), PROF_CLIP)
     v_c = _valley(g, 1)
     v_c = np.where(mask_rect > 0, v_c, np.maximum(v_c, 0.25))
     v_c = cv2.dilate(v_c, np.ones((1, 5), np.uint8))
@@ -344,8 +400,8 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
             ms = mask_rect[r0:r1]
             prof_c = np.percentile(v_c[r0:r1], 20, axis=0)
             gap_c = hole[r0:r1].sum(axis=0) / np.maximum(1, filled[r0:r1].sum(axis=0))
-            prof_c = np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25)
-            occ_c = (ms > 0).mean(axis=0)
+            prof_c = np.minimum(np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25), PROF_CLIP)
+            occ_c = _extent(ms)
             c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0))
             cost += c_cost * (r1 - r0) / H      # per unit of seam length: k strips must not count a seam k times
             cells.append((r0, r1, col_cells))
@@ -466,6 +522,17 @@ def _ink(cell: np.ndarray) -> float:
     g = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.int16)
     med = int(np.median(g))
     return float((np.abs(g - med) > 30).mean())
+
+
+def _extent(ms: np.ndarray) -> np.ndarray:
+    """Per column: the fraction of the strip height between the first and last mask pixel (a face
+    whose artwork notches the mask still spans its full height; a lying tile spans less)."""
+    on = ms > 0
+    h = ms.shape[0]
+    any_on = on.any(axis=0)
+    first = np.argmax(on, axis=0)
+    last = h - 1 - np.argmax(on[::-1], axis=0)
+    return np.where(any_on, (last - first + 1) / max(1, h), 0.0)
 
 
 def _fill_holes(m: np.ndarray) -> np.ndarray:
