@@ -116,7 +116,6 @@ class Detector:
     """Adapter for ``mahjong-detector`` 0.0.6: boxes + our codes, ordered with our grouping."""
 
     def __init__(self):
-        import mahjong_detector  # noqa: F401
         from mahjong_detector.predict import CLASS_NAMES, predict
         from mahjong_detector.preprocess import preprocess_image
         self._names, self._predict, self._pre = CLASS_NAMES, predict, preprocess_image

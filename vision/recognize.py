@@ -194,7 +194,7 @@ def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
             if clf is not None and reason_extra is None and _reject(cd, pr[0][0], conf):
                 continue
             q = cd.quad.astype(np.float64)
-            if cd.rotated:
+            if rot in (90, -90):
                 q = np.roll(q, -1 if rot == 90 else 1, axis=0)
             results.append((cd, q, rot, pr))
     t3 = time.perf_counter()
@@ -207,7 +207,7 @@ def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
             cd, q, rot, pr = results[i]
             qo = [[float(x * ph.scale_x), float(y * ph.scale_y)] for x, y in q]
             tiles.append(RecognizedTile(code=pr[0][0], quad=qo, confidence=pr[0][1], alternatives=pr,
-                                        rotated=cd.rotated, row=row_of[i], group=group_of[i]))
+                                        rotated=rot in (90, -90), row=row_of[i], group=group_of[i]))
         rec.tiles = tiles
         groups: dict = {}
         for idx, t in enumerate(tiles):

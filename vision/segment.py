@@ -3,23 +3,27 @@
 Pipeline (on the working-size image, see :mod:`vision.photo`):
 
 1. *Face mask*: tile faces are bright and unsaturated (ivory/white). A per-pixel whiteness score
-   ``min(B,G,R) - 0.5 * (max - min)`` is thresholded with Otsu, then every candidate region is
-   re-thresholded locally (Otsu inside its dilated box) so lighting gradients and shadows do not
-   merge faces with a light surface or drop faces in shade.
-2. *Blobs*: connected regions of the mask, holes filled. A blob is a single tile, a row of touching
-   tiles, a block of several touching rows, or a meld with a lying (90 degree) tile.
+   ``min(B,G,R) - 0.5 * (max - min)`` is thresholded with Otsu, then every region is re-thresholded
+   locally (between its own level and its surround's) so lighting gradients and shadows do not merge
+   faces with a light surface or drop faces in shade. Regions far from rectangular are re-split by
+   an inner Otsu; when a light surface pattern floods the mask (one region over the whole frame),
+   the image is thresholded again between the two populations of masked pixels.
+2. *Blobs*: connected regions, holes filled, kept if roughly rectangular and not much duller than
+   the brightest one. A blob is a single tile, a row of touching tiles, a block of touching rows, or
+   a meld with a lying (90 degree) tile.
 3. *Rectification*: each blob's outline is fitted with a quadrilateral (4-point polygon when the
    outline is a clean perspective quad, else ``minAreaRect``), ordered so "up" is the image's up,
    and warped to an axis-aligned rectangle.
 4. *Splitting*: in the rectified blob the seams between touching tiles are thin dark valleys that
-   cross the whole row (artwork strokes do not): a per-column median of a valley filter gives a
-   seam profile. Rows are found first (full-width horizontal seams), then each row strip is cut by
-   dynamic programming over cut positions that rewards seams and penalises tile widths that do
-   not fit a face aspect of about 3:4 (upright) or 4:3 (a lying tile, recognised by its lower
-   height in the strip).
+   cross a whole row (artwork strokes do not): a low percentile over the row of a valley filter,
+   plus gaps in the mask, gives a seam profile. Every row count k (rows cut at full-width seams) is
+   scored jointly with the best column split of its strips, found by dynamic programming over cut
+   positions that rewards seams and penalises cells whose width does not fit the tile aspect (3:4,
+   or measured from the spacing of clear seams). A cell that is about a tile-height long but lower
+   than its strip is a lying tile; gaps (a shorter second row) are "empty" cells.
 5. Each cell becomes a :class:`Candidate`: its quadrilateral (working pixels, clockwise from the
-   top-left of the upright face) and the orientations to try: an upright tile is tried as is; a
-   lying tile both ways (the classifier decides which way it was turned).
+   top-left as it lies) and upright crops to classify: as is for an upright tile, turned both ways
+   for a lying one, all three for a squarish cell; the classifier's most confident reading decides.
 """
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ class Candidate:
     blob: int = 0
     blob_size: int = 1                    # cells found in the same blob
     ink: float = 0.0                      # fraction of the interior that is artwork
+    ambiguous: bool = False               # upright or lying is unclear from the shape
     crops: list = field(default_factory=list)   # [(rotation_degrees, crop BGR)] to classify
 
 
@@ -48,12 +53,17 @@ class Candidate:
 # mask
 
 def whiteness(img: np.ndarray) -> np.ndarray:
-    """``min(B,G,R) - 0.5 * (max - min)``: high for bright unsaturated pixels (ivory/white faces)."""
+    """High for bright white or ivory pixels: luminance minus penalties for red/green imbalance
+    and for blue excess, and a milder one for the yellow tint that ivory faces have."""
     b = cv2.GaussianBlur(img, (0, 0), 1.2)
-    ch = cv2.split(b)
-    mn = cv2.min(cv2.min(ch[0], ch[1]), ch[2]).astype(np.float32)
-    mx = cv2.max(cv2.max(ch[0], ch[1]), ch[2]).astype(np.float32)
-    return 1.5 * mn - 0.5 * mx
+    B, G, R = [c.astype(np.float32) for c in cv2.split(b)]
+    if WHITENESS == "minmax":
+        mn = cv2.min(cv2.min(B, G), R)
+        mx = cv2.max(cv2.max(B, G), R)
+        # and a penalty for blue excess: lavender/blue cloths are not ivory, faces have B <= G
+        return 1.5 * mn - 0.5 * mx - 0.8 * cv2.max(B - G, 0)
+    lum = 0.3 * R + 0.6 * G + 0.1 * B
+    return lum - 0.8 * cv2.absdiff(R, G) - 0.8 * cv2.max(B - G, 0) - 0.3 * cv2.max(G - B, 0)
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -64,14 +74,14 @@ def _otsu(values: np.ndarray) -> float:
     return float(t)
 
 
-def face_mask(img: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def face_mask(img: np.ndarray, t_min: float = 60.0, wmap: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Binary mask (uint8 0/255) of likely tile-face pixels, and the whiteness map."""
-    wmap = whiteness(img)
+    wmap = whiteness(img) if wmap is None else wmap
     h, w = wmap.shape
     t0 = _otsu(wmap)
     # Faces are the bright mode; when the whole image is bright (tiles fill the frame) Otsu may split
-    # face from artwork - fine. Guard against a threshold inside the surface noise: at least 60.
-    t0 = max(t0, 60.0)
+    # face from artwork - fine. Guard against a threshold inside the surface noise.
+    t0 = max(t0, t_min)
     mask = (wmap > t0).astype(np.uint8) * 255
     # local refinement: re-threshold each coarse region in its neighbourhood
     k = max(3, int(round(min(h, w) / 250)) | 1)
@@ -119,7 +129,11 @@ def _split_merged(mask: np.ndarray, wmap: np.ndarray, min_area: float, k: int, d
         c = max(cs, key=cv2.contourArea)
         (rw, rh) = cv2.minAreaRect(c)[1]
         fill = area / max(1.0, rw * rh)
-        if fill >= 0.4 or depth >= 2:
+        H, W = mask.shape
+        touches = (x <= 1) + (y <= 1) + (x + bw >= W - 1) + (y + bh >= H - 1)
+        # a hand is a compact arrangement; a region that is far from a rectangle, or that runs
+        # into the image borders without being one, is faces merged with a light surface pattern
+        if depth >= 2 or not (fill < 0.4 or (touches >= 2 and fill < 0.75)):
             continue
         vals = wmap[y:y + bh, x:x + bw][comp]
         t = _otsu(vals)
@@ -195,10 +209,11 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
 # splitting
 
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
-ART_NEUTRAL = False
 ROW_SEAM_MIN = 0.018
 PROF_CLIP = 0.15          # one cut can earn at most MU * PROF_CLIP - BETA
 BLOB_LEVEL_MIN = 0.6
+WHITENESS = "minmax"
+AMBIGUOUS_RATIO = (0.92, 1.25)   # cell width/height where upright vs lying is left to the classifier
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
@@ -207,7 +222,6 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
     needs seam evidence on average and no cut without any."""
     out = [[0, length]]
     for k in range(2, kmax + 1):
-        step = length / k
         cuts = [0]
         strengths = []
         ok = True
@@ -235,7 +249,7 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
     return out
 
 
-def _aspect_from_seams(prof: np.ndarray, h: float) -> float:
+def _aspect_from_seams(prof: np.ndarray, h: float, transposed: bool = False) -> float:
     """Tile width / strip height from the spacing of clear seams (the strip may include the tiles'
     visible sides, and sets differ), else the default face aspect."""
     thr = 0.08
@@ -249,13 +263,17 @@ def _aspect_from_seams(prof: np.ndarray, h: float) -> float:
             continue
         pk.append(x)
     d = np.diff(pk)
+    if transposed:   # cells along a column of tiles: tile height / tile width
+        d = d[(d > 1.0 * h) & (d < 1.8 * h)]
+        return float(np.clip(np.median(d) / h, 1.1, 1.6)) if len(d) >= 2 else 1.0 / FACE_ASPECT
     d = d[(d > 0.5 * h) & (d < 1.0 * h)]
     if len(d) >= 2:
         return float(np.clip(np.median(d) / h, 0.6, 0.9))
     return FACE_ASPECT
 
 
-def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, list[tuple[int, int, bool]]]:
+def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool = False
+                 ) -> tuple[float, list[tuple[int, int, bool]]]:
     """DP: split a row strip of height ``h`` into cells. Returns (cost, [(x0, x1, lying)])."""
     n = len(prof)
     if n < 4:
@@ -269,7 +287,7 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
         m, p, o = n, prof, occ
     hh = h / step
     multi = n > 1.6 * h
-    aspect = _aspect_from_seams(prof, h)
+    aspect = _aspect_from_seams(prof, h, transposed)
     cum_o = np.concatenate([[0.0], np.cumsum(o)])
     INF = 1e18
     wmin = max(1, int(0.35 * FACE_ASPECT * hh))
@@ -285,7 +303,7 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float) -> tuple[float, li
     # about 3/4 of it, and is about a tile-height long
     cost_up = (np.log(Wd / hh / aspect) / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
     r_ly = np.log(Wd / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
-    cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING
+    cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING + (1e6 if transposed else 0.0)
     if multi:   # among upright tiles a lying tile is visibly lower than the strip
         cost_ly = cost_ly + 300 * np.maximum(0, occ_seg - 0.9) ** 2
     cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
@@ -345,38 +363,18 @@ def _profiles(g: np.ndarray, msk: np.ndarray, axis: int, q: float):
     return prof, occ
 
 
-def _path_profile(v: np.ndarray, block: int = 6, clip: float = 0.12) -> np.ndarray:
-    """Per row y: mean (clipped) valley strength along the best left-to-right path ending near y
-    that moves at most one pixel up or down per ``block`` columns (a seam that wanders a little)."""
-    H, W = v.shape
-    nb = W // block
-    if nb < 2 or H < 3:
-        return np.zeros(H, np.float32)
-    vb = np.minimum(v, clip)[:, :nb * block].reshape(H, nb, block).mean(axis=2)
-    S = vb[:, 0].copy()
-    for j in range(1, nb):
-        up = np.concatenate([S[1:], S[-1:]])
-        dn = np.concatenate([S[:1], S[:-1]])
-        S = vb[:, j] + np.maximum(S, np.maximum(up, dn))
-    return (S / nb).astype(np.float32)
-
-
 def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[float, float, float, float, bool]]:
     """Split a rectified blob into tile cells (x0, y0, x1, y1, lying) in rectified pixels.
 
     Every row count k (rows separated by full-width seams) is scored jointly with the best column
-    split of its strips; the cheapest explanation wins. Artwork pixels (saturated or very dark) are
-    neutralised first so that only the greyish shading of seams and bevels makes valleys.
+    split of its strips; the cheapest explanation wins.
     """
     H, W = mask_rect.shape
     gray = cv2.cvtColor(color_rect, cv2.COLOR_BGR2GRAY).astype(np.float32)
     inside = gray[mask_rect > 0]
     level = float(np.percentile(inside, 75)) if inside.size else 1.0
     g = gray / max(level, 1.0)
-    chroma = color_rect.max(axis=2).astype(np.int16) - color_rect.min(axis=2).astype(np.int16)
-    art = (chroma > 50) & (g > 0.3) & ART_NEUTRAL     # coloured strokes; dark seams and shadows are kept
-    g = np.where(art & (mask_rect > 0), 1.0, g).astype(np.float32)
-    g = np.where(art & (mask_rect == 0), 1.0, g).astype(np.float32)
+    g = g.astype(np.float32)
     raw = mask_rect > 0
     # artwork touching a face's edge opens notches in the mask: close them before filling holes
     kc = max(3, int(0.06 * min(H, W)) | 1)
@@ -384,6 +382,21 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
                                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))))
     filled = mask_rect > 0
     hole = filled & ~raw
+    best_cost, best_cells = _search(g, mask_rect, hole, filled, False)
+    if best_cost > 1.0 and H >= 0.5 * W and min(H, W) >= 40:
+        # a block of tiles may be better cut into columns first (tiles in a grid are rarely aligned
+        # in both directions at once)
+        cost_t, cells_t = _search(g.T.copy(), mask_rect.T.copy(), hole.T, filled.T, True)
+        if cost_t < best_cost - 0.5:
+            out = []
+            for x0, y0, x1, y1, _ in cells_t:
+                out.append((y0, x0, y1, x1, False))
+            return out
+    return best_cells
+
+
+def _search(g, mask_rect, hole, filled, transposed):
+    H, W = mask_rect.shape
     prof_r, _ = _profiles(g, mask_rect, 0, 20)
     # rows where most of the blob's width is a hole: a gap between two touching rows
     gap_r = hole.sum(axis=1) / np.maximum(1, filled.sum(axis=1))
@@ -402,7 +415,7 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
             gap_c = hole[r0:r1].sum(axis=0) / np.maximum(1, filled[r0:r1].sum(axis=0))
             prof_c = np.minimum(np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25), PROF_CLIP)
             occ_c = _extent(ms)
-            c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0))
+            c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0), transposed)
             cost += c_cost * (r1 - r0) / H      # per unit of seam length: k strips must not count a seam k times
             cells.append((r0, r1, col_cells))
             if best_cost is not None and cost > best_cost:
@@ -423,7 +436,7 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
             y0, y1 = r0 + rows_on[0], r0 + rows_on[-1] + 1
             xa, xb = x0 + cols_on[0], x0 + cols_on[-1] + 1
             out.append((float(xa), float(y0), float(xb), float(y1), lying))
-    return out
+    return (best_cost if best_cost is not None else 1e9), out
 
 
 # ------------------------------------------------------------------------------------------
@@ -435,12 +448,10 @@ def _crop(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarr
     return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = None) -> list[Candidate]:
-    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels."""
-    h, w = img.shape[:2]
-    mask, wmap = face_mask(img)
-    if debug is not None:
-        debug["mask"] = mask
+def _blobs(mask: np.ndarray, wmap: np.ndarray):
+    """Face-like regions of ``mask``: (contour, box, roi mask, brightness level). Also returns the
+    mask's area and the area of the regions kept."""
+    h, w = mask.shape
     contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     min_area = max(80, h * w * 0.0003)
     blobs = []
@@ -456,13 +467,42 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         roi = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(roi, [c - np.array([x, y])], -1, 255, -1)
         level = float(np.percentile(wmap[y:y + bh, x:x + bw][roi > 0], 70))
-        blobs.append((c, (x, y, bw, bh), roi, level))
+        blobs.append((c, (x, y, bw, bh), roi, level, area))
+    if blobs:
+        # tile faces are the brightest unsaturated things on the table: a region much duller than
+        # the brightest blob (a light square of a cloth, a beige mat) is not a face
+        # (the reference is the brightest of the larger regions: a glare spot can make one small
+        # region brighter than any face)
+        big = max(b[4] for b in blobs)
+        top_level = max(b[3] for b in blobs if b[4] >= 0.5 * big)
+        blobs = [b for b in blobs if b[3] >= BLOB_LEVEL_MIN * top_level]
+    kept = float(sum(b[4] for b in blobs))
+    return [b[:4] for b in blobs], float(np.count_nonzero(mask)), kept
+
+
+def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = None) -> list[Candidate]:
+    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels."""
+    h, w = img.shape[:2]
+    mask, wmap = face_mask(img)
+    blobs, mask_area, kept_area = _blobs(mask, wmap)
+    giant = any(bw * bh > 0.25 * h * w and ((x <= 1) + (y <= 1) + (x + bw >= w - 1) + (y + bh >= h - 1)) >= 2
+                for _, (x, y, bw, bh), _, _ in blobs)
+    if mask_area > 0.2 * h * w and (giant or kept_area < 0.5 * mask_area):
+        # much of the mask is not face-like (a light surface pattern got in), or one region runs
+        # over the whole frame: if the masked pixels are clearly two populations, faces are the
+        # brighter one - threshold again between them
+        vals = wmap[mask > 0]
+        t = _otsu(vals)
+        hi, lo = vals[vals > t], vals[vals <= t]
+        if hi.size > 0.02 * h * w and lo.size and hi.mean() - lo.mean() > 60:
+            mask2, _ = face_mask(img, t_min=t, wmap=wmap)
+            blobs2, _, kept2 = _blobs(mask2, wmap)
+            if blobs2:
+                mask, blobs = mask2, blobs2
+    if debug is not None:
+        debug["mask"] = mask
     if not blobs:
         return []
-    # tile faces are the brightest unsaturated things on the table: a region much duller than the
-    # brightest blob (a light square of a cloth, a beige mat) is not a face
-    top_level = max(b[3] for b in blobs)
-    blobs = [b for b in blobs if b[3] >= BLOB_LEVEL_MIN * top_level]
     cands: list[Candidate] = []
     for bi, (c, (x, y, bw, bh), roi, level) in enumerate(blobs):
         quad = _fit_quad(c)
@@ -501,11 +541,13 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
             cd = Candidate(q.astype(np.float32), rotated=bool(lying), score=score, blob=bi)
             cd.blob_size = len(cells)
             cd.ink = _ink(c_r[int(cy0):int(cy1), int(cx0):int(cx1)])
+            # squarish cells could be either way round: let the classifier decide
+            cd.ambiguous = bool(AMBIGUOUS_RATIO[0] <= ratio <= AMBIGUOUS_RATIO[1])
             cands.append(cd)
     # drop candidates far smaller than the typical tile
     if cands:
         areas = np.array([cv2.contourArea(cd.quad) for cd in cands])
-        med = np.median(areas)
+        med = np.percentile(areas, 75)     # typical tile: many small fragments must not set the scale
         cands = [cd for cd, a in zip(cands, areas) if a > 0.25 * med and a < 4.0 * med]
     if with_crops:
         for cd in cands:
@@ -546,13 +588,16 @@ def add_crops(img: np.ndarray, cd: Candidate) -> None:
     q = cd.quad
     side_a = float(np.linalg.norm(q[1] - q[0]))   # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
-    if not cd.rotated:
+    cd.crops = []
+    if not cd.rotated or cd.ambiguous:
         ch = int(np.clip(side_b, 24, CROP_MAX_H)); cw = max(12, int(round(ch * side_a / max(side_b, 1))))
-        cd.crops = [(0, _crop(img, q, cw, ch))]
-    else:
+        cd.crops.append((0, _crop(img, q, cw, ch)))
+    if cd.rotated or cd.ambiguous:
         # lying: the face's height runs along the image's horizontal edge
         ch = int(np.clip(side_a, 24, CROP_MAX_H)); cw = max(12, int(round(ch * side_b / max(side_a, 1))))
         # rotated clockwise on the table (face top points right): upright top-left = quad's top-right
         q_cw = np.roll(q, -1, axis=0)
         q_ccw = np.roll(q, 1, axis=0)
-        cd.crops = [(90, _crop(img, q_cw, cw, ch)), (-90, _crop(img, q_ccw, cw, ch))]
+        lying = [(90, _crop(img, q_cw, cw, ch)), (-90, _crop(img, q_ccw, cw, ch))]
+        # the geometric guess first: on a tie (no classifier) it wins
+        cd.crops = lying + cd.crops if cd.rotated else cd.crops + lying
