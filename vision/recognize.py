@@ -25,6 +25,8 @@ from . import photo as _photo
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
+#: a probe for a face-down tile (:func:`vision.segment.find_backs`) must read as ``back`` this surely
+BACK_MIN_CONFIDENCE = 0.6
 
 
 @dataclass
@@ -120,6 +122,9 @@ def _group_codes(codes: list[str]) -> str:
 
 def _reject(cd, code: str, conf: float) -> bool:
     """Drop candidates that are not tile faces (a surface patch, a glare spot, a paper)."""
+    if getattr(cd, "back_probe", False):
+        # a probe for a face-down tile next to a row: kept only when clearly read as a back
+        return not (code == "back" and conf >= BACK_MIN_CONFIDENCE)
     ink = getattr(cd, "ink", 1.0)
     alone = getattr(cd, "blob_size", 1) == 1
     if conf < MIN_CONFIDENCE and cd.score < 0.5:

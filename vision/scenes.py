@@ -187,7 +187,7 @@ class _Placed:
     group: int
 
 
-def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn):
+def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0):
     gap_seam = lambda: rng.uniform(0.0, 0.06) * tw
     placed: list[_Placed] = []
     rows_spec = []
@@ -197,6 +197,10 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn):
     else:
         rows_spec.append([int(rng.integers(7, 14))])
         rows_spec.append([3] * int(rng.integers(1, 4)) + ([1] if rng.random() < 0.3 else []))
+    # concealed kongs: a group of four at the end of the last hand row, shown with the two outer
+    # tiles face down (or, sometimes, all four)
+    for _ in range(int(n_kongs)):
+        rows_spec[-1].append(-4)
     y = 0.0
     row_index = 0
     group_index = 0
@@ -204,9 +208,13 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn):
         x = 0.0
         row_h = th
         for gi, n in enumerate(spec):
+            kong = n < 0
+            n = abs(int(n))
             rot_pos = int(rng.integers(0, n)) if (with_rotated and n == 3 and rng.random() < 0.7) else -1
+            all_backs = kong and rng.random() < 0.3
+            kong_code = codes_fn() if kong else None
             for k in range(int(n)):
-                code = codes_fn()
+                code = ("back" if (all_backs or k in (0, n - 1)) else kong_code) if kong else codes_fn()
                 if k == rot_pos:
                     r = int(rng.choice([-1, 1]))
                     placed.append(_Placed(code, x, y + th - tw, th, tw, r, row_index, group_index))
@@ -230,6 +238,18 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn):
     return placed
 
 
+def _back_face(back_col, rng, w: int = 96, h: int = 128) -> np.ndarray:
+    """The top of a face-down tile: the back layer's colour, slightly lighter, faintly textured."""
+    import cv2
+    col = np.clip(back_col * rng.uniform(0.95, 1.15), 0, 255)
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = col
+    pat = cv2.resize(rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32), (w, h),
+                     interpolation=cv2.INTER_CUBIC)
+    img += pat[:, :, None] * rng.uniform(2, 8)
+    return np.clip(img, 0, 255)
+
+
 def _rounded_mask(w, h, r):
     import cv2
     m = np.zeros((h, w), np.uint8)
@@ -245,8 +265,13 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
                n_rows: int | None = None, with_rotated: bool | None = None,
                n_indicators: int | None = None, face_fn=None, surface: str | None = None,
                perspective: float | None = None, degrade: bool = True,
-               codes: list[str] | None = None, jpeg_quality: int | None = None) -> Scene:
-    """One random table photo with ground truth. ``size`` is (width, height) of the output."""
+               codes: list[str] | None = None, jpeg_quality: int | None = None,
+               n_kongs: int = 0) -> Scene:
+    """One random table photo with ground truth. ``size`` is (width, height) of the output.
+
+    ``n_kongs`` concealed kongs are added at the end of the last hand row: four tiles, the outer
+    two (sometimes all four) face down, showing the tile back (ground-truth code ``back``) in the
+    colour of the set's back layer. The default (0) keeps the benchmark's fixed scenes unchanged."""
     import cv2
 
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -272,7 +297,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     aspect = rng.uniform(0.70, 0.80)
     th = 100.0
     tw = th * aspect
-    placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn)
+    placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs)
     x0 = min(p.x for p in placed); x1 = max(p.x + p.w for p in placed)
     y0 = min(p.y for p in placed); y1 = max(p.y + p.h for p in placed)
     lw, lh = x1 - x0, y1 - y0
@@ -286,6 +311,10 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     thick = rng.uniform(0.12, 0.3) * th * s   # tile body thickness seen from above at an angle
     back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
                                     [200, 200, 200], [30, 30, 30], [160, 60, 160]]), np.float32)
+    if n_kongs and (back_col.max() - back_col.min() < 40):
+        # a face-down tile on a white/grey/black set cannot be told from the table or a blank face
+        back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
+                                        [160, 60, 160]]), np.float32)
     canvas = make_surface(rng, CW, CH, surface)
     shadow = np.zeros((CH, CW), np.float32)
     body = np.zeros((CH, CW), np.float32)
@@ -303,7 +332,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         xi, yi = int(round(X)), int(round(Y))
         if xi < Mg or yi < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
             continue
-        face = face_fn(p.code, rng).astype(np.float32)
+        face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
         if p.rotated == 1:
             face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
         elif p.rotated == -1:

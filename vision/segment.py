@@ -47,6 +47,7 @@ class Candidate:
     ink: float = 0.0                      # fraction of the interior that is artwork
     ambiguous: bool = False               # upright or lying is unclear from the shape
     crops: list = field(default_factory=list)   # [(rotation_degrees, crop BGR)] to classify
+    back_probe: bool = False              # a possible face-down tile (kept only if read as 'back')
 
 
 # ------------------------------------------------------------------------------------------
@@ -549,10 +550,130 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         areas = np.array([cv2.contourArea(cd.quad) for cd in cands])
         med = np.percentile(areas, 75)     # typical tile: many small fragments must not set the scale
         cands = [cd for cd, a in zip(cands, areas) if a > 0.25 * med and a < 4.0 * med]
+    if cands:
+        cands += find_backs(img, cands, mask)
     if with_crops:
         for cd in cands:
             add_crops(img, cd)
     return cands
+
+
+# ------------------------------------------------------------------------------------------
+# face-down tiles
+
+BACK_MAX_RUN = 4          # at most a kong of backs next to a row end
+BACK_COLOR_DIST = 22.0    # Lab distance (lightness half-weighted) from the table colour
+
+
+def _lab_dist(lab: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    d = lab - ref
+    return np.sqrt((0.5 * d[..., 0]) ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
+    """Probes for face-down tiles (a concealed kong shows two or four backs) next to the rows of
+    face-up tiles: beyond each end of a row of touching upright faces, along the row's own top and
+    bottom lines, a run of columns that are neither face nor table colour, about a whole number
+    (1-4) of tile widths long, becomes that many candidates. They are only probes: the classifier
+    must read them as ``back`` (see :func:`vision.recognize._reject`), so a patch of table that
+    happens to differ in colour is not taken for a tile."""
+    up = [cd for cd in cands if not cd.rotated and not cd.back_probe]
+    if not up:
+        return []
+    H, W = mask.shape
+    q = np.array([cd.quad for cd in up], np.float64)
+    widths = (np.linalg.norm(q[:, 1] - q[:, 0], axis=1) + np.linalg.norm(q[:, 2] - q[:, 3], axis=1)) / 2
+    heights = (np.linalg.norm(q[:, 3] - q[:, 0], axis=1) + np.linalg.norm(q[:, 2] - q[:, 1], axis=1)) / 2
+    tw, th = float(np.median(widths)), float(np.median(heights))
+    if tw < 6 or th < 8:
+        return []
+    # the table's colour: a ring between about half a tile and a tile and a half away from the faces
+    k1 = max(3, int(0.5 * th) | 1); k2 = max(k1 + 2, int(1.5 * th) | 1)
+    near = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k1, k1)))
+    far = cv2.dilate(mask, cv2.getStructuringElement(cv2.MORPH_RECT, (k2, k2)))
+    ring = (far > 0) & (near == 0)
+    if ring.sum() < 50:
+        return []
+    lab = cv2.cvtColor(img, cv2.COLOR_BGR2LAB).astype(np.float32)
+    table = np.median(lab[ring], axis=0)
+    faces = [cd.quad.astype(np.float64) for cd in cands]
+    centres = np.array([f.mean(axis=0) for f in faces])
+    out: list = []
+    rh = 40                                   # rectified strip height
+    for i, cd in enumerate(up):
+        qq = q[i]
+        ut = qq[1] - qq[0]; ub = qq[2] - qq[3]
+        wt, wb = np.linalg.norm(ut), np.linalg.norm(ub)
+        if wt < 1 or wb < 1:
+            continue
+        ut, ub = ut / wt, ub / wb
+        for d in (1, -1):
+            # an end of a row: no face candidate just beyond this tile's side
+            probe = (qq[1] + qq[2]) / 2 + ut * 0.6 * tw if d == 1 else (qq[0] + qq[3]) / 2 - ut * 0.6 * tw
+            if np.min(np.linalg.norm(centres - probe, axis=1)) < 0.55 * tw:
+                continue
+            L = (BACK_MAX_RUN + 1.6) * tw
+            if d == 1:
+                a_t, a_b = qq[1], qq[2]
+            else:
+                a_t, a_b = qq[0], qq[3]
+            b_t, b_b = a_t + d * ut * L, a_b + d * ub * L
+            rw = int(round(L / th * rh))
+            src = np.float32([a_t, b_t, b_b, a_b]) if d == 1 else np.float32([b_t, a_t, a_b, b_b])
+            if (src[:, 0].min() < -0.5 * tw or src[:, 0].max() > W + 0.5 * tw):
+                pass
+            dst = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
+            M = cv2.getPerspectiveTransform(src, dst)
+            strip = cv2.warpPerspective(lab, M, (rw, rh), flags=cv2.INTER_LINEAR,
+                                        borderMode=cv2.BORDER_CONSTANT, borderValue=tuple(float(v) for v in table))
+            fm = cv2.warpPerspective(mask, M, (rw, rh), flags=cv2.INTER_NEAREST)
+            if d == -1:
+                strip = strip[:, ::-1]; fm = fm[:, ::-1]
+            # a back pixel: far from the table's colour, not a face, and similar to the strip's
+            # dominant off-table colour (one set, one back colour)
+            dist = _lab_dist(strip, table)
+            off = (dist > BACK_COLOR_DIST) & (fm == 0)
+            inner = off[int(0.15 * rh):int(0.85 * rh)]
+            col_frac = inner.mean(axis=0)
+            on = col_frac > 0.75
+            px = rw / L                       # strip px per image px (along the row)
+            start_max = int(1.3 * tw * px)
+            idx = np.where(on)[0]
+            if idx.size == 0 or idx[0] > start_max:
+                continue
+            s0 = int(idx[0])
+            e = s0
+            gaps = 0
+            while e < rw and (on[e] or gaps < 0.08 * tw * px):
+                gaps = 0 if on[e] else gaps + 1
+                e += 1
+            e -= gaps
+            run = (e - s0) / px               # image px
+            n = int(round(run / tw))
+            if n < 1 or n > BACK_MAX_RUN or abs(run / max(n, 1) - tw) > 0.3 * tw:
+                continue
+            # uniform colour: a back is one flat colour, a table pattern is not
+            seg = strip[int(0.15 * rh):int(0.85 * rh), s0:e]
+            if float(np.median(_lab_dist(seg, np.median(seg.reshape(-1, 3), axis=0)))) > 12:
+                continue
+            Minv = np.linalg.inv(M)
+            step = (e - s0) / n
+            for j in range(n):
+                x0, x1 = s0 + j * step, s0 + (j + 1) * step
+                if d == -1:
+                    x0, x1 = rw - x1, rw - x0
+                pts = np.float32([[x0, 0], [x1, 0], [x1, rh], [x0, rh]]).reshape(1, 4, 2)
+                qd = cv2.perspectiveTransform(pts, Minv).reshape(4, 2)
+                c = qd.mean(axis=0)
+                if np.min(np.linalg.norm(centres - c, axis=1)) < 0.5 * tw:
+                    continue
+                if any(np.linalg.norm(o.quad.mean(axis=0) - c) < 0.5 * tw for o in out):
+                    continue
+                nb = Candidate(order_quad(qd).astype(np.float32), score=1.0, blob=-1, back_probe=True)
+                nb.blob_size = n
+                nb.ink = 0.0
+                out.append(nb)
+    return out
 
 
 def _ink(cell: np.ndarray) -> float:

@@ -331,7 +331,16 @@ class Variant(ABC):
     def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
         """Several winners on one discard. Default: each winner is scored alone and paid in full
         by the discarder. Override where a rule set says otherwise."""
-        return [self.score(inp, opts) for inp in inputs]
+        return [self.score_one_of_several(inp, opts) for inp in inputs]
+
+    def score_one_of_several(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
+        """:meth:`score` for one of several winners: a refusal names whose hand it is."""
+        try:
+            return self.score(inp, opts)
+        except Refusal as err:
+            err.message = f"{inp.winner}'s hand: {err.message}"
+            err.args = (err.message,)
+            raise
 
     def wild_spec(self, inp: ScoreInput, opts: Mapping[str, Any]) -> WildSpec:
         """The wild kinds for this hand and the fifth-copy rule (no wilds unless the rule set has them)."""

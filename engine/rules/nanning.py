@@ -382,7 +382,7 @@ class Nanning(Variant):
         if len(inputs) == 1:
             return [self.score(inputs[0], opts)]
         if opts["several_winners"] == "all":
-            return [_score_named(self, inp, opts) for inp in inputs]
+            return [self.score_one_of_several(inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
         assert discarder is not None
         first_refusal: Refusal | None = None
@@ -390,7 +390,7 @@ class Nanning(Variant):
         result: ScoreResult | None = None
         for inp in sorted(inputs, key=lambda inp: others(discarder).index(inp.winner)):
             try:
-                result = _score_named(self, inp, opts)
+                result = self.score_one_of_several(inp, opts)
             except Refusal as err:
                 first_refusal = first_refusal or err
                 continue
@@ -456,16 +456,6 @@ class Nanning(Variant):
                                         field="discarder")
             discarder = rest[0]
         return discarder
-
-
-def _score_named(variant: Nanning, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
-    """Score one of several winners; a refusal names whose hand it is."""
-    try:
-        return variant.score(inp, opts)
-    except Refusal as err:
-        err.message = f"{inp.winner}'s hand: {err.message}"
-        err.args = (err.message,)
-        raise
 
 
 VARIANT = Nanning()

@@ -370,9 +370,8 @@ class Ningbo(Variant):
         ``multiple_winners``: ``all`` pays each)."""
         if len(inputs) == 1:
             return [self.score(inputs[0], opts)]
-        _check_same_tile(inputs)
         if opts["multiple_winners"] == "all":
-            return [_score_named(self, inp, opts) for inp in inputs]
+            return [self.score_one_of_several(inp, opts) for inp in inputs]
         discarder = inputs[0].win.from_seat
         assert discarder is not None
         order = [next_seat(discarder, i) for i in (1, 2, 3)]
@@ -384,7 +383,7 @@ class Ningbo(Variant):
             if seat not in by_seat:
                 continue
             try:
-                result = _score_named(self, by_seat[seat], opts)
+                result = self.score_one_of_several(by_seat[seat], opts)
             except Refusal as err:
                 first_refusal = first_refusal or err
                 continue
@@ -415,25 +414,6 @@ class Ningbo(Variant):
 
 
 # --------------------------------------------------------------------------- helpers
-
-
-def _check_same_tile(inputs: Sequence[ScoreInput]) -> None:
-    """Several winners of one discard all won on that one tile."""
-    first = inputs[0].hand.winning_tile
-    for i, inp in enumerate(inputs[1:], start=1):
-        if inp.hand.winning_tile != first:
-            raise WinFlagError("several winners of one discard win on the same tile: 'hand.winning_tile' differs",
-                               field=f"[{i}].hand.winning_tile")
-
-
-def _score_named(variant: Ningbo, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
-    """Score one of several winners; a refusal names whose hand it is."""
-    try:
-        return variant.score(inp, opts)
-    except Refusal as err:
-        err.message = f"{inp.winner}'s hand: {err.message}"
-        err.args = (err.message,)
-        raise
 
 
 def _free_kinds(inp: ScoreInput, wild: WildSpec) -> list[Tile]:
