@@ -318,3 +318,101 @@ def test_fixture_photos_codes(gt_path):
     pairs = _match([t["quad"] for t in gt["tiles"]], [t.quad for t in rec.tiles], thr=0.5)
     correct = sum(gt["tiles"][g]["code"] == rec.tiles[p].code for g, p, _ in pairs)
     assert correct >= 0.8 * len(gt["tiles"]), rec.to_text()
+
+
+# ----------------------------------------------------------------------------------------------
+# face-down tiles (concealed kong)
+
+def _kong_scene(seed):
+    return _scene(seed, n_rows=1, with_rotated=False, n_indicators=0, n_kongs=1)
+
+
+def test_scene_renders_concealed_kong():
+    sc = _kong_scene(4)
+    codes = sc.codes
+    assert codes.count("back") in (2, 4)
+    i = codes.index("back")
+    kong = codes[i:i + 4]
+    assert len(kong) == 4 and kong[0] == "back" and kong[3] == "back"
+    # a normal scene (the benchmark's) has no backs
+    assert "back" not in _scene(4, n_rows=1, with_rotated=False, n_indicators=0).codes
+
+
+def test_back_probes_at_face_down_tiles():
+    hits = total = 0
+    for seed in (5, 6, 7):
+        sc = _kong_scene(seed)
+        cands, quads = _segment_scene(sc)
+        probes = [q for c, q in zip(cands, quads) if c.back_probe]
+        backs = [t["quad"] for t in sc.tiles if t["code"] == "back"]
+        total += len(backs)
+        hits += len(_match(backs, probes, thr=0.5))
+        # probes never sit on face-up tiles
+        faces = [t["quad"] for t in sc.tiles if t["code"] != "back"]
+        assert not _match(faces, probes, thr=0.3)
+    assert hits >= total - 1, f"{hits} of {total} backs probed"
+
+
+def test_back_probes_dropped_unless_read_as_back():
+    sc = _kong_scene(5)
+    rec = recognize(sc.jpeg(90), classifier=_FakeClassifier())   # reads every crop as 5p
+    faces = [t for t in sc.tiles if t["code"] != "back"]
+    assert len(rec.tiles) <= len(faces) + 1
+
+
+@pytest.mark.skipif(not (MODELS / "tile_classifier.onnx").exists(), reason="classifier model not trained yet")
+def test_concealed_kong_backs_recognised():
+    found = total = wrong = 0
+    for seed in (5, 6, 7):
+        sc = _kong_scene(seed)
+        rec = recognize(sc.jpeg(90))
+        pairs = _match([t["quad"] for t in sc.tiles], [t.quad for t in rec.tiles], thr=0.5)
+        for g, p, _ in pairs:
+            if sc.tiles[g]["code"] == "back":
+                found += rec.tiles[p].code == "back"
+            elif rec.tiles[p].code == "back":
+                wrong += 1
+        total += sum(t["code"] == "back" for t in sc.tiles)
+        assert len(rec.tiles) <= len(sc.tiles) + 1
+    assert found >= total - 1 and wrong == 0, f"{found} of {total} backs read, {wrong} faces read as back"
+
+
+# ----------------------------------------------------------------------------------------------
+# frame-filling close-ups
+
+def _closeup(seed, rows=3, cols=5, th=240):
+    """Tiles filling the whole frame (no table visible), rows slightly staggered, seams soft."""
+    rng = np.random.default_rng(seed)
+    tw = int(th * 0.75)
+    W, H = cols * tw, rows * th
+    img = np.full((H, W, 3), 200, np.float32)
+    gt = []
+    for r in range(rows):
+        off = int(rng.uniform(-0.08, 0.08) * tw) if r % 2 else 0
+        for c in range(-1, cols + 1):
+            x0, y0 = c * tw + off, r * th
+            face = cv2.resize(scenes._placeholder_face(str(rng.choice(scenes.PLAY_CODES)), rng),
+                              (tw - 6, th - 6)).astype(np.float32)
+            m = np.zeros((th - 6, tw - 6), np.uint8)
+            m[1:-1, 1:-1] = 1
+            dist = cv2.distanceTransform(m, cv2.DIST_L2, 3)
+            face *= (0.85 + 0.15 * np.clip(dist / (0.1 * tw), 0, 1))[:, :, None]
+            xa, xb = max(0, x0 + 3), min(W, x0 + tw - 3)
+            if xb <= xa:
+                continue
+            img[y0 + 3:y0 + th - 3, xa:xb] = face[:, xa - (x0 + 3):xb - (x0 + 3)]
+            if x0 >= 0 and x0 + tw <= W:
+                gt.append([[x0 + 3, y0 + 3], [x0 + tw - 3, y0 + 3], [x0 + tw - 3, y0 + th - 3], [x0 + 3, y0 + th - 3]])
+    img = cv2.GaussianBlur(img, (0, 0), 2.0)
+    return np.clip(img, 0, 255).astype(np.uint8), gt
+
+
+def test_frame_filling_closeup_split_into_tiles():
+    for seed in (1, 2):
+        img, gt = _closeup(seed)
+        ph = photo.load(_jpeg(img, 92))
+        cands = segment.segment(ph.image, with_crops=False)
+        quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
+        pairs = _match(gt, quads, thr=0.5)
+        assert len(pairs) >= len(gt) - 2, f"seed {seed}: {len(pairs)} of {len(gt)} tiles, {len(cands)} candidates"
+        assert len(cands) <= len(gt) + 3

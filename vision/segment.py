@@ -24,6 +24,12 @@ Pipeline (on the working-size image, see :mod:`vision.photo`):
 5. Each cell becomes a :class:`Candidate`: its quadrilateral (working pixels, clockwise from the
    top-left as it lies) and upright crops to classify: as is for an upright tile, turned both ways
    for a lying one, all three for a squarish cell; the classifier's most confident reading decides.
+6. *Close-ups*: a cell far larger than a tile (over ``GIANT_CELL`` of the frame: tiles filling the
+   frame, seams soft shading rather than thin dark lines) is split again at a coarser scale with the
+   contrast raised (:func:`_resplit_giant`): rows first, then the columns of each row band.
+7. *Face-down tiles*: beyond each end of a row of upright faces, a run of 1-4 tile widths of one
+   uniform colour that is neither face nor table becomes *back probes* (:func:`find_backs`); the
+   recogniser keeps a probe only if the classifier reads it as ``back`` with confidence.
 """
 from __future__ import annotations
 
@@ -528,6 +534,8 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         m_r = cv2.warpPerspective(blob_mask, M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST)
         m_r &= cv2.warpPerspective(mask[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST) | _fill_holes(m_r)
         cells = split_blob(c_r, m_r)
+        if any((c[2] - c[0]) * (c[3] - c[1]) > GIANT_CELL * h * w for c in cells):
+            cells = _resplit_giant(c_r, cells, GIANT_CELL * h * w)
         for cx0, cy0, cx1, cy1, lying in cells:
             cw, ch = cx1 - cx0, cy1 - cy0
             if cw < 4 or ch < 4:
@@ -574,7 +582,8 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
     """Probes for face-down tiles (a concealed kong shows two or four backs) next to the rows of
     face-up tiles: beyond each end of a row of touching upright faces, along the row's own top and
     bottom lines, a run of columns that are neither face nor table colour, about a whole number
-    (1-4) of tile widths long, becomes that many candidates. They are only probes: the classifier
+    (1-4) of tile widths long, with straight ends across the row and one uniform colour, becomes
+    that many candidates. They are only probes: the classifier
     must read them as ``back`` (see :func:`vision.recognize._reject`), so a patch of table that
     happens to differ in colour is not taken for a tile."""
     up = [cd for cd in cands if not cd.rotated and not cd.back_probe]
@@ -598,10 +607,26 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
     table = np.median(lab[ring], axis=0)
     faces = [cd.quad.astype(np.float64) for cd in cands]
     centres = np.array([f.mean(axis=0) for f in faces])
+    # anchors: every upright face, and every lying one seen as an upright tile standing on its
+    # bottom edge (melds are laid on a common baseline)
+    # (only tiles of the typical size: a fragment would set a wrong scale for its probes)
+    anchors = [qq for qq, a, b in zip(q, widths, heights)
+               if 0.7 * tw < a < 1.4 * tw and 0.75 * th < b < 1.3 * th]
+    for cd in cands:
+        if cd.rotated and not cd.back_probe:
+            f = cd.quad.astype(np.float64)
+            fw = (np.linalg.norm(f[1] - f[0]) + np.linalg.norm(f[2] - f[3])) / 2
+            fh = (np.linalg.norm(f[3] - f[0]) + np.linalg.norm(f[2] - f[1])) / 2
+            if not (0.75 * th < fw < 1.3 * th and 0.7 * tw < fh < 1.4 * tw):
+                continue
+            v = (f[0] - f[3]) + (f[1] - f[2])
+            nv = np.linalg.norm(v)
+            if nv > 0:
+                v = v / nv * th
+                anchors.append(np.array([f[3] + v, f[2] + v, f[2], f[3]]))
     out: list = []
     rh = 40                                   # rectified strip height
-    for i, cd in enumerate(up):
-        qq = q[i]
+    for qq in anchors:
         ut = qq[1] - qq[0]; ub = qq[2] - qq[3]
         wt, wb = np.linalg.norm(ut), np.linalg.norm(ub)
         if wt < 1 or wb < 1:
@@ -612,7 +637,7 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
             probe = (qq[1] + qq[2]) / 2 + ut * 0.6 * tw if d == 1 else (qq[0] + qq[3]) / 2 - ut * 0.6 * tw
             if np.min(np.linalg.norm(centres - probe, axis=1)) < 0.55 * tw:
                 continue
-            L = (BACK_MAX_RUN + 1.6) * tw
+            L = (BACK_MAX_RUN + 3.0) * tw
             if d == 1:
                 a_t, a_b = qq[1], qq[2]
             else:
@@ -620,8 +645,6 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
             b_t, b_b = a_t + d * ut * L, a_b + d * ub * L
             rw = int(round(L / th * rh))
             src = np.float32([a_t, b_t, b_b, a_b]) if d == 1 else np.float32([b_t, a_t, a_b, b_b])
-            if (src[:, 0].min() < -0.5 * tw or src[:, 0].max() > W + 0.5 * tw):
-                pass
             dst = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
             M = cv2.getPerspectiveTransform(src, dst)
             strip = cv2.warpPerspective(lab, M, (rw, rh), flags=cv2.INTER_LINEAR,
@@ -629,16 +652,31 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
             fm = cv2.warpPerspective(mask, M, (rw, rh), flags=cv2.INTER_NEAREST)
             if d == -1:
                 strip = strip[:, ::-1]; fm = fm[:, ::-1]
-            # a back pixel: far from the table's colour, not a face, and similar to the strip's
-            # dominant off-table colour (one set, one back colour)
+            # a back pixel: far from the table's colour and not a face
             dist = _lab_dist(strip, table)
             off = (dist > BACK_COLOR_DIST) & (fm == 0)
             inner = off[int(0.15 * rh):int(0.85 * rh)]
             col_frac = inner.mean(axis=0)
             on = col_frac > 0.75
             px = rw / L                       # strip px per image px (along the row)
-            start_max = int(1.3 * tw * px)
-            idx = np.where(on)[0]
+            # step over face-up tiles the row goes on with that were not taken as its end (a lying
+            # tile of a meld): small gaps, then columns covered by face mask
+            fcol = (fm > 0)[int(0.15 * rh):int(0.85 * rh)].mean(axis=0)
+            base = 0
+            while base < rw:
+                j = base
+                while j < rw and fcol[j] < 0.2 and not on[j]:
+                    j += 1
+                if j - base > 0.2 * tw * px or j >= rw or on[j]:
+                    break
+                k = j
+                while k < rw and fcol[k] >= 0.2:
+                    k += 1
+                if k - j < 0.5 * tw * px:
+                    break
+                base = k
+            start_max = base + int(1.3 * tw * px)
+            idx = np.where(on[base:])[0] + base
             if idx.size == 0 or idx[0] > start_max:
                 continue
             s0 = int(idx[0])
@@ -651,6 +689,26 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
             run = (e - s0) / px               # image px
             n = int(round(run / tw))
             if n < 1 or n > BACK_MAX_RUN or abs(run / max(n, 1) - tw) > 0.3 * tw:
+                continue
+            # straight ends across the row, as a tile's sides are (a stain, a stripe of wood grain
+            # or a light patch of cloth has ragged or soft, slanted borders)
+            win = max(2, int(0.3 * tw * px))
+            tol = max(3.0, 0.15 * tw * px)
+            straight = True
+            for band in (inner[:, max(0, s0 - win):min(rw, s0 + win)],
+                         inner[:, max(0, e - win):min(rw, e + win)][:, ::-1]):
+                has = band.any(axis=1)
+                if has.sum() < 0.8 * band.shape[0]:
+                    straight = False
+                    break
+                ys = np.nonzero(has)[0].astype(np.float64)
+                xs = np.argmax(band, axis=1)[has].astype(np.float64)
+                slope, icpt = np.polyfit(ys, xs, 1)
+                res = np.abs(xs - (slope * ys + icpt))
+                if abs(slope) > 0.4 or np.percentile(res, 75) > tol:
+                    straight = False
+                    break
+            if not straight:
                 continue
             # uniform colour: a back is one flat colour, a table pattern is not
             seg = strip[int(0.15 * rh):int(0.85 * rh), s0:e]
@@ -673,6 +731,41 @@ def find_backs(img: np.ndarray, cands: list, mask: np.ndarray) -> list:
                 nb.blob_size = n
                 nb.ink = 0.0
                 out.append(nb)
+    return out
+
+
+GIANT_CELL = 0.12          # a "tile" over this fraction of the frame is a close-up block of tiles
+GIANT_SIDE = 300           # ... re-split with its short side brought down to about this many px
+GIANT_GAIN = 3.0           # ... and its contrast raised this much
+
+
+def _resplit_giant(c_r: np.ndarray, cells: list, limit: float) -> list:
+    """Frame-filling close-ups: tiles touch over the whole frame and their seams are soft shading
+    a dozen pixels wide, not the thin dark lines :func:`split_blob` looks for, so a block of tiles
+    comes out as one or two giant cells. Each giant cell is split again at a scale where a seam is a
+    few pixels wide and with the contrast raised; the same row-first search then cuts rows at
+    full-width seams and the columns of each row band separately (staggered rows are fine). The
+    result is kept only if it is a plausible block (at least four cells of similar size)."""
+    out = []
+    for cell in cells:
+        x0, y0, x1, y1, lying = cell
+        if (x1 - x0) * (y1 - y0) <= limit:
+            out.append(cell)
+            continue
+        crop = c_r[int(y0):int(y1), int(x0):int(x1)]
+        hh, ww = crop.shape[:2]
+        f = max(1.0, min(hh, ww) / GIANT_SIDE)
+        small = cv2.resize(crop, (max(1, int(round(ww / f))), max(1, int(round(hh / f)))),
+                           interpolation=cv2.INTER_AREA).astype(np.float32) if f > 1 else crop.astype(np.float32)
+        ref = np.percentile(small.reshape(-1, 3), 75, axis=0)
+        boosted = np.clip(ref + (small - ref) * GIANT_GAIN, 0, 255).astype(np.uint8)
+        sub = split_blob(boosted, np.full(boosted.shape[:2], 255, np.uint8))
+        areas = np.array([(c[2] - c[0]) * (c[3] - c[1]) for c in sub]) if sub else np.zeros(0)
+        if len(sub) < 4 or areas.max() > 2.5 * np.median(areas) or any(c[4] for c in sub):
+            out.append(cell)
+            continue
+        sx, sy = ww / boosted.shape[1], hh / boosted.shape[0]
+        out += [(x0 + a * sx, y0 + b * sy, x0 + c * sx, y0 + d * sy, False) for a, b, c, d, _ in sub]
     return out
 
 
