@@ -12,6 +12,8 @@ Commands:
   bench [NAME]      run the benchmarks in bench/ (engine, vision)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m vision.train ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
+  train-segmenter [ARGS...]
+                    retrain the learned tile finder on the CPU (``python -m vision.train_segmenter``)
 """
 from __future__ import annotations
 
@@ -34,6 +36,7 @@ EXTRAS = {
     "test": "[dev,e2e]",
     "bench": "[dev,bench]",
     "train": "[train]",
+    "train-segmenter": "[train]",
 }
 
 # rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra tile faces for training
@@ -95,10 +98,11 @@ def main(argv: list[str]) -> int:
         if os.environ.get("MJC_SKIP_E2E") != "1":
             ensure_chromium()
         args = [str(PY), "-m", "pytest", *rest]
-    elif command == "train":
+    elif command in ("train", "train-segmenter"):
         if not shutil.which("rsvg-convert"):
             apt_install(TRAIN_DEBS, "training (artwork rendering)")
-        args = [str(PY), "-m", "vision.train", *rest]
+        module = "vision.train" if command == "train" else "vision.train_segmenter"
+        args = [str(PY), "-m", module, *rest]
     else:  # bench
         names = rest or ["engine"]
         code = 0

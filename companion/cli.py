@@ -2,7 +2,8 @@
 
 ``mjc score [FILE]`` and ``mjc waits [FILE]`` read the JSON contract (see :mod:`engine.contract`)
 from FILE or standard input and print JSON; exit status 0 on success, 1 when the rules refuse the
-hand, 2 on malformed input. ``mjc recognize PHOTO… [--json]`` reads tiles from photos.
+hand, 2 on malformed input. ``mjc recognize PHOTO… [--json] [--finder learned|classical]``
+reads tiles from photos.
 ``mjc serve`` starts the companion server.
 """
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _run_contract(fn, path: str | None) -> int:
     return code
 
 
-def _recognize(paths: Sequence[str], as_json: bool) -> int:
+def _recognize(paths: Sequence[str], as_json: bool, finder: str | None = None) -> int:
     from vision import recognize
     from vision.errors import ImageError
 
@@ -50,7 +51,7 @@ def _recognize(paths: Sequence[str], as_json: bool) -> int:
             status = 2
             continue
         try:
-            rec = recognize(data)
+            rec = recognize(data, finder=finder)
         except ImageError as err:
             outputs.append({"photo": path, "ok": False, "error": err.to_dict()})
             status = 2
@@ -75,6 +76,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_rec = sub.add_parser("recognize", help="read the tiles in photos")
     p_rec.add_argument("photos", nargs="+")
     p_rec.add_argument("--json", action="store_true", help="print JSON")
+    p_rec.add_argument("--finder", choices=["learned", "classical"], default=None,
+                       help="tile finder (default: the learned one when its model ships)")
     p_serve = sub.add_parser("serve", help="start the companion server")
     p_serve.add_argument("--host", default="0.0.0.0")
     p_serve.add_argument("--port", type=int, default=8080)
@@ -85,7 +88,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "waits":
         return _run_contract(contract.waits, args.file)
     if args.command == "recognize":
-        return _recognize(args.photos, args.json)
+        return _recognize(args.photos, args.json, args.finder)
     from .server import serve
 
     return serve(host=args.host, port=args.port, data_dir=args.data_dir)

@@ -55,10 +55,10 @@ def _scene(seed, **kw):
     return scenes.make_scene(seed, **kw)
 
 
-def _segment_scene(sc):
+def _segment_scene(sc, method=None):
     data = sc.jpeg(92)
     ph = photo.load(data)
-    cands = segment.segment(ph.image)
+    cands = segment.segment(ph.image, method=method)
     quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
     return cands, quads
 
@@ -84,20 +84,29 @@ class _FakeClassifier:
 
 
 # ----------------------------------------------------------------------------------------------
-# segmentation geometry
+# segmentation geometry (both tile finders: the learned one when its model ships, and the classical)
 
-def test_single_row_count_and_quads():
+_LEARNED = (MODELS / "tile_segmenter.onnx").exists()
+
+
+@pytest.fixture(params=["classical", pytest.param("learned", marks=pytest.mark.skipif(
+    not _LEARNED, reason="learned tile finder not trained yet"))])
+def finder(request):
+    return request.param
+
+
+def test_single_row_count_and_quads(finder):
     sc = _scene(3, n_rows=1, with_rotated=False, n_indicators=0)
-    cands, quads = _segment_scene(sc)
+    cands, quads = _segment_scene(sc, finder)
     pairs = _match([t["quad"] for t in sc.tiles], quads)
     assert len(cands) == len(sc.tiles)
     assert len(pairs) == len(sc.tiles), f"matched {len(pairs)} of {len(sc.tiles)}"
     assert np.mean([p[2] for p in pairs]) > 0.75
 
 
-def test_two_rows_and_indicators():
+def test_two_rows_and_indicators(finder):
     sc = _scene(21, n_rows=2, with_rotated=False, n_indicators=2)
-    cands, quads = _segment_scene(sc)
+    cands, quads = _segment_scene(sc, finder)
     pairs = _match([t["quad"] for t in sc.tiles], quads)
     assert len(pairs) >= len(sc.tiles) - 1
     assert len(cands) <= len(sc.tiles) + 1
@@ -111,9 +120,9 @@ def _scene_with_rotated(start, surface=None):
     pytest.skip("no scene with a lying tile generated")
 
 
-def test_rotated_tile_found_as_lying():
+def test_rotated_tile_found_as_lying(finder):
     sc = _scene_with_rotated(40)
-    cands, quads = _segment_scene(sc)
+    cands, quads = _segment_scene(sc, finder)
     pairs = _match([t["quad"] for t in sc.tiles], quads, thr=0.5)
     rot_gt = [i for i, t in enumerate(sc.tiles) if t["rotated"]]
     found = {g: p for g, p, _ in pairs}
@@ -121,9 +130,9 @@ def test_rotated_tile_found_as_lying():
     assert all(g in found and cands[found[g]].rotated for g in rot_gt)
 
 
-def test_crops_are_upright_portrait():
+def test_crops_are_upright_portrait(finder):
     sc = _scene(5, n_rows=1, with_rotated=False, n_indicators=0)
-    cands, _ = _segment_scene(sc)
+    cands, _ = _segment_scene(sc, finder)
     for c in cands:
         for _, crop in c.crops:
             assert crop.shape[0] > crop.shape[1]
@@ -342,7 +351,7 @@ def test_back_probes_at_face_down_tiles():
     hits = total = 0
     for seed in (5, 6, 7):
         sc = _kong_scene(seed)
-        cands, quads = _segment_scene(sc)
+        cands, quads = _segment_scene(sc, method="classical")
         probes = [q for c, q in zip(cands, quads) if c.back_probe]
         backs = [t["quad"] for t in sc.tiles if t["code"] == "back"]
         total += len(backs)
@@ -355,7 +364,7 @@ def test_back_probes_at_face_down_tiles():
 
 def test_back_probes_dropped_unless_read_as_back():
     sc = _kong_scene(5)
-    rec = recognize(sc.jpeg(90), classifier=_FakeClassifier())   # reads every crop as 5p
+    rec = recognize(sc.jpeg(90), classifier=_FakeClassifier(), finder="classical")   # reads every crop as 5p
     faces = [t for t in sc.tiles if t["code"] != "back"]
     assert len(rec.tiles) <= len(faces) + 1
 
@@ -407,11 +416,11 @@ def _closeup(seed, rows=3, cols=5, th=240):
     return np.clip(img, 0, 255).astype(np.uint8), gt
 
 
-def test_frame_filling_closeup_split_into_tiles():
+def test_frame_filling_closeup_split_into_tiles(finder):
     for seed in (1, 2):
         img, gt = _closeup(seed)
         ph = photo.load(_jpeg(img, 92))
-        cands = segment.segment(ph.image, with_crops=False)
+        cands = segment.segment(ph.image, with_crops=False, method=finder)
         quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
         pairs = _match(gt, quads, thr=0.5)
         assert len(pairs) >= len(gt) - 2, f"seed {seed}: {len(pairs)} of {len(gt)} tiles, {len(cands)} candidates"

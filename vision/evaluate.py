@@ -7,7 +7,8 @@ Prints tables of
 (a) the classifier on held-out real crops (``vision.evaluate_crops``, when the model exists);
 (b) synthetic table photos (:mod:`vision.scenes`, artwork faces, fixed seeds): tile detection recall
     and precision (quad IoU >= 0.5), tiles read correctly, exact-photo rate, median / 95th-percentile
-    time;
+    time; (b2) the same for scenes with concealed kongs, with tile backs read / falsely reported;
+    (b3) for hands standing up facing the camera;
 (c) labelled real photos (``vision/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -160,22 +161,47 @@ def synthetic_scenes(n: int, seed0: int = 5000):
     return out
 
 
-def eval_scenes(items, classifier=None, detector=None) -> dict:
-    res = {"ours": [], "detector": []}
+def kong_scenes(n: int, seed0: int = 7000):
+    """Fixed scenes with one or two concealed kongs (tile backs showing), for the back counts."""
+    out = []
+    sizes = [(1600, 1200), (1200, 1600), (2000, 1500)]
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        sc = _scenes.make_scene(rng, size=sizes[i % len(sizes)], n_kongs=1 + i % 2)
+        out.append((f"kong{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+def standing_scenes(n: int, seed0: int = 8000):
+    """Fixed scenes of a hand standing up, facing the camera (tile tops showing above the faces)."""
+    out = []
+    sizes = [(1600, 1200), (1200, 1600), (2000, 1500)]
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        sc = _scenes.make_scene(rng, size=sizes[i % len(sizes)], standing=True, n_rows=1, n_indicators=0)
+        out.append((f"standing{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+def _finders() -> dict:
+    """Our systems to compare: the default finder ("ours"), and the classical one beside it when
+    the learned model ships."""
+    from . import segmenter
+    return {"ours": None, CLASSICAL: "classical"} if segmenter.available() else {"ours": None}
+
+
+CLASSICAL = "ours, classical finder"
+
+
+def eval_scenes(items, classifier=None, detector=None, finders: dict | None = None) -> dict:
+    finders = _finders() if finders is None else finders
+    res = {k: [] for k in finders}
+    res["detector"] = []
     for name, data, sc in items:
         gt_q = [t["quad"] for t in sc.tiles]
         gt_c = sc.codes
-        rec = recognize(data, classifier=classifier)
-        pq = [t.quad for t in rec.tiles]
-        pc = [t.code for t in rec.tiles]
-        pairs = match_quads(gt_q, pq)
-        row = {"name": name, "n_gt": len(gt_q), "n_pred": len(pq), "found": len(pairs),
-               "read": sum(gt_c[g] == pc[p] for g, p, _ in pairs),
-               "rot_gt": sum(t["rotated"] for t in sc.tiles),
-               "rot_ok": sum(sc.tiles[g]["rotated"] and rec.tiles[p].rotated for g, p, _ in pairs),
-               "ms": rec.timings_ms["total"], **sequence_scores(gt_c, pc)}
-        row["exact_photo"] = row["read"] == len(gt_q) and len(pq) == len(gt_q)
-        res["ours"].append(row)
+        for system, finder in finders.items():
+            res[system].append(_score_scene(name, data, sc, gt_q, gt_c, classifier, finder))
         if detector is not None and not isinstance(detector, str):
             codes, quads, dt = detector.detect(data)
             pairs = match_quads(gt_q, quads, thr=0.3)   # axis-aligned boxes: looser IoU
@@ -186,6 +212,23 @@ def eval_scenes(items, classifier=None, detector=None) -> dict:
             row["exact_photo"] = row["read"] == len(gt_q) and len(quads) == len(gt_q)
             res["detector"].append(row)
     return res
+
+
+def _score_scene(name, data, sc, gt_q, gt_c, classifier, finder) -> dict:
+    rec = recognize(data, classifier=classifier, finder=finder)
+    pq = [t.quad for t in rec.tiles]
+    pc = [t.code for t in rec.tiles]
+    pairs = match_quads(gt_q, pq)
+    row = {"name": name, "n_gt": len(gt_q), "n_pred": len(pq), "found": len(pairs),
+           "read": sum(gt_c[g] == pc[p] for g, p, _ in pairs),
+           "rot_gt": sum(t["rotated"] for t in sc.tiles),
+           "rot_ok": sum(sc.tiles[g]["rotated"] and rec.tiles[p].rotated for g, p, _ in pairs),
+           "ms": rec.timings_ms["total"], **sequence_scores(gt_c, pc)}
+    row["exact_photo"] = row["read"] == len(gt_q) and len(pq) == len(gt_q)
+    row["backs_gt"] = gt_c.count("back")
+    row["backs_pred"] = pc.count("back")
+    row["backs_read"] = sum(gt_c[g] == "back" and pc[p] == "back" for g, p, _ in pairs)
+    return row
 
 
 def _summ(rows: list[dict]) -> dict:
@@ -205,6 +248,9 @@ def _summ(rows: list[dict]) -> dict:
         out["det_precision"] = sum(r["found"] for r in rows) / max(1, n_pred)
         out["read_recall"] = sum(r["read"] for r in rows) / max(1, n_gt)
         out["exact_photo"] = sum(r["exact_photo"] for r in rows) / len(rows)
+    if "backs_gt" in rows[0]:
+        out["backs"] = (f"{sum(r['backs_read'] for r in rows)}/{sum(r['backs_gt'] for r in rows)} read, "
+                        f"{sum(r['backs_pred'] - r['backs_read'] for r in rows)} false")
     if "rot_gt" in rows[0]:
         out["lying_found"] = f"{sum(r['rot_ok'] for r in rows)}/{sum(r['rot_gt'] for r in rows)}"
     out["median_ms"], out["p95_ms"] = _timing([r["ms"] for r in rows])
@@ -242,21 +288,23 @@ def _training_photos() -> set[str]:
     return out
 
 
-def eval_real(data: Path, classifier=None, detector=None) -> dict:
+def eval_real(data: Path, classifier=None, detector=None, finders: dict | None = None) -> dict:
     labels = load_labels()
     trained = _training_photos()
-    res = {"ours": [], "detector": [], "missing": []}
+    finders = _finders() if finders is None else finders
+    res = {k: [] for k in finders}
+    res.update({"detector": [], "missing": []})
     for name, gt in labels.items():
         p = _photo_path(data, name)
         if p is None:
             res["missing"].append(name)
             continue
         raw = p.read_bytes()
-        rec = recognize(raw, classifier=classifier)
-        pred = [t.code for t in rec.tiles]
-        row = {"name": name, "ms": rec.timings_ms["total"], "in_training": name in trained,
-               "pred": pred, **sequence_scores(gt, pred)}
-        res["ours"].append(row)
+        for system, finder in finders.items():
+            rec = recognize(raw, classifier=classifier, finder=finder)
+            pred = [t.code for t in rec.tiles]
+            res[system].append({"name": name, "ms": rec.timings_ms["total"], "in_training": name in trained,
+                                "pred": pred, **sequence_scores(gt, pred)})
         if detector is not None and not isinstance(detector, str):
             codes, _, dt = detector.detect(raw)
             res["detector"].append({"name": name, "ms": dt, "in_training": name in trained, "pred": codes,
@@ -309,6 +357,8 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA), help="shared vision-data folder")
     ap.add_argument("--scenes", type=int, default=40, help="synthetic scenes (0: skip)")
+    ap.add_argument("--kong-scenes", type=int, default=12, help="synthetic scenes with concealed kongs (0: skip)")
+    ap.add_argument("--standing-scenes", type=int, default=12, help="synthetic scenes of standing hands (0: skip)")
     ap.add_argument("--crops", type=int, default=10, help="synthetic crops per class for (a) (0: skip)")
     ap.add_argument("--no-detector", action="store_true", help="skip the mahjong-detector comparison")
     ap.add_argument("--timing-runs", type=int, default=7)
@@ -352,11 +402,24 @@ def main(argv=None) -> int:
         report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
         report["synthetic_rows"] = sres
         hdr = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
-        rows = [hdr, _fmt_summary("ours", report["synthetic"].get("ours", {}))]
-        if sres["detector"]:
-            rows.append(_fmt_summary("mahjong-detector", report["synthetic"]["detector"]))
+        rows = [hdr] + [_fmt_summary(k, report["synthetic"][k]) for k in sres if sres[k]]
         _table(f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
                f"{report['synthetic']['ours'].get('lying_found')})", rows)
+    if a.kong_scenes > 0:
+        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
+        ks = {k: _summ(v) for k, v in kres.items() if v}
+        report["kong_scenes"] = ks
+        _table(f"(b2) synthetic photos with concealed kongs ({a.kong_scenes}; tile backs: "
+               + "; ".join(f"{k} {v.get('backs')}" for k, v in ks.items()) + ")",
+               [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
+               + [_fmt_summary(k, v) for k, v in ks.items()])
+    if a.standing_scenes > 0:
+        sres2 = eval_scenes(standing_scenes(a.standing_scenes), classifier=clf)
+        ss = {k: _summ(v) for k, v in sres2.items() if v}
+        report["standing_scenes"] = ss
+        _table(f"(b3) synthetic photos of hands standing up ({a.standing_scenes})",
+               [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
+               + [_fmt_summary(k, v) for k, v in ss.items()])
 
     # (c)+(d) real photos
     labels = load_labels()
@@ -376,7 +439,8 @@ def main(argv=None) -> int:
         _table(f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)", rows)
         summ_rows = [("system", "subset", "photos", "tiles", "multiset recall", "multiset precision",
                       "order acc", "exact", "ms med/p95")]
-        for sysname, rows_ in (("ours", rres["ours"]), ("mahjong-detector", rres["detector"])):
+        systems = [k for k in rres if k not in ("detector", "missing")] + ["detector"]
+        for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
             for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
                 s = _summ(sel)
                 if not s:
@@ -385,7 +449,7 @@ def main(argv=None) -> int:
                                   _pct(s["multiset_precision"]), _pct(s["order_acc"]), _pct(s["exact_sequence"]),
                                   f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}"))
         _table("(c/d) real photos summary", summ_rows)
-        report["real_summary"] = {"ours": _summ(rres["ours"]), "detector": _summ(rres["detector"])}
+        report["real_summary"] = {k: _summ(rres[k]) for k in systems}
     else:
         print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
 

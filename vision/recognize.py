@@ -129,6 +129,12 @@ def _reject(cd, code: str, conf: float) -> bool:
     alone = getattr(cd, "blob_size", 1) == 1
     if conf < MIN_CONFIDENCE and cd.score < 0.5:
         return True
+    if getattr(cd, "learned", False):
+        # the learned finder marks face-down tiles too: a back must be read surely; a lone blank
+        # region only as a sure white dragon or back
+        if code == "back":
+            return conf < BACK_MIN_CONFIDENCE
+        return alone and ink < 0.01 and not (code == "5z" and conf >= 0.6)
     # faces are found by their ivory colour, so a 'back' reading is a uniform light patch
     if code == "back" and ink < 0.03:
         return True
@@ -136,6 +142,44 @@ def _reject(cd, code: str, conf: float) -> bool:
     if alone and ink < 0.01 and not (code == "5z" and conf >= 0.6):
         return True
     return False
+
+
+#: a face-down tile belongs to a meld: it lies within this many tile lengths of another tile
+#: (centre to centre: a tile plus the gap that sets a meld apart)
+BACK_REACH = 2.2
+
+
+def _quad_area(q: np.ndarray) -> float:
+    d1, d2 = q[2] - q[0], q[3] - q[1]
+    return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
+
+
+def _drop_stray_backs(results: list) -> list:
+    """Keep a tile read as ``back`` only if it is about as large as the face-up tiles and a chain of
+    tiles, each within :data:`BACK_REACH` tile lengths of the next, links it to a face-up tile: a
+    concealed kong is laid out with the hand, while a back-coloured patch of the table is not a
+    tile."""
+    backs = [i for i, r in enumerate(results) if r[3][0][0] == "back"]
+    if not backs:
+        return results
+    centres = np.array([r[1].mean(0) for r in results])
+    lengths = np.array([max(np.linalg.norm(r[1][1] - r[1][0]), np.linalg.norm(r[1][3] - r[1][0])) for r in results])
+    areas = np.array([_quad_area(r[1]) for r in results])
+    faces = [i for i in range(len(results)) if i not in set(backs)]
+    ref = float(np.median(areas[faces])) if faces else float(np.median(areas))
+    reach = BACK_REACH * float(np.median(lengths))
+    linked = set(faces)
+    pending = {i for i in backs if 0.55 * ref <= areas[i] <= 1.8 * ref}
+    grew = True
+    while grew and pending and linked:
+        grew = False
+        for i in sorted(pending):
+            if min(np.linalg.norm(centres[i] - centres[j]) for j in linked) <= reach:
+                linked.add(i)
+                pending.discard(i)
+                grew = True
+    keep = linked
+    return [r for i, r in enumerate(results) if i in keep]
 
 
 _default_classifier = None
@@ -149,8 +193,11 @@ def _get_default_classifier():
     return _default_classifier
 
 
-def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
-    """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input."""
+def recognize(image_bytes: bytes, *, classifier=None, finder: str | None = None) -> Recognition:
+    """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input.
+
+    ``finder`` picks the tile finder (``"learned"`` or ``"classical"``, see
+    :func:`vision.segment.segment`); by default the learned one when its model ships."""
     from . import segment as _segment
     from . import grouping as _grouping
 
@@ -160,7 +207,7 @@ def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
     timings = {"decode": (t1 - t0) * 1000}
     rec = Recognition(width=ph.width, height=ph.height)
     try:
-        cands = _segment.segment(ph.image)
+        cands = _segment.segment(ph.image, method=finder)
     except Exception as exc:  # never crash on a strange photo
         cands = []
         rec.reason = f"segmentation failed: {type(exc).__name__}: {exc}"
@@ -202,6 +249,7 @@ def recognize(image_bytes: bytes, *, classifier=None) -> Recognition:
             if rot in (90, -90):
                 q = np.roll(q, -1 if rot == 90 else 1, axis=0)
             results.append((cd, q, rot, pr))
+        results = _drop_stray_backs(results)
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
     if results:

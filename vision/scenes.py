@@ -187,12 +187,15 @@ class _Placed:
     group: int
 
 
-def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0):
+def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0, grid=None):
     gap_seam = lambda: rng.uniform(0.0, 0.06) * tw
     placed: list[_Placed] = []
     rows_spec = []
     # hand rows: concealed group + melds
-    if n_rows == 1:
+    if grid is not None:
+        # a block of rows of touching tiles (a set laid out for a photo, a wall, a catalogue grid)
+        rows_spec = [[int(grid[1])] for _ in range(int(grid[0]))]
+    elif n_rows == 1:
         rows_spec.append([rng.integers(5, 15)] + [3] * int(rng.integers(0, 3)))
     else:
         rows_spec.append([int(rng.integers(7, 14))])
@@ -224,8 +227,11 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0
                     x += tw + gap_seam()
             x += rng.uniform(0.35, 1.0) * tw
             group_index += 1
-        y += row_h + rng.uniform(0.0, 0.04) * th if n_rows == 2 and row_index == 0 and rng.random() < 0.5 \
-            else row_h + rng.uniform(0.35, 0.9) * th
+        if grid is not None:
+            y += row_h + (rng.uniform(0.0, 0.04) if rng.random() < 0.6 else rng.uniform(0.1, 0.6)) * th
+        else:
+            y += row_h + rng.uniform(0.0, 0.04) * th if n_rows == 2 and row_index == 0 and rng.random() < 0.5 \
+                else row_h + rng.uniform(0.35, 0.9) * th
         row_index += 1
     if n_indicators:
         # indicators apart: a row below, each tile separated by a clear gap
@@ -266,12 +272,18 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
                n_indicators: int | None = None, face_fn=None, surface: str | None = None,
                perspective: float | None = None, degrade: bool = True,
                codes: list[str] | None = None, jpeg_quality: int | None = None,
-               n_kongs: int = 0) -> Scene:
+               n_kongs: int = 0, grid: tuple[int, int] | None = None,
+               fill: float | None = None, standing: bool = False) -> Scene:
     """One random table photo with ground truth. ``size`` is (width, height) of the output.
 
     ``n_kongs`` concealed kongs are added at the end of the last hand row: four tiles, the outer
     two (sometimes all four) face down, showing the tile back (ground-truth code ``back``) in the
-    colour of the set's back layer. The default (0) keeps the benchmark's fixed scenes unchanged."""
+    colour of the set's back layer. The default (0) keeps the benchmark's fixed scenes unchanged.
+    ``grid=(rows, cols)`` lays out a block of rows of touching tiles instead of a hand; ``fill`` is
+    the fraction of the frame the layout spans (default: random 0.5-0.85). Leaving both out keeps
+    the random stream, hence the benchmark's scenes, unchanged. ``standing`` draws the tiles
+    standing up facing the camera: the tile's top (ivory layer, then the back's colour) shows above
+    each face, the shadow falls behind, and the body is seen thicker."""
     import cv2
 
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
@@ -297,18 +309,20 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     aspect = rng.uniform(0.70, 0.80)
     th = 100.0
     tw = th * aspect
-    placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs)
+    placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs, grid)
     x0 = min(p.x for p in placed); x1 = max(p.x + p.w for p in placed)
     y0 = min(p.y for p in placed); y1 = max(p.y + p.h for p in placed)
     lw, lh = x1 - x0, y1 - y0
     # scale layout to fill 45-85% of the image width (or height)
-    fill = rng.uniform(0.5, 0.85)
+    fill = rng.uniform(0.5, 0.85) if fill is None else float(fill)
     s = min(W * fill / lw, H * fill / lh)
     Mg = int(0.2 * max(W, H))            # surface margin so the camera warp never runs out of table
     CW, CH = W + 2 * Mg, H + 2 * Mg
     cx, cy = Mg + W / 2 + rng.uniform(-0.08, 0.08) * W, Mg + H / 2 + rng.uniform(-0.08, 0.08) * H
     # the table plane is drawn on a canvas the size of the output, then warped by a homography
     thick = rng.uniform(0.12, 0.3) * th * s   # tile body thickness seen from above at an angle
+    if standing:
+        thick *= 1.5
     back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
                                     [200, 200, 200], [30, 30, 30], [160, 60, 160]]), np.float32)
     if n_kongs and (back_col.max() - back_col.min() < 40):
@@ -330,7 +344,7 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         w, h = p.w * s, p.h * s
         iw, ih = max(4, int(round(w))), max(4, int(round(h)))
         xi, yi = int(round(X)), int(round(Y))
-        if xi < Mg or yi < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
+        if xi < Mg or yi - int(thick) - 2 < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
             continue
         face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
         if p.rotated == 1:
@@ -350,22 +364,28 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
         # side: ivory layer then coloured back layer below the face
         t = int(round(thick))
         if t > 0:
-            sl2 = (slice(yi + t, yi + ih + t), slice(xi, xi + iw))
+            sl2 = (slice(yi + t, yi + ih + t), slice(xi, xi + iw)) if not standing else \
+                (slice(yi - t, yi + ih - t), slice(xi, xi + iw))
             ivory_side = np.array([185, 200, 210], np.float32)
             split = rng.uniform(0.3, 0.6)
             for j, (frac0, frac1, col) in enumerate(((0, split, ivory_side), (split, 1.0, back_col * 0.8))):
                 a = int(round(t * frac0)); b = int(round(t * frac1))
                 if b <= a:
                     continue
-                sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
                 mm = np.zeros((ih + b - a, iw), np.float32)
-                for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
-                    mm[dy:dy + ih] = np.maximum(mm[dy:dy + ih], m)
+                if standing:   # the tile's top shows above its face: ivory layer, then the back
+                    sl3 = (slice(yi - b, yi + ih - a), slice(xi, xi + iw))
+                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
+                        mm[b - a - dy:b - a - dy + ih] = np.maximum(mm[b - a - dy:b - a - dy + ih], m)
+                else:
+                    sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
+                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
+                        mm[dy:dy + ih] = np.maximum(mm[dy:dy + ih], m)
                 side_layer[sl3] = np.where(mm[:, :, None] > 0, col, side_layer[sl3])
                 side_alpha[sl3] = np.maximum(side_alpha[sl3], mm)
             body[sl2] = np.maximum(body[sl2], m)
         body[sl] = np.maximum(body[sl], m)
-        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t))
+        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t if not standing else yi - off[1] - t))
         if 0 <= sx and sx + iw < CW and 0 <= sy and sy + ih < CH:
             shadow[sy:sy + ih, sx:sx + iw] = np.maximum(shadow[sy:sy + ih, sx:sx + iw], m)
         # ground-truth quad (clockwise from top-left of the upright face)

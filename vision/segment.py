@@ -1,6 +1,13 @@
-"""Find mahjong tile faces in a photo and rectify each to an upright crop (OpenCV only).
+"""Find mahjong tiles in a photo and rectify each to an upright crop.
 
-Pipeline (on the working-size image, see :mod:`vision.photo`):
+Two tile finders share the candidates' form (:class:`Candidate`) and the crops (:func:`add_crops`):
+
+* the *learned* finder (default when ``models/tile_segmenter.onnx`` ships): a small network marks
+  every tile's top surface and its core (:mod:`vision.segmenter`); one tile per core, face-down
+  tiles included. It copes with glare, surfaces close to ivory and artwork that looks like a seam;
+* the *classical* finder (OpenCV only, no model), below.
+
+Classical pipeline (on the working-size image, see :mod:`vision.photo`):
 
 1. *Face mask*: tile faces are bright and unsaturated (ivory/white). A per-pixel whiteness score
    ``min(B,G,R) - 0.5 * (max - min)`` is thresholded with Otsu, then every region is re-thresholded
@@ -54,6 +61,7 @@ class Candidate:
     ambiguous: bool = False               # upright or lying is unclear from the shape
     crops: list = field(default_factory=list)   # [(rotation_degrees, crop BGR)] to classify
     back_probe: bool = False              # a possible face-down tile (kept only if read as 'back')
+    learned: bool = False                 # found by the learned tile finder (faces and backs alike)
 
 
 # ------------------------------------------------------------------------------------------
@@ -487,8 +495,45 @@ def _blobs(mask: np.ndarray, wmap: np.ndarray):
     return [b[:4] for b in blobs], float(np.count_nonzero(mask)), kept
 
 
-def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = None) -> list[Candidate]:
-    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels."""
+def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = None,
+            method: str | None = None) -> list[Candidate]:
+    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels.
+
+    ``method``: ``"learned"`` (the ONNX tile finder, :mod:`vision.segmenter`), ``"classical"``
+    (colour and seams, steps 1-7 above) or ``None``: learned when the model ships, else classical."""
+    if method is None:
+        from . import segmenter
+        method = "learned" if segmenter.available() else "classical"
+    if method not in ("learned", "classical"):
+        raise ValueError(f"unknown tile finder {method!r}: use 'learned' or 'classical'")
+    cands = _segment_learned(img, debug) if method == "learned" else _segment_classical(img, debug)
+    if with_crops:
+        for cd in cands:
+            add_crops(img, cd)
+    return cands
+
+
+def _segment_learned(img: np.ndarray, debug: dict | None) -> list[Candidate]:
+    """Candidates from the learned tile finder: one per core; face-down tiles included (the
+    classifier reads them as ``back``)."""
+    from . import segmenter
+    found, (face, core, _) = segmenter.find_tiles(img)
+    if debug is not None:
+        h, w = img.shape[:2]
+        debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255
+        debug["core"] = core
+    cands = []
+    for quad, lying, ambiguous, score, group, group_size in found:
+        cd = Candidate(quad, rotated=lying, score=score, blob=group, blob_size=group_size,
+                       ambiguous=ambiguous, learned=True)
+        x0, y0 = np.floor(quad.min(0)).astype(int)
+        x1, y1 = np.ceil(quad.max(0)).astype(int)
+        cd.ink = _ink(img[max(0, y0):max(0, y1), max(0, x0):max(0, x1)])
+        cands.append(cd)
+    return cands
+
+
+def _segment_classical(img: np.ndarray, debug: dict | None) -> list[Candidate]:
     h, w = img.shape[:2]
     mask, wmap = face_mask(img)
     blobs, mask_area, kept_area = _blobs(mask, wmap)
@@ -560,9 +605,6 @@ def segment(img: np.ndarray, *, with_crops: bool = True, debug: dict | None = No
         cands = [cd for cd, a in zip(cands, areas) if a > 0.25 * med and a < 4.0 * med]
     if cands:
         cands += find_backs(img, cands, mask)
-    if with_crops:
-        for cd in cands:
-            add_crops(img, cd)
     return cands
 
 

@@ -1,0 +1,196 @@
+"""Learned tile finder: an ONNX network marks each tile's top surface and its *core*.
+
+The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are about
+:data:`TARGET_TILE_PX` wide (a quick first look measures them, see :func:`find_tiles`) and run
+through ``models/tile_segmenter.onnx`` (trained by :mod:`vision.train_segmenter` on synthetic
+table photos). Its two output maps, at half the input resolution, are
+
+* ``face``: probability that a pixel is the top surface of a tile (a face, or the back of a
+  face-down tile);
+* ``core``: probability that it lies in a tile's top surface shrunk about its centre to
+  :data:`CORE_SHRINK` of its size.
+
+Cores of touching tiles do not touch, so every connected region of the core map is one tile: this
+replaces the seam analysis of the classical splitter, which fails where a surface pattern, a glare
+spot or a tile's own artwork looks like a seam. Each core's minimum-area rectangle, grown back by
+``1 / CORE_SHRINK``, is the tile's quadrilateral; whether it stands upright or lies at 90 degrees
+is read from its aspect (the classifier settles squarish ones, as in :mod:`vision.segment`).
+
+A core much longer than a tile is several touching tiles whose seams did not show (a kong
+shown all backs): it is cut by the photo's typical tile width (:func:`instances_from_maps`).
+
+:func:`available` says whether the model ships; :func:`vision.segment.segment` uses the classical
+colour-and-seam finder when it does not (or when asked to).
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+MODEL_NAME = "tile_segmenter"
+INPUT_LONG = 640          # the network's usual view (long side); see find_tiles for the scale
+CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this about its centre
+CORE_THRESHOLD = 0.5
+CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
+MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
+PROBE_LONG = 320          # the first look, which measures the tiles' size
+TARGET_TILE_PX = 32       # the tile width the second look aims at
+MIN_LONG = 128            # never look at a photo smaller than this
+FACE_ASPECT = 0.75
+AMBIGUOUS_RATIO = (0.92, 1.25)
+
+_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
+_session = None
+
+
+def normalize(img_bgr: np.ndarray) -> np.ndarray:
+    """HWC BGR (uint8 or float 0-255) -> HWC float32 in [-0.5, 0.5]."""
+    return img_bgr.astype(np.float32) / 255.0 - 0.5
+
+
+def model_path() -> Path:
+    return _MODEL_DIR / f"{MODEL_NAME}.onnx"
+
+
+def available() -> bool:
+    return model_path().exists()
+
+
+def _get_session():
+    global _session
+    if _session is None:
+        import onnxruntime as ort
+        so = ort.SessionOptions()
+        so.intra_op_num_threads = 2
+        so.inter_op_num_threads = 1
+        _session = ort.InferenceSession(str(model_path()), sess_options=so, providers=["CPUExecutionProvider"])
+    return _session
+
+
+def metadata() -> dict:
+    p = _MODEL_DIR / f"{MODEL_NAME}.json"
+    return json.loads(p.read_text()) if p.exists() else {}
+
+
+def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
+    """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
+    and the factor that takes a map pixel's coordinates back to ``img`` pixels."""
+    h, w = img.shape[:2]
+    s = long_side / max(h, w)
+    iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
+    small = cv2.resize(img, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    H, W = (ih + 15) // 16 * 16, (iw + 15) // 16 * 16
+    x = np.zeros((1, 3, H, W), np.float32)
+    x[0, :, :ih, :iw] = normalize(small).transpose(2, 0, 1)
+    logits = _get_session().run(None, {"image": x})[0][0]
+    prob = 1.0 / (1.0 + np.exp(-logits[:, : (ih + 1) // 2, : (iw + 1) // 2]))
+    # map pixel i covers input pixels [2i, 2i + 2); input -> img is 1 / s
+    return prob[0], prob[1], 2.0 / s
+
+
+def _order(box: np.ndarray) -> np.ndarray:
+    from .segment import order_quad
+    return order_quad(box)
+
+
+def _tile(quad: np.ndarray, group: int) -> tuple:
+    """(quad, lying, ambiguous, score, group) for a quadrilateral ordered up = image up."""
+    top = float(np.linalg.norm(quad[1] - quad[0]))
+    left = float(np.linalg.norm(quad[3] - quad[0]))
+    ratio = max(top, 1e-3) / max(left, 1e-3)
+    lying = ratio > 1.0
+    ambiguous = AMBIGUOUS_RATIO[0] <= ratio <= AMBIGUOUS_RATIO[1]
+    r = ratio * FACE_ASPECT if lying else ratio / FACE_ASPECT
+    score = float(np.exp(-(np.log(r) / 0.35) ** 2))
+    return quad.astype(np.float32), bool(lying), bool(ambiguous), score, group
+
+
+def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) -> list[tuple]:
+    """Tiles from the two maps: ``(quad, lying, ambiguous, score, group, group_size)`` per core,
+    ``quad`` (4x2, clockwise from the top-left, up = image up) in map pixels times ``scale``;
+    ``group`` numbers the connected face regions (touching tiles share one).
+
+    A core far longer than a tile's (its rectangle over :data:`MERGED_RATIO` times as long as wide)
+    is the merged cores of ``k`` touching tiles whose seams the network could not see (face-down
+    tiles of one colour, a kong shown all backs): ``k`` follows from the photo's typical tile width
+    ``W`` (the median short side of the single cores), since ``k`` merged cores span
+    ``(k - 1 + CORE_SHRINK) * W``; the core is cut into ``k`` tiles along its length."""
+    cb = (core > CORE_THRESHOLD).astype(np.uint8)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
+    if n <= 1:
+        return []
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    typical = float(np.percentile(areas, 75))
+    fb = (face > 0.5).astype(np.uint8)
+    _, flabels = cv2.connectedComponents(fb, connectivity=8)
+    rects = []
+    for i in range(1, n):
+        x, y, bw, bh, area = stats[i]
+        if area < max(4, 0.2 * typical):
+            continue
+        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        pts = np.column_stack([xs + x + 0.5, ys + y + 0.5]).astype(np.float32)
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
+        # (the thresholded core is about as large as the true one: pixel centres span one pixel
+        # less than the region, and the blurred map crosses 0.5 about half a pixel outside it)
+        rw, rh = rw + CORE_PAD, rh + CORE_PAD
+        group = int(flabels[int(cy), int(cx)]) if 0 <= int(cy) < fb.shape[0] and 0 <= int(cx) < fb.shape[1] else 0
+        rects.append(((cx, cy), (rw, rh), ang, group))
+    singles = [min(rw, rh) for _, (rw, rh), _, _ in rects if max(rw, rh) <= MERGED_RATIO * min(rw, rh)]
+    width = float(np.median(singles)) / CORE_SHRINK if singles else 0.0
+    out = []
+    for (cx, cy), (rw, rh), ang, group in rects:
+        long_, short = max(rw, rh), min(rw, rh)
+        k = int(round((long_ / width) + 1 - CORE_SHRINK)) if width > 0 and long_ > MERGED_RATIO * short else 1
+        if k <= 1:
+            box = cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang))
+            out.append(_tile(_order(box * scale), group))
+            continue
+        # unit vector along the long side, and the tile length along it
+        t = np.deg2rad(ang)
+        axis = np.array([np.cos(t), np.sin(t)]) if rw >= rh else np.array([-np.sin(t), np.cos(t)])
+        full = long_ + (1 - CORE_SHRINK) * width        # the merged tiles' whole length
+        step = full / k
+        for m in range(k):
+            c = np.array([cx, cy]) + axis * (-full / 2 + step * (m + 0.5))
+            size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
+            box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
+            out.append(_tile(_order(box * scale), group))
+    sizes: dict = {}
+    for t in out:
+        sizes[t[4]] = sizes.get(t[4], 0) + 1
+    return [t + (sizes[t[4]] if t[4] else 1,) for t in out]
+
+
+def tile_width(instances: list[tuple]) -> float:
+    """Median short side of the tiles found (pixels of the quads' frame)."""
+    if not instances:
+        return 0.0
+    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q, *_ in instances]
+    return float(np.median(sides))
+
+
+def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
+    """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
+    they came from ``(face, core, scale)``.
+
+    Scale: the network learned tiles 10-90 pixels wide, and seams between touching tiles get too
+    thin below about 20. A quick first look at :data:`PROBE_LONG` pixels measures the photo's tile
+    width (a close-up's few large tiles and a far-away hand's small ones alike); the photo is then
+    seen at the size that makes its tiles about :data:`TARGET_TILE_PX` wide (between
+    :data:`MIN_LONG` pixels and its own size). When the first look finds nothing, the second is at
+    :data:`INPUT_LONG`."""
+    h, w = img.shape[:2]
+    maps = predict_maps(img, PROBE_LONG)
+    inst = instances_from_maps(*maps)
+    long_ = INPUT_LONG
+    if inst:
+        width = tile_width(inst) * PROBE_LONG / max(h, w)
+        long_ = int(min(max(h, w), max(MIN_LONG, PROBE_LONG * TARGET_TILE_PX / max(width, 1.0))))
+    if abs(long_ - PROBE_LONG) > 0.15 * PROBE_LONG:
+        maps = predict_maps(img, long_)
+        inst = instances_from_maps(*maps)
+    return inst, maps

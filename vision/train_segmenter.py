@@ -1,0 +1,335 @@
+"""Train the tile segmenter (a small fully convolutional network) on CPU and export it to ONNX.
+
+    python3 run.py train-segmenter [--scenes 1200 --steps 4000 --time-budget 34]
+
+What it learns (see :mod:`vision.segmenter` for how the output is used): for every pixel of a
+table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.segmenter.find_tiles`),
+at half its resolution,
+
+* ``face``: the pixel lies on the top surface of a tile (a face-up face, or the back of a
+  face-down tile), and
+* ``core``: the pixel lies in the tile's *core*, its top surface shrunk towards its centre to
+  :data:`vision.segmenter.CORE_SHRINK` of its size. Cores of touching tiles never touch, so each
+  connected core is one tile, whatever the seams, the surface or the light look like.
+
+Training data are synthetic table photos from :func:`vision.scenes.make_scene`, whose tile
+quadrilaterals are exact: hands (one or two rows, melds apart, lying claimed tiles, indicators,
+concealed kongs showing tile backs) and blocks of touching rows, on felt, wood, patterned cloth,
+plastic and dark tables, tiles lying flat or standing up facing the camera, under perspective, light gradients, cast shadows, glare, blur, noise and
+JPEG; tile faces from every artwork style in the shared data. Scenes are rendered at 800-1200 px
+and scaled to 448-832 px on the long side so tile sizes vary about fourfold. Every fifth scene is
+kept apart for validation (core F1 and tile recall / precision).
+
+The network is a four-level U-Net (16-24-40-64 channels, stride-2 stem, dilated bottleneck,
+189k parameters, output at half the input resolution); loss = BCE(face) + BCE(core) +
+Dice(core). ONNX export is checked against PyTorch.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing as mp
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from . import scenes as _scenes
+from .segmenter import CORE_SHRINK, INPUT_LONG, MODEL_NAME
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+# --------------------------------------------------------------------------------------------
+# data
+
+def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tuple[np.ndarray, np.ndarray]:
+    """Face and core masks (uint8 0/1) of ``tiles`` (ground-truth quads scaled by ``scale``)."""
+    face = np.zeros(shape, np.uint8)
+    core = np.zeros(shape, np.uint8)
+    for t in tiles:
+        q = np.asarray(t["quad"], np.float64) * scale
+        c = q.mean(0)
+        cv2.fillPoly(face, [np.round(q * 4).astype(np.int32)], 1, lineType=cv2.LINE_8, shift=2)
+        qc = c + (q - c) * CORE_SHRINK
+        cv2.fillPoly(core, [np.round(qc * 4).astype(np.int32)], 1, lineType=cv2.LINE_8, shift=2)
+    return face, core
+
+
+def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
+    """One training photo (BGR uint8 at 448-832 px long side), its face/core masks and quads."""
+    rng = np.random.default_rng(seed)
+    long_side = int(rng.choice([800, 1000, 1200]))
+    size = (long_side * 3 // 4, long_side) if rng.random() < 0.35 else (long_side, long_side * 3 // 4)
+    kw: dict = {}
+    u = rng.random()
+    if u < 0.22:
+        kw["grid"] = (int(rng.integers(2, 6)), int(rng.integers(5, 19)))
+        kw["fill"] = float(rng.uniform(0.55, 0.95))
+    elif u < 0.32:
+        kw["fill"] = float(rng.uniform(0.25, 0.5))      # a small hand far from the camera
+    elif u < 0.40:
+        kw["fill"] = float(rng.uniform(0.85, 1.0))      # a close-up
+    elif u < 0.50:
+        kw.update(standing=True, n_rows=1, n_indicators=0)   # a hand standing up, facing the camera
+    r = rng.random()
+    kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
+    sc = _scenes.make_scene(rng, size=size, **kw)
+    target_long = int(rng.integers(448, 833))
+    s = target_long / max(size)
+    w, h = int(round(size[0] * s)), int(round(size[1] * s))
+    img = cv2.resize(sc.image, (w, h), interpolation=cv2.INTER_AREA)
+    face, core = target_masks(sc.tiles, (h, w), s)
+    quads = [np.asarray(t["quad"], np.float32) * s for t in sc.tiles]
+    return img, face, core, quads
+
+
+def _gen(seeds):
+    return [make_sample(int(s)) for s in seeds]
+
+
+def generate(n: int, seed0: int, workers: int = 2) -> list:
+    seeds = list(range(seed0, seed0 + n))
+    chunks = [seeds[i::workers * 4] for i in range(workers * 4)]
+    with mp.get_context("fork").Pool(workers) as pool:
+        parts = pool.map(_gen, chunks)
+    return [x for part in parts for x in part]
+
+
+# --------------------------------------------------------------------------------------------
+# model
+
+def build_model():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def cbr(i, o, s=1, d=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    class SegNet(nn.Module):
+        """U-Net, output (face, core) logits at half the input resolution."""
+
+        def __init__(self, c=(16, 24, 40, 64)):
+            super().__init__()
+            self.e1 = nn.Sequential(cbr(3, c[0], 2), cbr(c[0], c[0]))
+            self.e2 = nn.Sequential(cbr(c[0], c[1], 2), cbr(c[1], c[1]))
+            self.e3 = nn.Sequential(cbr(c[1], c[2], 2), cbr(c[2], c[2]))
+            self.e4 = nn.Sequential(cbr(c[2], c[3], 2), cbr(c[3], c[3], d=2), cbr(c[3], c[3], d=4))
+            self.d3 = cbr(c[3] + c[2], c[2])
+            self.d2 = cbr(c[2] + c[1], c[1])
+            self.d1 = cbr(c[1] + c[0], c[0])
+            self.out = nn.Conv2d(c[0], 2, 1)
+
+        def forward(self, x):
+            x1 = self.e1(x)
+            x2 = self.e2(x1)
+            x3 = self.e3(x2)
+            x4 = self.e4(x3)
+
+            def up(a, b):
+                return F.interpolate(a, size=b.shape[2:], mode="bilinear", align_corners=False)
+
+            y = self.d3(torch.cat([up(x4, x3), x3], 1))
+            y = self.d2(torch.cat([up(y, x2), x2], 1))
+            y = self.d1(torch.cat([up(y, x1), x1], 1))
+            return self.out(y)
+
+    return SegNet()
+
+
+# --------------------------------------------------------------------------------------------
+# batches
+
+def _augment(img, face, core, rng):
+    k = int(rng.integers(0, 4))
+    if k:
+        img, face, core = (np.rot90(a, k).copy() for a in (img, face, core))
+    if rng.random() < 0.5:
+        img, face, core = (a[:, ::-1].copy() for a in (img, face, core))
+    img = img.astype(np.float32)
+    img = img * rng.uniform(0.75, 1.25, 3)[None, None, :] + rng.uniform(-25, 25)
+    if rng.random() < 0.3:
+        img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
+    return np.clip(img, 0, 255), face, core
+
+
+def make_batch(data, rng, batch: int, patch: int):
+    xs = np.zeros((batch, 3, patch, patch), np.float32)
+    ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
+    for b in range(batch):
+        img, face, core, _ = data[int(rng.integers(len(data)))]
+        img, face, core = _augment(img, face, core, rng)
+        h, w = face.shape
+        ph, pw = max(h, patch), max(w, patch)
+        if (ph, pw) != (h, w):   # pad small photos with an edge copy
+            img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REFLECT)
+            face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
+            core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
+        # half the patches centred on tiles, half anywhere
+        if rng.random() < 0.6 and face.any():
+            ys_, xs_ = np.nonzero(face[::4, ::4])
+            i = int(rng.integers(len(ys_)))
+            cy, cx = ys_[i] * 4, xs_[i] * 4
+            y0 = int(np.clip(cy - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, ph - patch))
+            x0 = int(np.clip(cx - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, pw - patch))
+        else:
+            y0, x0 = int(rng.integers(0, ph - patch + 1)), int(rng.integers(0, pw - patch + 1))
+        sl = (slice(y0, y0 + patch), slice(x0, x0 + patch))
+        xs[b] = normalize(img[sl]).transpose(2, 0, 1)
+        for ci, m in enumerate((face, core)):
+            ys[b, ci] = cv2.resize(m[sl].astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
+    return xs, ys
+
+
+def normalize(img_bgr: np.ndarray) -> np.ndarray:
+    from .segmenter import normalize as _n
+    return _n(img_bgr)
+
+
+# --------------------------------------------------------------------------------------------
+# validation: tiles found by the same post-processing as inference
+
+def validate(model, val, max_items: int = 200) -> dict:
+    import torch
+    from .segmenter import instances_from_maps
+    from .evaluate import match_quads
+    model.eval()
+    n_gt = n_pred = n_hit = 0
+    with torch.no_grad():
+        for img, face, core, quads in val[:max_items]:
+            x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
+            out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
+            pred = instances_from_maps(out[0], out[1], scale=2.0)
+            pairs = match_quads([q.tolist() for q in quads], [p[0] for p in pred])
+            n_gt += len(quads)
+            n_pred += len(pred)
+            n_hit += len(pairs)
+    model.train()
+    return {"recall": n_hit / max(1, n_gt), "precision": n_hit / max(1, n_pred), "tiles": n_gt}
+
+
+def _pad16(x_hwc: np.ndarray):
+    h, w = x_hwc.shape[:2]
+    H, W = (h + 15) // 16 * 16, (w + 15) // 16 * 16
+    out = np.zeros((1, 3, H, W), np.float32)
+    out[0, :, :h, :w] = x_hwc.transpose(2, 0, 1)
+    return out, (h, w)
+
+
+# --------------------------------------------------------------------------------------------
+
+def export_onnx(model, path: Path) -> float:
+    """Export with dynamic height/width; return max |onnxruntime - torch| on a random input."""
+    import torch
+    import onnxruntime as ort
+    model.eval()
+    x = torch.randn(1, 3, 320, 448)
+    torch.onnx.export(model, x, str(path), input_names=["image"], output_names=["logits"],
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
+                      opset_version=17, dynamo=False)
+    with torch.no_grad():
+        ref = model(x).numpy()
+    sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
+    got = sess.run(None, {"image": x.numpy()})[0]
+    return float(np.abs(got - ref).max())
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--out", default=str(REPO / "models"))
+    ap.add_argument("--scenes", type=int, default=1200, help="synthetic training photos (plus a quarter, at most 200, for validation)")
+    ap.add_argument("--steps", type=int, default=4000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--patch", type=int, default=192)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--init", default=None, help="state_dict to continue from")
+    ap.add_argument("--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it")
+    a = ap.parse_args(argv)
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    t_start = time.time()
+    budget = a.time_budget * 60
+    out = Path(a.out)
+    cache = REPO / "vision" / ".cache"
+    cache.mkdir(parents=True, exist_ok=True)
+
+    n_val = max(20, min(200, a.scenes // 4))
+    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
+    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
+    val = generate(n_val, 2_000_000, workers=a.threads)
+    t_data = time.time() - t_start
+    print(f"  {t_data:.0f} s", flush=True)
+
+    model = build_model()
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    rng = np.random.default_rng(a.seed)
+    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
+    t0 = time.time()
+    step = 0
+    log = []
+    while step < a.steps:
+        p = max(step / a.steps, (time.time() - t0) / train_budget)
+        if p >= 1:
+            break
+        lr = a.lr * (0.02 + 0.98 * 0.5 * (1 + math.cos(math.pi * min(1.0, p))))
+        if step < 100:
+            lr *= (step + 1) / 100
+        for g in opt.param_groups:
+            g["lr"] = lr
+        xb, yb = make_batch(data, rng, a.batch, a.patch)
+        x, y = torch.from_numpy(xb), torch.from_numpy(yb)
+        logits = model(x)
+        bce = F.binary_cross_entropy_with_logits(logits, y)
+        pc = torch.sigmoid(logits[:, 1])
+        inter = (pc * y[:, 1]).sum()
+        dice = 1 - (2 * inter + 1) / (pc.sum() + y[:, 1].sum() + 1)
+        loss = 2 * bce + dice
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        step += 1
+        if step % 100 == 0:
+            print(f"  step {step} loss {loss.item():.4f} lr {lr:.5f} {time.time() - t0:.0f} s", flush=True)
+        if step % 1000 == 0:
+            v = validate(model, val, 60)
+            log.append({"step": step, **v})
+            print(f"  validation: {v}", flush=True)
+            torch.save(model.state_dict(), cache / "tile_segmenter.pt")
+    train_s = time.time() - t0
+    torch.save(model.state_dict(), cache / "tile_segmenter.pt")
+    v = validate(model, val, len(val))
+    print(f"final validation on {len(val)} photos: {v}", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    onnx_path = out / f"{MODEL_NAME}.onnx"
+    diff = export_onnx(model, onnx_path)
+    print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
+    meta = {
+        "format": "mjc-tile-segmenter/1",
+        "input": {"layout": "NCHW", "color": "BGR", "long_side": INPUT_LONG, "multiple_of": 16,
+                  "normalisation": "x / 255 - 0.5"},
+        "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2,
+                   "core_shrink": CORE_SHRINK},
+        "training": {"synthetic_photos": a.scenes, "validation_photos": len(val), "steps": step,
+                     "batch": a.batch, "patch": a.patch, "lr": a.lr, "seed": a.seed,
+                     "data_seconds": round(t_data), "train_seconds": round(train_s),
+                     "threads": a.threads, "torch": torch.__version__,
+                     "source": "vision.scenes.make_scene (artwork faces from shared/vision-data)"},
+        "validation": {"final": v, "during": log, "onnx_max_abs_diff": diff},
+    }
+    (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))
+    print(f"total {time.time() - t_start:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
