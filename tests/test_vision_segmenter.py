@@ -125,3 +125,12 @@ def test_mjc_recognize_can_pick_the_finder(finder, capsys):
     assert main(["recognize", str(photos / gt["image"]), "--json", "--finder", finder]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["ok"] and abs(len(out["tiles"]) - len(gt["tiles"])) <= 1
+
+
+def test_training_targets_one_core_per_tile_inside_its_face():
+    from vision.train_segmenter import target_masks
+    sc = scenes.make_scene(5, size=(1000, 750), face_fn=scenes._placeholder_face, grid=(3, 12), fill=0.9)
+    face, core = target_masks(sc.tiles, sc.image.shape[:2], 1.0)
+    assert not (core & (1 - face)).any()                     # every core pixel lies on a face
+    n, _ = cv2.connectedComponents(core, connectivity=4)
+    assert n - 1 == len(sc.tiles)                            # touching tiles' cores stay apart

@@ -1,7 +1,7 @@
 """Learned tile finder: an ONNX network marks each tile's top surface and its *core*.
 
-The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are about
-:data:`TARGET_TILE_PX` wide (a quick first look measures them, see :func:`find_tiles`) and run
+The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are 22-48 pixels
+wide (a first look measures them, see :func:`find_tiles`) and run
 through ``models/tile_segmenter.onnx`` (trained by :mod:`vision.train_segmenter` on synthetic
 table photos). Its two output maps, at half the input resolution, are
 
@@ -31,14 +31,15 @@ import cv2
 import numpy as np
 
 MODEL_NAME = "tile_segmenter"
-INPUT_LONG = 640          # the network's usual view (long side); see find_tiles for the scale
+INPUT_LONG = 640          # the network's first view of a photo (long side); see find_tiles
 CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this about its centre
 CORE_THRESHOLD = 0.5
 CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
-PROBE_LONG = 320          # the first look, which measures the tiles' size
-TARGET_TILE_PX = 32       # the tile width the second look aims at
+TILE_PX_RANGE = (22, 48)  # tiles this wide (at the size the network saw) need no second look
+TARGET_TILE_PX = 32       # the tile width a second look aims at
 MIN_LONG = 128            # never look at a photo smaller than this
+MAX_LOOKS = 3
 FACE_ASPECT = 0.75
 AMBIGUOUS_RATIO = (0.92, 1.25)
 
@@ -166,10 +167,14 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) 
 
 
 def tile_width(instances: list[tuple]) -> float:
-    """Median short side of the tiles found (pixels of the quads' frame)."""
+    """Median short side of the tiles found (pixels of the quads' frame), measured on the
+    tile-shaped ones that touch another (a row of a hand) when there are at least three: stray
+    finds on a patterned surface stand alone and come in any size."""
     if not instances:
         return 0.0
-    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q, *_ in instances]
+    rowed = [t for t in instances if t[5] >= 2 and t[3] >= 0.6]
+    use = rowed if len(rowed) >= 3 else instances
+    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q, *_ in use]
     return float(np.median(sides))
 
 
@@ -178,19 +183,23 @@ def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
     they came from ``(face, core, scale)``.
 
     Scale: the network learned tiles 10-90 pixels wide, and seams between touching tiles get too
-    thin below about 20. A quick first look at :data:`PROBE_LONG` pixels measures the photo's tile
-    width (a close-up's few large tiles and a far-away hand's small ones alike); the photo is then
-    seen at the size that makes its tiles about :data:`TARGET_TILE_PX` wide (between
-    :data:`MIN_LONG` pixels and its own size). When the first look finds nothing, the second is at
-    :data:`INPUT_LONG`."""
+    thin below about 20. The photo is first seen at :data:`INPUT_LONG` pixels; while its tiles come
+    out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
+    close-up of a few large tiles) it is seen again at the size that makes them about
+    :data:`TARGET_TILE_PX` wide (between :data:`MIN_LONG` pixels and its own size), at most
+    :data:`MAX_LOOKS` times in all."""
     h, w = img.shape[:2]
-    maps = predict_maps(img, PROBE_LONG)
-    inst = instances_from_maps(*maps)
     long_ = INPUT_LONG
-    if inst:
-        width = tile_width(inst) * PROBE_LONG / max(h, w)
-        long_ = int(min(max(h, w), max(MIN_LONG, PROBE_LONG * TARGET_TILE_PX / max(width, 1.0))))
-    if abs(long_ - PROBE_LONG) > 0.15 * PROBE_LONG:
+    maps = predict_maps(img, long_)
+    inst = instances_from_maps(*maps)
+    for _ in range(MAX_LOOKS - 1):
+        width = tile_width(inst) * long_ / max(h, w)
+        if not inst or TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
+            break
+        new = int(min(max(h, w), max(MIN_LONG, long_ * TARGET_TILE_PX / max(width, 1.0))))
+        if abs(new - long_) <= 0.15 * long_:
+            break
+        long_ = new
         maps = predict_maps(img, long_)
         inst = instances_from_maps(*maps)
     return inst, maps
