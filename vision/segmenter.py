@@ -1,6 +1,6 @@
 """Learned tile finder: an ONNX network marks each tile's top surface and its *core*.
 
-The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are 22-48 pixels
+The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are 20-64 pixels
 wide (a first look measures them, see :func:`find_tiles`) and run
 through ``models/tile_segmenter.onnx`` (trained by :mod:`vision.train_segmenter` on synthetic
 table photos). Its two output maps, at half the input resolution, are
@@ -36,7 +36,7 @@ CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this abou
 CORE_THRESHOLD = 0.5
 CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
-TILE_PX_RANGE = (22, 48)  # tiles this wide (at the size the network saw) need no second look
+TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32       # the tile width a second look aims at
 MIN_LONG = 128            # never look at a photo smaller than this
 MAX_LOOKS = 3
