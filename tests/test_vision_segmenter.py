@@ -134,3 +134,14 @@ def test_training_targets_one_core_per_tile_inside_its_face():
     assert not (core & (1 - face)).any()                     # every core pixel lies on a face
     n, _ = cv2.connectedComponents(core, connectivity=4)
     assert n - 1 == len(sc.tiles)                            # touching tiles' cores stay apart
+
+
+def test_core_without_face_support_is_dropped():
+    sc = scenes.make_scene(3, size=(1000, 750), face_fn=scenes._placeholder_face, n_rows=1,
+                           with_rotated=False, n_indicators=0)
+    face, core = _maps_from_tiles(sc.tiles, sc.image.shape[:2])
+    q = np.asarray(sc.tiles[0]["quad"]) / 2
+    cv2.fillPoly(face, [np.round(q).astype(np.int32)], 0.3)   # the network unsure it is a tile top
+    found = segmenter.instances_from_maps(face, core, scale=2.0)
+    assert len(found) == len(sc.tiles) - 1
+    assert not match_quads([sc.tiles[0]["quad"]], [f[0] for f in found])

@@ -17,7 +17,9 @@ spot or a tile's own artwork looks like a seam. Each core's minimum-area rectang
 is read from its aspect (the classifier settles squarish ones, as in :mod:`vision.segment`).
 
 A core much longer than a tile is several touching tiles whose seams did not show (a kong
-shown all backs): it is cut by the photo's typical tile width (:func:`instances_from_maps`).
+shown all backs): it is cut by the photo's typical tile width (:func:`instances_from_maps`). A
+core whose tile the face map hardly supports (mean probability under :data:`MIN_FACE_SUPPORT`
+over the grown quad: a wood knot, a cloth pattern) is dropped.
 
 :func:`available` says whether the model ships; :func:`vision.segment.segment` uses the classical
 colour-and-seam finder when it does not (or when asked to).
@@ -36,6 +38,7 @@ CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this abou
 CORE_THRESHOLD = 0.5
 CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
+MIN_FACE_SUPPORT = 0.7    # a tile's quad must lie on the face map this surely (mean probability)
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32       # the tile width a second look aims at
 MIN_LONG = 128            # never look at a photo smaller than this
@@ -160,10 +163,23 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) 
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
             out.append(_tile(_order(box * scale), group))
+    out = [t for t in out if _face_support(face, t[0] / scale) >= MIN_FACE_SUPPORT]
     sizes: dict = {}
     for t in out:
         sizes[t[4]] = sizes.get(t[4], 0) + 1
     return [t + (sizes[t[4]] if t[4] else 1,) for t in out]
+
+
+def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
+    """Mean face probability inside ``quad`` (map pixels)."""
+    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
+    x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
+    roi = face[y0:y1, x0:x1]
+    if roi.size == 0:
+        return 0.0
+    m = np.zeros(roi.shape, np.uint8)
+    cv2.fillPoly(m, [np.round(quad - [x0, y0]).astype(np.int32)], 1)
+    return float(roi[m > 0].mean()) if m.any() else 0.0
 
 
 def tile_width(instances: list[tuple]) -> float:
