@@ -112,7 +112,8 @@ def _tile(quad: np.ndarray, group: int) -> tuple:
     return quad.astype(np.float32), bool(lying), bool(ambiguous), score, group
 
 
-def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) -> list[tuple]:
+def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0,
+                        min_support: float = None) -> list[tuple]:
     """Tiles from the two maps: ``(quad, lying, ambiguous, score, group, group_size)`` per core,
     ``quad`` (4x2, clockwise from the top-left, up = image up) in map pixels times ``scale``;
     ``group`` numbers the connected face regions (touching tiles share one).
@@ -121,7 +122,10 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) 
     is the merged cores of ``k`` touching tiles whose seams the network could not see (face-down
     tiles of one colour, a kong shown all backs): ``k`` follows from the photo's typical tile width
     ``W`` (the median short side of the single cores), since ``k`` merged cores span
-    ``(k - 1 + CORE_SHRINK) * W``; the core is cut into ``k`` tiles along its length."""
+    ``(k - 1 + CORE_SHRINK) * W``; the core is cut into ``k`` tiles along its length.
+
+    A tile whose quad the face map supports less than ``min_support`` (mean probability; default
+    :data:`MIN_FACE_SUPPORT`) is left out."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
     if n <= 1:
@@ -163,7 +167,8 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0) 
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
             out.append(_tile(_order(box * scale), group))
-    out = [t for t in out if _face_support(face, t[0] / scale) >= MIN_FACE_SUPPORT]
+    min_support = MIN_FACE_SUPPORT if min_support is None else min_support
+    out = [t for t in out if _face_support(face, t[0] / scale) >= min_support]
     sizes: dict = {}
     for t in out:
         sizes[t[4]] = sizes.get(t[4], 0) + 1
@@ -207,8 +212,10 @@ def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
     h, w = img.shape[:2]
     long_ = INPUT_LONG
     maps = predict_maps(img, long_)
-    inst = instances_from_maps(*maps)
     for _ in range(MAX_LOOKS - 1):
+        # the size is measured on every core: at a wrong size the network finds tiles it is
+        # unsure of (little face support), which still tell how large the tiles are
+        inst = instances_from_maps(*maps, min_support=0.0)
         width = tile_width(inst) * long_ / max(h, w)
         if not inst or TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
             break
@@ -217,5 +224,4 @@ def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
             break
         long_ = new
         maps = predict_maps(img, long_)
-        inst = instances_from_maps(*maps)
-    return inst, maps
+    return instances_from_maps(*maps), maps
