@@ -9,6 +9,7 @@ Commands:
   serve [ARGS...]   start the companion server (``mjc serve ARGS``)
   test [ARGS...]    run the whole test suite (``pytest ARGS``)
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
+  check             lint and format check (ruff) and type check (mypy) of the whole tree
   bench [NAME]      run the benchmarks in bench/ (engine, vision)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m vision.train ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
@@ -35,6 +36,7 @@ EXTRAS = {
     "mjc": "",
     "test": "[dev,e2e]",
     "bench": "[dev,bench]",
+    "check": "[dev,check]",
     "train": "[train]",
     "train-segmenter": "[train]",
 }
@@ -98,6 +100,13 @@ def main(argv: list[str]) -> int:
         if os.environ.get("MJC_SKIP_E2E") != "1":
             ensure_chromium()
         args = [str(PY), "-m", "pytest", *rest]
+    elif command == "check":
+        steps = [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]]
+        code = 0
+        for step in steps:
+            print(f"[run.py] {' '.join(step)}", flush=True)
+            code |= subprocess.call([str(BIN / step[0]), *step[1:]], cwd=ROOT)
+        return code
     elif command in ("train", "train-segmenter"):
         if not shutil.which("rsvg-convert"):
             apt_install(TRAIN_DEBS, "training (artwork rendering)")

@@ -24,7 +24,7 @@ from engine.errors import MahjongError
 from engine.melds import MeldKind
 from engine.rules import VARIANT_NAMES, get_variant
 from engine.rules.base import resolve_options
-from engine.tiles import NUM_ALL, name_en, name_zh, suit_of, tile_str
+from engine.tiles import NUM_ALL, format_tiles, name_en, name_zh, parse_tiles, suit_of, tile_str
 
 from . import ledger as L
 from .errors import ApiError, bad
@@ -228,6 +228,20 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
     @app.get("/api/tiles")
     def tiles():
         return {"ok": True, "tiles": tile_catalogue()}
+
+    @app.post("/api/notation")
+    def api_notation():
+        """Read typed tiles (``123m``, ``一萬 東``, Unicode glyphs) the way the engine does."""
+        body = _object_body()
+        _check_keys(body, {"tiles"})
+        text = body.get("tiles")
+        if not isinstance(text, str):
+            raise bad("field 'tiles' must be a string of tiles like '123m 5z' or '一萬 東'", field="tiles")
+        try:
+            codes = parse_tiles(text)
+        except MahjongError as err:
+            raise bad(err.message, field="tiles", code=err.code) from None
+        return {"ok": True, "tiles": [tile_str(t) for t in codes], "notation": format_tiles(codes)}
 
     @app.post("/api/recognize")
     def api_recognize():

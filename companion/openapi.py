@@ -51,6 +51,12 @@ def openapi_document() -> dict:
                                           "variants": {"type": "array", "items": {"$ref": "#/components/schemas/Variant"}}}})}}},
             "/api/tiles": {"get": {"summary": "tile codes with English and Chinese names (for the picker)",
                                    "responses": {"200": _json({"type": "object"})}}},
+            "/api/notation": {"post": {
+                "summary": "read typed tiles (compact notation, Chinese names, Unicode glyphs) as tile codes",
+                "requestBody": _body({"type": "object", "required": ["tiles"], "properties": {"tiles": {"type": "string"}}}),
+                "responses": {"200": _json({"type": "object", "properties": {
+                    "tiles": {"type": "array", "items": {"type": "string"}}, "notation": {"type": "string"}}}),
+                              "400": BAD}}},
             "/api/recognize": {"post": {
                 "summary": "read the tiles in a photo (the `mjc recognize --json` output)",
                 "requestBody": PHOTO_BODY,
@@ -145,6 +151,12 @@ def openapi_document() -> dict:
             "Variant": {"type": "object", "properties": {
                 "name": {"type": "string"}, "title": {"type": "string"}, "title_zh": {"type": "string"},
                 "tiles": {"type": "integer"},
+                "indicator": {"enum": ["baida", "bloom", "fish", None],
+                              "description": "the face-up table tiles this rule set reads besides the hand"},
+                "win_flags": {"type": "array", "items": {"type": "string"},
+                              "description": "the `win` facts a photo cannot show that this rule set asks about"},
+                "roles": {"type": "array", "items": {"type": "string"},
+                          "description": "what a group of tiles in a photo can be under this rule set"},
                 "options": {"type": "array", "items": {"type": "object", "properties": {
                     "name": {"type": "string"}, "default": {}, "description": {"type": "string"},
                     "choices": {"type": "array"}}}}}},

@@ -128,6 +128,24 @@ def test_score_refusal_is_422_and_malformed_is_400(client):
     assert resp.json == contract.score(not_a_win)
 
 
+@pytest.mark.parametrize("text, tiles", [
+    ("123m 5z", ["1m", "2m", "3m", "5z"]),
+    ("一萬 東 中", ["1m", "1z", "7z"]),
+    ("", []),
+])
+def test_notation_endpoint_reads_typed_tiles_as_the_engine_does(client, text, tiles):
+    resp = client.post("/api/notation", json={"tiles": text})
+    assert resp.status_code == 200
+    assert resp.get_json()["tiles"] == tiles
+
+
+@pytest.mark.parametrize("body, field", [({"tiles": "9z"}, "tiles"), ({"tiles": 5}, "tiles"), ({"text": "1m"}, "text")])
+def test_notation_endpoint_names_what_is_wrong(client, body, field):
+    resp = client.post("/api/notation", json=body)
+    assert resp.status_code == 400
+    assert err(resp)["field"] == field
+
+
 def test_waits_endpoint(client):
     payload = {"variant": "ningxia", "winner": "S", "hand": {"concealed": "123m456p789s1122z"}}
     resp = client.post("/api/waits", json=payload)

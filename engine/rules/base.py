@@ -312,6 +312,10 @@ class Sealed(Refusal):
 # --------------------------------------------------------------------------- the variant interface
 
 
+#: the ``win`` facts every rule set asks about (engine/contract.py "win")
+COMMON_WIN_FLAGS = ("after_kong", "robbed_kong", "last_tile", "first_turn")
+
+
 class Variant(ABC):
     """One rule set. Modules in :mod:`engine.rules` each define one subclass instance."""
 
@@ -320,6 +324,11 @@ class Variant(ABC):
     title_zh: ClassVar[str]
     tileset: ClassVar[TileSet]
     options: ClassVar[tuple[OptionSpec, ...]]
+    #: the face-up table tiles the rule set reads off a photo besides the hand: ``"baida"`` (Ningbo's
+    #: wild indicator), ``"bloom"`` (Yuxi's bloom tiles), ``"fish"`` (Nanning's last wall tiles)
+    indicator: ClassVar[str | None] = None
+    #: win facts a photo cannot show that only this rule set asks about, beyond :data:`COMMON_WIN_FLAGS`
+    extra_win_flags: ClassVar[tuple[str, ...]] = ()
 
     @abstractmethod
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
@@ -389,7 +398,16 @@ class Variant(ABC):
             "title_zh": self.title_zh,
             "tiles": self.tileset.size,
             "options": [o.to_dict() for o in self.options],
+            **self.facts(),
         }
+
+    def facts(self) -> dict:
+        """What the table page asks about for this rule set, so it never copies rule knowledge:
+        ``indicator`` (or null), ``win_flags`` (the ``win`` booleans worth asking) and ``roles``
+        (what a group of tiles in a photo can be: the hand, a claimed meld, a concealed kong, the
+        indicator tiles, or ignored)."""
+        roles = ["hand", "meld", "concealed_kong", *([self.indicator] if self.indicator else []), "ignore"]
+        return {"indicator": self.indicator, "win_flags": [*COMMON_WIN_FLAGS, *self.extra_win_flags], "roles": roles}
 
 
 def no_payments() -> dict[Seat, int]:

@@ -239,6 +239,7 @@ class Nanning(Variant):
     title_zh = "南宁麻将"
     tileset = STANDARD_136
     options = OPTIONS
+    indicator = "fish"
 
     # ----------------------------------------------------------------- hand value
 

@@ -163,6 +163,7 @@ class Ningbo(Variant):
     title_zh = "宁波麻将"
     tileset = WITH_FLOWERS_144
     options = OPTIONS
+    indicator = "baida"
 
     # ------------------------------------------------------------------ wilds
 

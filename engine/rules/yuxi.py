@@ -320,6 +320,8 @@ class YuxiVariant(Variant):
     title_zh = "玉溪麻将"
     tileset = STANDARD_136
     options = OPTIONS
+    indicator = "bloom"
+    extra_win_flags = ("double_kong", "ten_old_men")
 
     # ----------------------------------------------------------------- scoring
 

@@ -112,3 +112,24 @@ def test_double_kong_needs_after_kong():
     good["hand"]["melds"] = melds
     result = score(good)
     assert result["ok"] and exit_code(result) == 0
+
+
+@pytest.mark.parametrize("variant, indicator, extra_flags, roles", [
+    ("ningbo", "baida", [], ["hand", "meld", "concealed_kong", "baida", "ignore"]),
+    ("nanning", "fish", [], ["hand", "meld", "concealed_kong", "fish", "ignore"]),
+    ("yuxi", "bloom", ["double_kong", "ten_old_men"], ["hand", "meld", "concealed_kong", "bloom", "ignore"]),
+    ("hefei", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
+    ("ningxia", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
+])
+def test_each_rule_set_publishes_what_the_page_asks(variant, indicator, extra_flags, roles):
+    from engine.contract import describe_variants
+
+    described = {d["name"]: d for d in describe_variants()}[variant]
+    assert described["indicator"] == indicator
+    assert described["win_flags"] == ["after_kong", "robbed_kong", "last_tile", "first_turn", *extra_flags]
+    assert described["roles"] == roles
+    # every published flag is one the contract accepts
+    for flag in described["win_flags"]:
+        win = {"by": "discard", "from": "E", flag: True} | ({"after_kong": True} if flag == "double_kong" else {})
+        result = score(payload(win=win))
+        assert result.get("error", {}).get("field") != f"win.{flag}", result
