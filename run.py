@@ -16,6 +16,7 @@ Commands:
   train-segmenter [ARGS...]
                     retrain the learned tile finder on the CPU (``python -m vision.train_segmenter``)
 """
+
 from __future__ import annotations
 
 import hashlib

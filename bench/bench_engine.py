@@ -12,12 +12,13 @@ The lookup tables are built on first use and cached; a warm-up pass over the sam
 them before timing (its cost is printed as "table build"). Prints a table of microseconds per
 hand (median and mean) and the ratio to ``mahjong``'s median. Run: ``python3 run.py bench engine``.
 """
+
 from __future__ import annotations
 
 import random
 import statistics
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from engine.decompose import decompose, is_winning_counts
 
