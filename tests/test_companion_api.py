@@ -90,9 +90,9 @@ def test_variants_list_options_with_defaults(client):
 
 def test_page_and_static_files_are_local(client):
     page = client.get("/")
-    assert page.status_code == 200 and b"/static/app.js" in page.data
+    assert page.status_code == 200 and b"/static/main.js" in page.data
     assert client.get("/t/sometoken").status_code == 200
-    for name in ("app.js", "i18n.js", "style.css"):
+    for name in ("main.js", "i18n.js", "style.css"):
         assert client.get(f"/static/{name}").status_code == 200
     for path in WEB_DIR.iterdir():
         text = path.read_text(encoding="utf-8")

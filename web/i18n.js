@@ -1,6 +1,9 @@
-// English and Simplified Chinese strings. t(key, {name: value}) fills {name} placeholders.
-"use strict";
-window.I18N = {
+// English and Simplified Chinese strings, and t(): the page's text in the store's language.
+import { byId } from "./dom.js";
+import { store } from "./store.js";
+
+/** Every string the page shows, by language; {name} marks a placeholder t() fills. */
+const STRINGS = {
   en: {
     app_title: "Mahjong table companion", new_table: "New table", table_name: "Table name (optional)",
     rule_set: "Rule set", players_legend: "Players in their seats (play order)", player_n: "Seat {n}",
@@ -26,7 +29,7 @@ window.I18N = {
     wind_short_E: "E", wind_short_S: "S", wind_short_W: "W", wind_short_N: "N",
     claims_now: "Claims this hand: {list}",
     uploading: "Uploading photo… {p}%", recognising: "Reading the tiles…", shrinking: "Preparing photo…",
-    group: "Group {n}", role_hand: "Hand", role_meld: "Meld (claimed)", role_ckong: "Concealed kong",
+    group: "Group {n}", role_hand: "Hand", role_meld: "Meld (claimed)", role_concealed_kong: "Concealed kong",
     role_baida: "Baida indicator", role_bloom: "Bloom tile", role_fish: "Fish tile", role_ignore: "Ignore",
     from_whom: "from", kong_added: "added kong", winning_tile: "winning tile", mark_winning: "This is the winning tile",
     remove_tile: "Remove tile", alternatives: "Top alternatives", all_tiles: "All tiles", fix_tile: "Fix tile",
@@ -84,7 +87,7 @@ window.I18N = {
     wind_short_E: "东", wind_short_S: "南", wind_short_W: "西", wind_short_N: "北",
     claims_now: "本局碰杠:{list}",
     uploading: "上传照片… {p}%", recognising: "正在识别牌张…", shrinking: "正在处理照片…",
-    group: "第 {n} 组", role_hand: "手牌", role_meld: "副露(吃碰杠)", role_ckong: "暗杠",
+    group: "第 {n} 组", role_hand: "手牌", role_meld: "副露(吃碰杠)", role_concealed_kong: "暗杠",
     role_baida: "百搭指示牌", role_bloom: "开花牌", role_fish: "鱼牌", role_ignore: "忽略",
     from_whom: "来自", kong_added: "加杠", winning_tile: "和张", mark_winning: "设为和张",
     remove_tile: "删除此牌", alternatives: "最可能的牌", all_tiles: "全部牌", fix_tile: "改正牌张",
@@ -124,3 +127,55 @@ window.I18N = {
     err_stale: "账本刚被其他设备修改", err_bad_option: "规则选项有误",
   },
 };
+
+/** The current language: "en" or "zh". */
+export function currentLang() {
+  return store.get("lang");
+}
+
+/**
+ * The string `key` in the current language (English when the language lacks it, the key itself
+ * when neither has it), with each {name} replaced by vars[name].
+ * @param {string} key
+ * @param {Record<string, string | number>} [vars]
+ */
+export function t(key, vars) {
+  let text = STRINGS[currentLang()]?.[key] ?? STRINGS.en[key] ?? key;
+  for (const [k, v] of Object.entries(vars || {})) text = text.split(`{${k}}`).join(String(v));
+  return text;
+}
+
+/** The Chinese lead for a known server error code (null in English or for an unknown code). */
+export function errorLead(code) {
+  return (currentLang() === "zh" && STRINGS.zh["err_" + code]) || null;
+}
+
+/** A seat wind's name ("East", "东"). */
+export function windName(wind) {
+  return t("wind_" + wind);
+}
+
+/** A seat wind's short name ("E", "东"). */
+export function windShort(wind) {
+  return t("wind_short_" + wind);
+}
+
+/** The label of a server object with `label` and `label_zh`, in the current language. */
+export function localLabel(obj) {
+  return currentLang() === "zh" ? obj.label_zh || obj.label : obj.label || obj.label_zh;
+}
+
+/** "+3" for 3, "-2" for -2, "0" for 0. */
+export function signed(n) {
+  return (n > 0 ? "+" : "") + n;
+}
+
+/** Fill the static page text (elements with data-i18n), the language button and the title. */
+export function applyStaticText() {
+  document.documentElement.lang = currentLang() === "zh" ? "zh-Hans" : "en";
+  document.querySelectorAll("[data-i18n]").forEach((el) => {
+    el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n);
+  });
+  byId("lang-toggle").textContent = currentLang() === "zh" ? "English" : "中文";
+  document.title = t("app_title");
+}

@@ -6,6 +6,7 @@ ground truth is ``data/hand_photo.json``. The server here reads it with a stand-
 returns that ground truth with one tile misread (low confidence), so the browser test can fix it
 and stay fast on two cores; ``tests/test_companion_api.py`` runs the real ``vision.recognize``.
 """
+
 from __future__ import annotations
 
 import json
@@ -21,9 +22,19 @@ DATA = Path(__file__).resolve().parent / "data"
 SHOTS = ROOT / "test-output" / "screenshots"
 CHROMIUM = Path("/usr/bin/chromium")
 CHROMEDRIVER = Path("/usr/bin/chromedriver")
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--disable-dev-shm-usage", "--force-device-scale-factor=1", "--lang=en-US"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-dev-shm-usage",
+    "--force-device-scale-factor=1",
+    "--lang=en-US",
+]
 
 #: which tile the stand-in recogniser misreads, and as what
 MISREAD_INDEX = 4
@@ -32,8 +43,10 @@ MISREAD_AS = "6p"
 
 def _skip_reason() -> str | None:
     if not CHROMIUM.exists() or not CHROMEDRIVER.exists():
-        return ("Debian chromium / chromium-driver not installed at /usr/bin/chromium and /usr/bin/chromedriver "
-                "(`python3 run.py test` installs them as root; or: apt-get install chromium chromium-driver)")
+        return (
+            "Debian chromium / chromium-driver not installed at /usr/bin/chromium and /usr/bin/chromedriver "
+            "(`python3 run.py test` installs them as root; or: apt-get install chromium chromium-driver)"
+        )
     try:
         import selenium  # noqa: F401
     except ImportError:
@@ -63,19 +76,34 @@ def photo_reading() -> dict:
     truth = json.loads((DATA / "hand_photo.json").read_text())
     tiles = []
     for t in truth["tiles"]:
-        tiles.append({"code": t["code"], "quad": t["quad"], "confidence": 0.97,
-                      "alternatives": [[t["code"], 0.97], ["1s", 0.02], ["7z", 0.01]],
-                      "rotated": bool(t["rotated"]), "row": t["row"], "group": t["group"]})
+        tiles.append(
+            {
+                "code": t["code"],
+                "quad": t["quad"],
+                "confidence": 0.97,
+                "alternatives": [[t["code"], 0.97], ["1s", 0.02], ["7z", 0.01]],
+                "rotated": bool(t["rotated"]),
+                "row": t["row"],
+                "group": t["group"],
+            }
+        )
     right = tiles[MISREAD_INDEX]["code"]
-    tiles[MISREAD_INDEX].update(code=MISREAD_AS, confidence=0.46,
-                                alternatives=[[MISREAD_AS, 0.46], [right, 0.41], ["3p", 0.06]])
+    tiles[MISREAD_INDEX].update(
+        code=MISREAD_AS, confidence=0.46, alternatives=[[MISREAD_AS, 0.46], [right, 0.41], ["3p", 0.06]]
+    )
     groups: dict[int, dict] = {}
     for i, t in enumerate(tiles):
         g = groups.setdefault(t["group"], {"index": t["group"], "row": t["row"], "tiles": [], "codes": ""})
         g["tiles"].append(i)
         g["codes"] += t["code"]
-    return {"tiles": tiles, "groups": [groups[k] for k in sorted(groups)], "width": truth["width"],
-            "height": truth["height"], "timings_ms": {"total": 1.0}, "reason": None}
+    return {
+        "tiles": tiles,
+        "groups": [groups[k] for k in sorted(groups)],
+        "width": truth["width"],
+        "height": truth["height"],
+        "timings_ms": {"total": 1.0},
+        "reason": None,
+    }
 
 
 @pytest.fixture(scope="session")
@@ -116,8 +144,10 @@ def browser():
 
 
 def set_viewport(driver, width: int, height: int, mobile: bool) -> None:
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile},
+    )
 
 
 def shot(driver, name: str, full: bool = True) -> Path:
@@ -128,9 +158,14 @@ def shot(driver, name: str, full: bool = True) -> Path:
         size = metrics.get("cssContentSize") or metrics["contentSize"]
         vp = driver.execute_script("return [window.innerWidth, window.innerHeight]")
         height = min(int(size["height"]), 4000)
-        shot_data = driver.execute_cdp_cmd("Page.captureScreenshot", {
-            "format": "png", "captureBeyondViewport": True,
-            "clip": {"x": 0, "y": 0, "width": vp[0], "height": max(height, vp[1]), "scale": 1}})
+        shot_data = driver.execute_cdp_cmd(
+            "Page.captureScreenshot",
+            {
+                "format": "png",
+                "captureBeyondViewport": True,
+                "clip": {"x": 0, "y": 0, "width": vp[0], "height": max(height, vp[1]), "scale": 1},
+            },
+        )
         import base64
 
         path.write_bytes(base64.b64decode(shot_data["data"]))

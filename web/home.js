@@ -1,0 +1,189 @@
+// Home: create a table (name, rule set, players and first dealer, starting points, the rule
+// set's documented house rules) and the tables this device has opened.
+import { api } from "./api.js";
+import { byId, element, replaceChildren, showError } from "./dom.js";
+import { t } from "./i18n.js";
+import { store } from "./store.js";
+import { openTable } from "./table.js";
+
+const RECENT_KEY = "mjc.tables";
+let optionsFolded = false;
+
+/** The tables created on this device, newest first ({token, name, variant, players, created}). */
+function recentTables() {
+  try {
+    return JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function rememberTable(entry) {
+  const recent = recentTables().filter((r) => r.token !== entry.token);
+  recent.unshift(entry);
+  localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 20)));
+}
+
+/** Show the home screen, loading the rule sets the first time. */
+export async function openHome() {
+  store.set({ screen: "home" });
+  if (!store.get("variants").length) {
+    try {
+      store.set({ variants: (await api("GET", "/api/variants")).variants });
+    } catch (e) {
+      showError("create-error", e.message);
+    }
+  }
+  renderHome();
+}
+
+function renderHome() {
+  // on a phone the house rules start folded (once: the table may unfold them)
+  if (window.innerWidth < 760 && !optionsFolded) /** @type {HTMLDetailsElement} */ (byId("f-options-box")).open = false;
+  optionsFolded = true;
+  const variants = store.get("variants"), zh = store.get("lang") === "zh";
+  const select = /** @type {HTMLSelectElement} */ (byId("f-variant")), previous = select.value;
+  select.replaceChildren(...variants.map((v) =>
+    element("option", { value: v.name }, zh ? `${v.title_zh} (${v.title})` : `${v.title} (${v.title_zh})`)));
+  if (previous) select.value = previous;
+  if (!variants.length) showError("create-error", t("no_variants"));
+  renderPlayers();
+  renderOptions();
+  const recent = recentTables();
+  byId("recent-box").hidden = !recent.length;
+  replaceChildren(byId("recent"), ...recent.slice(0, 8).map((r) => element("li", {},
+    element("a", { href: `/t/${r.token}` }, r.name || r.variant), " ",
+    element("span", { class: "muted" }, r.players.join(" · "), " · ", r.created.slice(0, 10)))));
+}
+
+function renderPlayers() {
+  const box = byId("f-players");
+  if (!box.children.length) {
+    for (let i = 0; i < 4; i++) {
+      box.append(element("div", { class: "player-row" },
+        element("input", { id: `f-player-${i}`, maxlength: 40, required: true, "aria-label": `seat ${i + 1}` }),
+        element("label", { class: "radio" },
+          element("input", { type: "radio", name: "dealer", value: i, checked: i === 0 }),
+          element("span", { class: "deals-first" }))));
+    }
+  }
+  box.querySelectorAll(".player-row").forEach((row, i) => {
+    /** @type {HTMLInputElement} */ (row.querySelector("input")).placeholder = t("player_n", { n: i + 1 });
+    row.querySelector(".deals-first").textContent = t("deals_first");
+  });
+}
+
+/** How an option's value is edited and read back: by the type of its documented default. */
+function optionKind(option) {
+  if (typeof option.default === "boolean") return "bool";
+  if (option.choices) return "choice";
+  if (typeof option.default === "number") return "number";
+  if (typeof option.default === "string") return "string";
+  return "json";
+}
+
+function optionInput(option, kind, attrs, previous) {
+  const has = previous !== undefined;
+  let input;
+  if (kind === "bool") {
+    input = element("input", { type: "checkbox", ...attrs });
+    input.checked = has ? previous : option.default;
+  } else if (kind === "choice") {
+    input = element("select", attrs, option.choices.map((c) => element("option", { value: JSON.stringify(c) }, String(c))));
+    input.value = has ? previous : JSON.stringify(option.default);
+  } else if (kind === "number") {
+    input = element("input", { type: "number", step: Number.isInteger(option.default) ? 1 : "any", ...attrs });
+    input.value = has ? previous : option.default;
+  } else if (kind === "string") {
+    input = element("input", attrs);
+    input.value = has ? previous : option.default;
+  } else {
+    input = element("textarea", { rows: 2, ...attrs });
+    input.value = has ? previous : JSON.stringify(option.default);
+  }
+  input.dataset.kind = kind;
+  return input;
+}
+
+/** The chosen rule set's options, each with its default and description; values typed for a
+ * rule set survive re-rendering (a language switch, switching rule sets back and forth). */
+function renderOptions() {
+  const variant = store.get("variants").find((v) => v.name === /** @type {HTMLSelectElement} */ (byId("f-variant")).value);
+  const box = byId("f-options");
+  const previous = {};
+  box.querySelectorAll("[data-opt]").forEach((el) => {
+    const input = /** @type {HTMLInputElement} */ (el);
+    previous[input.dataset.opt + "|" + input.dataset.variant] = input.type === "checkbox" ? input.checked : input.value;
+  });
+  replaceChildren(box);
+  if (!variant) return;
+  for (const o of variant.options) {
+    const attrs = { "data-opt": o.name, "data-variant": variant.name, id: "opt-" + o.name };
+    const input = optionInput(o, optionKind(o), attrs, previous[o.name + "|" + variant.name]);
+    box.append(element("div", { class: "option" },
+      element("label", { for: "opt-" + o.name, class: "opt-name" }, o.name.replace(/_/g, " ")), input,
+      element("p", { class: "opt-desc" },
+        element("span", { class: "default" }, t("default_is", { v: JSON.stringify(o.default) })), " ", o.description)));
+  }
+}
+
+/** The options as typed, or null (with the error shown) when a JSON option does not parse. */
+function readOptions() {
+  const options = {};
+  for (const el of byId("f-options").querySelectorAll("[data-opt]")) {
+    const input = /** @type {HTMLInputElement} */ (el), kind = input.dataset.kind;
+    try {
+      options[input.dataset.opt] = kind === "bool" ? input.checked : kind === "number" ? Number(input.value)
+        : kind === "string" ? input.value : JSON.parse(input.value);
+    } catch {
+      showError("create-error", t("options_json_bad", { name: input.dataset.opt }));
+      return null;
+    }
+  }
+  return options;
+}
+
+async function createTable() {
+  showError("create-error", "");
+  const players = [0, 1, 2, 3].map((i) => /** @type {HTMLInputElement} */ (byId(`f-player-${i}`)).value.trim());
+  if (players.some((p) => !p)) {
+    showError("create-error", t("names_needed"));
+    return;
+  }
+  const options = readOptions();
+  if (!options) return;
+  const dealer = /** @type {HTMLInputElement | null} */ (document.querySelector("input[name=dealer]:checked"));
+  const body = {
+    name: /** @type {HTMLInputElement} */ (byId("f-name")).value.trim(),
+    variant: /** @type {HTMLSelectElement} */ (byId("f-variant")).value,
+    options,
+    players,
+    first_dealer: +(dealer ? dealer.value : 0),
+    start_points: Math.max(0, parseInt(/** @type {HTMLInputElement} */ (byId("f-start")).value || "0", 10) || 0),
+  };
+  const button = /** @type {HTMLButtonElement} */ (byId("create-btn"));
+  button.disabled = true;
+  try {
+    const view = await api("POST", "/api/tables", body);
+    const token = view.table.token;
+    rememberTable({ token, name: body.name, variant: body.variant, players, created: new Date().toISOString() });
+    history.pushState({}, "", `/t/${token}`);
+    openTable(token, view);
+  } catch (e) {
+    showError("create-error", e.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Wire the home screen (once, at start-up). */
+export function wireHome() {
+  byId("f-variant").addEventListener("change", renderOptions);
+  byId("create-form").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    createTable();
+  });
+  store.subscribe(["lang"], (state) => {
+    if (state.screen === "home") renderHome();
+  });
+}

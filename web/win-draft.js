@@ -1,0 +1,183 @@
+// A win draft: the tiles of one winner's hand as read from a photo, typed or picked, split into
+// groups with a role each (the rule set's roles: hand, meld, concealed_kong, its indicator tiles,
+// ignore), the winning tile, who won and how; and the winner object it becomes for the server.
+// Pure data: no DOM.
+import { readTiles } from "./api.js";
+import { t } from "./i18n.js";
+import { seatAfter } from "./seats.js";
+import { isFlower, isTileCode, meldType, notation } from "./tiles.js";
+
+/** An empty draft: no photo, no tiles, no answers yet. */
+export function newDraft() {
+  return {
+    photoId: null, imgUrl: null, width: 0, height: 0, reason: null, tiles: [], groups: [], winning: null,
+    winner: null, by: null, flags: {},
+  };
+}
+
+/** The indexes of a group's tiles that were not removed. */
+export function liveTiles(d, g) {
+  return g.tiles.filter((i) => !d.tiles[i].removed);
+}
+
+/** The codes of a group's tiles that were not removed. */
+export function codesOf(d, g) {
+  return liveTiles(d, g).map((i) => d.tiles[i].code);
+}
+
+/**
+ * The codes a group scores with: face-down tiles ("back") of a kong stand for the face-up ones
+ * (other backs are dropped); an unread tile stops scoring with a message naming group n.
+ */
+function usableCodes(d, g, n) {
+  let codes = codesOf(d, g);
+  const faces = codes.filter(isTileCode);
+  if (codes.includes("back") && faces.length && faces.every((c) => c === faces[0])) {
+    codes = codes.map((c) => (c === "back" ? faces[0] : c));
+  } else codes = codes.filter((c) => c !== "back");
+  if (codes.some((c) => !isTileCode(c))) throw new Error(t("unread_tile", { n: n + 1 }));
+  return codes;
+}
+
+/**
+ * Guess each photographed group's role: the biggest group is the hand; a group with face-down
+ * tiles a concealed kong; flowers go with the hand; on the hand's row a chow/pung/kong is a claimed
+ * meld; below it a meld, else the rule set's indicator tiles (the hand when it has none). The
+ * winning tile: a lone tile set apart after the hand, else the hand's last non-flower tile.
+ * @param {object} d the draft
+ * @param {string | null} indicator the rule set's indicator role ("baida", "bloom", "fish") or null
+ */
+function guessRoles(d, indicator) {
+  if (!d.groups.length) return;
+  const big = d.groups.reduce((a, b) => (liveTiles(d, b).length > liveTiles(d, a).length ? b : a));
+  for (const g of d.groups) {
+    const codes = codesOf(d, g);
+    if (g !== big && codes.includes("back")) g.role = "concealed_kong";
+    else if (g === big || codes.every(isFlower)) g.role = "hand";
+    else if (g.row === big.row) g.role = meldType(codes) ? "meld" : "hand";
+    else if (meldType(codes)) g.role = "meld";
+    else g.role = indicator || "hand";
+  }
+  const hands = d.groups.filter((g) => g.role === "hand" && g.row === big.row);
+  const after = hands.filter((g) => g.index > big.index && liveTiles(d, g).length === 1);
+  const pick = after.length ? liveTiles(d, after[after.length - 1])[0]
+    : liveTiles(d, big).filter((i) => !isFlower(d.tiles[i].code)).pop();
+  d.winning = pick ?? null;
+}
+
+/** A draft from the server's reading of a photo (its tiles and groups), roles guessed. */
+export function draftFromRecognition(rec, imgUrl, indicator) {
+  const d = newDraft();
+  d.photoId = rec.photo_id ?? null;
+  d.imgUrl = imgUrl;
+  d.width = rec.width;
+  d.height = rec.height;
+  d.reason = rec.reason;
+  d.tiles = rec.tiles.map((x) => ({ ...x, orig: x.code, removed: false }));
+  const groups = rec.groups && rec.groups.length ? rec.groups : [{ index: 0, row: 0, tiles: d.tiles.map((_, i) => i) }];
+  d.groups = groups.map((g, k) => ({ index: g.index ?? k, row: g.row ?? 0, tiles: [...g.tiles], role: "hand", from: null, added: false }));
+  guessRoles(d, indicator);
+  return d;
+}
+
+/** Add a group of typed or picked tiles with `role`; returns the group. */
+export function addGroup(d, codes, role) {
+  const g = { index: d.groups.length, row: 99, tiles: [], role: role || "hand", from: null, added: false };
+  for (const code of codes) g.tiles.push(addTile(d, code));
+  d.groups.push(g);
+  return g;
+}
+
+/** Add one typed or picked tile to the draft (in no group yet); returns its index. */
+export function addTile(d, code) {
+  d.tiles.push({ code, confidence: 1, alternatives: [], removed: false, manual: true });
+  return d.tiles.length - 1;
+}
+
+/**
+ * A draft from a recorded winner (to correct it): the hand strings the server sent are read back
+ * by the server; every win flag the rule set asks (`winFlags`) keeps its recorded answer.
+ * @param {object} w a winner as recorded (the score contract's winner object)
+ * @param {string[]} winFlags
+ */
+export async function draftFromRecorded(w, winFlags) {
+  const hand = w.hand, melds = hand.melds || [], ind = w.indicators || {}, win = w.win || {};
+  const [concealed, flowers, ...meldCodes] = await Promise.all([
+    readTiles(hand.concealed), hand.flowers ? readTiles(hand.flowers) : [], ...melds.map((m) => readTiles(m.tiles))]);
+  const d = newDraft();
+  const handGroup = addGroup(d, concealed, "hand");
+  d.winning = handGroup.tiles.slice().reverse().find((i) => d.tiles[i].code === hand.winning_tile) ?? null;
+  melds.forEach((m, k) => {
+    const g = addGroup(d, meldCodes[k], m.type === "concealed_kong" ? "concealed_kong" : "meld");
+    g.from = m.from || null;
+    g.added = m.type === "added_kong";
+  });
+  if (flowers.length) addGroup(d, flowers, "hand");
+  if (ind.baida) addGroup(d, [ind.baida], "baida");
+  if (ind.bloom && ind.bloom.length) addGroup(d, ind.bloom, "bloom");
+  if (ind.fish && ind.fish.length) addGroup(d, ind.fish, "fish");
+  d.winner = w.winner;
+  d.by = win.by === "discard" ? win.from : "self";
+  d.flags = Object.fromEntries(winFlags.map((f) => [f, !!win[f]]));
+  return d;
+}
+
+/**
+ * Whose discard a claimed meld took: the seat chosen on the page, else a chow's from the player
+ * before the winner, else the seat shown by the lying (rotated) tile: first or none → the player
+ * before, last → the player after, middle → the player opposite.
+ */
+export function meldFrom(d, g, winner) {
+  if (g.from && g.from !== winner) return g.from;
+  if (meldType(codesOf(d, g)) === "chow") return seatAfter(winner, 3);
+  const live = liveTiles(d, g), k = live.findIndex((i) => d.tiles[i].rotated);
+  if (k <= 0) return seatAfter(winner, 3);
+  if (k === live.length - 1) return seatAfter(winner, 1);
+  return seatAfter(winner, 2);
+}
+
+/** The draft's groups sorted into hand tiles, flowers, melds and indicator tiles. */
+function sortGroups(d) {
+  const hand = [], flowers = [], melds = [], ind = { baida: null, bloom: [], fish: [] };
+  d.groups.forEach((g, n) => {
+    if (g.role === "ignore") return;
+    const codes = usableCodes(d, g, n);
+    if (!codes.length) return;
+    if (g.role === "hand") {
+      for (const c of codes) (isFlower(c) ? flowers : hand).push(c);
+    } else if (g.role === "meld" || g.role === "concealed_kong") {
+      const shape = meldType(codes);
+      if (!shape || (g.role === "concealed_kong" && shape !== "kong")) throw new Error(t("bad_meld", { n: n + 1 }));
+      const type = g.role === "concealed_kong" ? "concealed_kong" : shape === "kong" && g.added ? "added_kong" : shape;
+      const meld = { type, tiles: notation(codes) };
+      if (type !== "concealed_kong") meld.from = meldFrom(d, g, d.winner);
+      melds.push(meld);
+    } else if (g.role === "baida") ind.baida = codes[0];
+    else ind[g.role].push(...codes);
+  });
+  return { hand, flowers, melds, ind };
+}
+
+/**
+ * The winner object of the score contract, or an Error saying what the table still has to do
+ * (choose the winner, how it was won, add tiles, mark the winning tile, fix a group).
+ */
+export function buildWinner(d) {
+  if (!d.winner) throw new Error(t("need_winner"));
+  if (!d.by) throw new Error(t("need_how"));
+  const { hand, flowers, melds, ind } = sortGroups(d);
+  if (!hand.length) throw new Error(t("need_tiles"));
+  const winning = d.winning !== null && d.tiles[d.winning] && !d.tiles[d.winning].removed ? d.tiles[d.winning].code : null;
+  if (!winning || !hand.includes(winning)) throw new Error(t("need_winning"));
+  const win = { by: d.by === "self" ? "self_draw" : "discard" };
+  if (d.by !== "self") win.from = d.by;
+  for (const [k, v] of Object.entries(d.flags)) if (v) win[k] = true;
+  const out = { winner: d.winner, win, hand: { concealed: notation(hand), winning_tile: winning, melds } };
+  if (flowers.length) out.hand.flowers = notation(flowers);
+  const indicators = {};
+  if (ind.baida) indicators.baida = ind.baida;
+  if (ind.bloom.length) indicators.bloom = ind.bloom;
+  if (ind.fish.length) indicators.fish = ind.fish;
+  if (Object.keys(indicators).length) out.indicators = indicators;
+  return out;
+}

@@ -1,0 +1,245 @@
+// A win, step 2: check the tiles. The photo with a box per tile (coloured by confidence), the
+// groups with their roles, fixing a tile (alternatives, the winning tile, remove, any tile),
+// adding tiles by picking them or by typing (read by the server: 123m, 一萬 東, tile glyphs).
+import { readTiles } from "./api.js";
+import { byId, element, onEvent, replaceChildren, showError, svgElement } from "./dom.js";
+import { t, windShort } from "./i18n.js";
+import { SEATS, playerAt } from "./seats.js";
+import { closeSheet, openSheet } from "./sheets.js";
+import { ALL_CODES, SUITS, isFlower, isTileCode, meldType, tileFace } from "./tiles.js";
+import { addGroup, addTile, codesOf, liveTiles, meldFrom } from "./win-draft.js";
+import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
+
+/** The typed entry being read by the server (scoring waits for it). */
+let typing = Promise.resolve();
+
+/** Resolves once the typed tiles sent to the server are in the draft. */
+export function typedTilesSettled() {
+  return typing;
+}
+
+/** Box colour: blue for a tile the table changed or added, else green sure, amber check, red doubtful. */
+function confidenceColour(tile) {
+  if (tile.manual || tile.code !== tile.orig) return "#1c7ed6";
+  return tile.confidence >= 0.9 ? "#2f9e44" : tile.confidence >= 0.6 ? "#f08c00" : "#e03131";
+}
+
+/** The photo cropped to the tiles (plus a margin) so every box is big enough to tap. */
+export function renderPhoto() {
+  const d = currentDraft();
+  byId("photo-wrap").hidden = !d.imgUrl;
+  byId("recog-reason").hidden = !d.reason;
+  byId("recog-reason").textContent = d.reason || "";
+  if (!d.imgUrl) return;
+  const points = d.tiles.filter((x) => x.quad && !x.removed).flatMap((x) => x.quad);
+  let [x0, y0, x1, y1] = [0, 0, d.width, d.height];
+  if (points.length) {
+    x0 = Math.min(...points.map((p) => p[0]));
+    x1 = Math.max(...points.map((p) => p[0]));
+    y0 = Math.min(...points.map((p) => p[1]));
+    y1 = Math.max(...points.map((p) => p[1]));
+    const m = 0.08 * Math.max(x1 - x0, y1 - y0);
+    [x0, y0, x1, y1] = [Math.max(0, x0 - m), Math.max(0, y0 - m), Math.min(d.width, x1 + m), Math.min(d.height, y1 + m)];
+  }
+  const svg = byId("photo-overlay");
+  svg.setAttribute("viewBox", `${x0.toFixed(1)} ${y0.toFixed(1)} ${(x1 - x0).toFixed(1)} ${(y1 - y0).toFixed(1)}`);
+  const sw = Math.max(1.5, (x1 - x0) / 320);
+  replaceChildren(svg, svgElement("image", { href: d.imgUrl, x: 0, y: 0, width: d.width, height: d.height }));
+  d.tiles.forEach((tile, i) => {
+    if (!tile.quad || tile.removed) return;
+    const colour = confidenceColour(tile);
+    const box = svgElement("g", { class: "box", "data-tile": i },
+      svgElement("polygon", { points: tile.quad.map((p) => p.join(",")).join(" "),
+        fill: i === d.winning ? "rgba(255,212,59,.35)" : "rgba(255,255,255,.01)", stroke: colour, "stroke-width": sw }));
+    if (tile.code !== tile.orig) {
+      const [x, y] = tile.quad[0];
+      box.append(svgElement("text", { x: x + sw, y: y - sw * 1.5, fill: colour, "font-size": sw * 9, "font-weight": 700, text: tile.code }));
+    }
+    svg.append(box);
+  });
+}
+
+function groupControls(d, g, n) {
+  const select = element("select", { class: "role", "aria-label": t("group", { n: n + 1 }), dataset: { group: n } },
+    ruleFacts().roles.map((r) => element("option", { value: r }, t("role_" + r))));
+  select.value = g.role;
+  const controls = [select];
+  if (g.role === "meld" && d.winner) {
+    const state = currentWin().state;
+    const from = element("select", { class: "from", dataset: { group: n } }, SEATS.filter((x) => x !== d.winner).map((x) =>
+      element("option", { value: x }, `${t("from_whom")} ${windShort(x)} ${playerAt(state, x)}`)));
+    from.value = meldFrom(d, g, d.winner);
+    controls.push(from);
+  }
+  if (g.role === "meld" && meldType(codesOf(d, g)) === "kong") {
+    const added = element("input", { type: "checkbox", class: "added", dataset: { group: n } });
+    added.checked = g.added;
+    controls.push(element("label", { class: "inline" }, added, " ", t("kong_added")));
+  }
+  return controls;
+}
+
+/** Each group: its role (and for a meld whose discard, whether a kong was added), its tiles. */
+export function renderGroups() {
+  const d = currentDraft();
+  replaceChildren(byId("groups"), ...d.groups.map((g, n) => {
+    const tiles = liveTiles(d, g);
+    if (!tiles.length && !g.manualEmpty) return null;
+    return element("div", { class: `group r-${g.role}`, dataset: { group: n } },
+      element("div", { class: "group-head" }, element("span", { class: "muted" }, t("group", { n: n + 1 })), ...groupControls(d, g, n)),
+      element("div", { class: "group-tiles" },
+        tiles.map((i) => {
+          const tile = d.tiles[i];
+          const marks = `${i === d.winning ? "winning" : ""} ${tile.code !== tile.orig && !tile.manual ? "edited" : ""}`;
+          const button = element("button", { type: "button", class: "tile-btn", dataset: { tile: i } }, tileFace(tile.code, marks));
+          if (!tile.manual) button.style.setProperty("--cc", confidenceColour(tile));
+          return button;
+        }),
+        element("button", { type: "button", class: "tile-btn add", dataset: { group: n } }, t("add_tile"))));
+  }));
+}
+
+/** A group's new role; the winning tile stays in the hand (the last hand tile when it leaves). */
+function changeRole(d, g, role) {
+  markEdited();
+  g.role = role;
+  if (g.role !== "hand" && g.tiles.includes(d.winning)) {
+    const hands = d.groups.filter((x) => x.role === "hand"
+      && liveTiles(d, x).some((i) => isTileCode(d.tiles[i].code) && !isFlower(d.tiles[i].code)));
+    const last = hands.length ? liveTiles(d, hands[hands.length - 1]).filter((i) => !isFlower(d.tiles[i].code)) : [];
+    d.winning = last.length ? last[last.length - 1] : null;
+  }
+  renderGroups();
+  renderPhoto();
+}
+
+/** How many of `code` the hand already uses (removed tiles, ignored groups and tile `except` aside). */
+function countCode(d, code, except) {
+  return d.tiles.filter((x, i) => !x.removed && x.code === code && i !== except
+    && d.groups.some((g) => g.role !== "ignore" && g.tiles.includes(i))).length;
+}
+
+/** Every tile by suit; a tile already used four times (a flower once) is disabled. */
+function pickerGrid(except) {
+  const d = currentDraft();
+  return element("div", { class: "picker" }, SUITS.map((suit) => element("div", { class: "picker-row" },
+    element("div", { class: "picker-suit" }, t("suit_" + suit)),
+    element("div", { class: "picker-tiles" }, ALL_CODES.filter((c) => c[1] === suit).map((c) =>
+      element("button", { type: "button", class: "tile-btn", dataset: { code: c }, disabled: countCode(d, c, except) >= (suit === "f" ? 1 : 4) },
+        tileFace(c)))))));
+}
+
+/** The fix-tile sheet for tile i: its reading, the alternatives, winning tile, remove, any tile. */
+function fixTile(i) {
+  const d = currentDraft(), tile = d.tiles[i];
+  const alternatives = (tile.alternatives || []).filter((a) => a[0] !== tile.code);
+  const body = element("div", {},
+    element("div", { class: "fix-current" }, tileFace(tile.code, "large"),
+      tile.confidence !== undefined && !tile.manual ? element("span", { class: "muted" }, ` ${(tile.confidence * 100).toFixed(0)}%`) : null),
+    alternatives.length ? element("div", { class: "q" }, element("span", { class: "q-label" }, t("alternatives")),
+      element("div", { class: "alts" }, alternatives.map(([c, p]) =>
+        element("button", { type: "button", class: "tile-btn alt", dataset: { code: c } }, tileFace(c), element("small", {}, `${Math.round(p * 100)}%`))))) : null,
+    element("div", { class: "row-wrap" },
+      element("button", { type: "button", id: "mark-winning", class: i === d.winning ? "on" : "" }, "★ " + t("mark_winning")),
+      element("button", { type: "button", class: "warn", id: "remove-tile" }, t("remove_tile"))),
+    element("div", { class: "q" }, element("span", { class: "q-label" }, t("all_tiles")), pickerGrid(i)));
+  openSheet(t("fix_tile"), body);
+
+  const done = () => {
+    markEdited();
+    closeSheet();
+    renderPhoto();
+    renderGroups();
+  };
+  onEvent(body, "click", ".alts button[data-code], .picker button[data-code]", (button) => {
+    tile.code = button.dataset.code;
+    done();
+  });
+  onEvent(body, "click", "#mark-winning", () => {
+    d.winning = i;
+    done();
+  });
+  onEvent(body, "click", "#remove-tile", () => {
+    tile.removed = true;
+    if (d.winning === i) d.winning = null;
+    done();
+  });
+}
+
+/** The picker sheet: tap tiles to add them to `group` (a new hand group when null). */
+function pickTiles(group) {
+  const d = currentDraft();
+  const g = group || addGroup(d, [], "hand");
+  if (!group) g.manualEmpty = true;
+  const preview = element("div", { class: "group-tiles" });
+  const body = element("div", {}, preview, pickerGrid(),
+    element("button", { type: "button", class: "primary big", id: "picker-done" }, t("done")));
+  openSheet(t("pick_title"), body);
+
+  onEvent(body, "click", ".picker button[data-code]", (button) => {
+    const code = button.dataset.code;
+    markEdited();
+    const i = addTile(d, code);
+    g.tiles.push(i);
+    if (g.role === "hand" && !isFlower(code)) d.winning = i;
+    replaceChildren(preview, ...liveTiles(d, g).map((k) => tileFace(d.tiles[k].code)));
+    body.querySelector(".picker").replaceWith(pickerGrid());
+  });
+  onEvent(body, "click", "#picker-done", () => {
+    closeSheet();
+    const win = currentWin();
+    if (win.step === "capture") win.step = "review";
+    redrawWin();
+  });
+}
+
+/** Add the typed tiles as a group: a meld when the hand already has tiles and they form one. */
+async function addTypedTiles() {
+  const input = /** @type {HTMLInputElement} */ (byId("notation-input"));
+  const button = /** @type {HTMLButtonElement} */ (byId("notation-add"));
+  button.disabled = true;
+  try {
+    const codes = await readTiles(input.value);
+    const win = currentWin();
+    if (!codes.length || !win) return;
+    const d = currentDraft();
+    markEdited();
+    const hasHand = d.groups.some((g) => g.role === "hand" && liveTiles(d, g).length);
+    const g = addGroup(d, codes, hasHand && meldType(codes) ? "meld" : "hand");
+    if (g.role === "hand") d.winning = g.tiles.filter((i) => !isFlower(d.tiles[i].code)).pop() ?? d.winning;
+    input.value = "";
+    showError("review-error", "");
+    renderGroups();
+  } catch (e) {
+    showError("review-error", `${t("type_tiles")}: ${e.message}`);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Wire step 2 (once, at start-up). */
+export function wireReview() {
+  const groups = byId("groups"), group = (el) => currentDraft().groups[+el.dataset.group];
+  onEvent(groups, "click", "button.tile-btn[data-tile]", (b) => fixTile(+b.dataset.tile));
+  onEvent(groups, "click", "button.tile-btn.add", (b) => pickTiles(group(b)));
+  onEvent(groups, "change", "select.role", (s) => changeRole(currentDraft(), group(s), /** @type {HTMLSelectElement} */ (s).value));
+  onEvent(groups, "change", "select.from", (s) => {
+    markEdited();
+    group(s).from = /** @type {HTMLSelectElement} */ (s).value;
+  });
+  onEvent(groups, "change", "input.added", (c) => {
+    markEdited();
+    group(c).added = /** @type {HTMLInputElement} */ (c).checked;
+  });
+  onEvent(byId("photo-overlay"), "click", "g.box", (box) => fixTile(+box.dataset.tile));
+  byId("picker-add").addEventListener("click", () => pickTiles(null));
+  byId("notation-add").addEventListener("click", () => {
+    typing = addTypedTiles();
+  });
+  byId("notation-input").addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") {
+      ev.preventDefault();
+      byId("notation-add").click();
+    }
+  });
+}

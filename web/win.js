@@ -1,0 +1,190 @@
+// A win: the screen that records one (or, on one discard, several winners) or corrects a recorded
+// hand. Steps: 1 photo (win-photo.js), 2 check the tiles (win-review.js), 3 how it was won (here:
+// winner, self-draw or whose discard, the rule set's win flags), 4 the result (win-result.js),
+// then confirm. The win lives in the store (win-state.js); the screen redraws when it is set.
+import { api } from "./api.js";
+import { byId, element, onEvent, replaceChildren, showError, toast } from "./dom.js";
+import { t, windShort } from "./i18n.js";
+import { SEATS, playerAt, seatPicker } from "./seats.js";
+import { store } from "./store.js";
+import { buildWinner, draftFromRecorded, newDraft } from "./win-draft.js";
+import { stopCamera } from "./win-photo.js";
+import { renderResult } from "./win-result.js";
+import { renderGroups, renderPhoto, typedTilesSettled } from "./win-review.js";
+import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
+
+const STEPS = ["capture", "review", "ask", "result"];
+
+function clearPhotoInput() {
+  /** @type {HTMLInputElement} */ (byId("photo-input")).value = "";
+}
+
+/** Record a new win for the table's current hand. */
+export function startWin() {
+  const state = store.get("view").ledger.state;
+  clearPhotoInput();
+  store.set({
+    screen: "win",
+    win: { mode: "new", eventId: null, handNo: state.hand_no, state, drafts: [newDraft()], cur: 0, result: null, step: "capture" },
+  });
+}
+
+/** Correct a recorded win (a ledger entry): its hands, read back by the server, at step 3. */
+export async function startCorrection(entry) {
+  showError("table-error", "");
+  let drafts;
+  try {
+    drafts = await Promise.all(entry.winners.map((w) => draftFromRecorded(w, ruleFacts().winFlags)));
+  } catch (e) {
+    showError("table-error", e.message);
+    return;
+  }
+  clearPhotoInput();
+  store.set({
+    screen: "win",
+    win: { mode: "correct", eventId: entry.id, handNo: entry.hand_no, state: entry.state, drafts, cur: 0, result: null, step: "ask" },
+  });
+}
+
+function renderWin() {
+  const win = currentWin(), d = currentDraft();
+  byId("win-title").textContent = win.mode === "correct" ? t("correct_title", { n: win.handNo })
+    : t("win_title") + " · " + t("hand_no", { n: win.handNo });
+  const at = STEPS.indexOf(win.step);
+  byId("step-capture").hidden = at > 0 && d.groups.length > 0;
+  byId("step-review").hidden = at < 1;
+  byId("step-ask").hidden = at < 1;
+  byId("step-result").hidden = at < 3;
+  byId("camera-btn").hidden = !(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia);
+  if (at >= 1) {
+    renderPhoto();
+    renderGroups();
+    renderAsk();
+  }
+  if (at >= 3) {
+    renderResult(win.result, win.state);
+    byId("another-winner").hidden = win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
+  }
+}
+
+/** Step 3: who won, self-draw or whose discard, and the rule set's win flags. */
+function renderAsk() {
+  const d = currentDraft(), state = currentWin().state;
+  const winner = seatPicker("winner", state, { value: d.winner });
+  winner.id = "q-winner";
+  byId("q-winner").replaceWith(winner);
+  const choice = (value, ...content) =>
+    element("button", { type: "button", class: d.by === value ? "on" : "", dataset: { seat: value } }, ...content);
+  replaceChildren(byId("q-from"), choice("self", t("self_draw")),
+    SEATS.filter((w) => w !== d.winner).map((w) => choice(w, element("b", {}, windShort(w)), " ", playerAt(state, w))));
+  replaceChildren(byId("q-flags"), ruleFacts().winFlags.map((flag) => {
+    const box = element("input", { type: "checkbox", id: "flag-" + flag, dataset: { flag } });
+    box.checked = !!d.flags[flag];
+    return element("label", { class: "flag" }, box, " ", t("flag_" + flag));
+  }));
+}
+
+async function score() {
+  showError("score-error", "");
+  await typedTilesSettled();
+  const win = currentWin();
+  let winners;
+  try {
+    winners = win.drafts.map(buildWinner);
+  } catch (e) {
+    showError("score-error", e.message);
+    return;
+  }
+  // a correction is scored the same way, under the corrected hand's own state and claims
+  const body = win.mode === "correct" ? { winners, correct: win.eventId } : { winners };
+  try {
+    win.result = await api("POST", `/api/tables/${store.get("token")}/hands/score`, body);
+    win.winners = winners;
+    win.step = "result";
+    redrawWin();
+    byId("step-result").scrollIntoView({ behavior: "smooth", block: "start" });
+  } catch (e) {
+    showError("score-error", e.message);
+  }
+}
+
+async function confirm() {
+  const win = currentWin(), token = store.get("token");
+  const body = { winners: win.winners };
+  const first = win.drafts[0];
+  if (first.photoId !== null && first.photoId !== undefined) body.photo_id = first.photoId;
+  body.tiles = win.drafts.map((d) => d.tiles.filter((x) => !x.removed).map((x) => ({ code: x.code, read: x.orig || null })));
+  const url = win.mode === "correct" ? `/api/tables/${token}/hands/${win.eventId}/correct` : `/api/tables/${token}/hands`;
+  const button = /** @type {HTMLButtonElement} */ (byId("confirm-btn"));
+  button.disabled = true;
+  try {
+    const view = await api("POST", url, body);
+    store.set({ view, win: null, screen: "table" });
+    toast(t("recorded"));
+  } catch (e) {
+    showError("score-error", e.message);
+    win.step = "ask";
+    redrawWin();
+  } finally {
+    button.disabled = false;
+  }
+}
+
+/** Another winner on the same discard: a new draft, from the same discarder, from step 1. */
+function addWinner() {
+  const win = currentWin(), from = currentDraft().by;
+  win.drafts.push({ ...newDraft(), by: from });
+  win.cur = win.drafts.length - 1;
+  win.step = "capture";
+  win.result = null;
+  clearPhotoInput();
+  redrawWin();
+}
+
+/** Drop the draft's photo and tiles (keeping who won, how and the flags) and go back to step 1. */
+function retake() {
+  const win = currentWin(), old = currentDraft();
+  win.drafts[win.cur] = { ...newDraft(), winner: old.winner, by: old.by, flags: old.flags };
+  win.step = "capture";
+  win.result = null;
+  clearPhotoInput();
+  redrawWin();
+}
+
+/** Wire the win screen and its step 3 (once, at start-up). */
+export function wireWin() {
+  byId("win-cancel").addEventListener("click", () => {
+    stopCamera();
+    store.set({ win: null, screen: "table" });
+  });
+  byId("manual-btn").addEventListener("click", () => {
+    currentWin().step = "review";
+    redrawWin();
+    byId("notation-input").focus();
+  });
+  byId("retake-btn").addEventListener("click", retake);
+  const ask = byId("step-ask");
+  onEvent(ask, "click", "#q-winner button[data-seat]", (b) => {
+    const d = currentDraft();
+    markEdited();
+    d.winner = b.dataset.seat;
+    if (d.by === d.winner) d.by = null;
+    renderAsk();
+    renderGroups();
+  });
+  onEvent(ask, "click", "#q-from button[data-seat]", (b) => {
+    markEdited();
+    currentDraft().by = b.dataset.seat;
+    renderAsk();
+  });
+  onEvent(ask, "change", "#q-flags input[data-flag]", (box) => {
+    markEdited();
+    currentDraft().flags[box.dataset.flag] = /** @type {HTMLInputElement} */ (box).checked;
+  });
+  byId("score-btn").addEventListener("click", score);
+  byId("another-winner").addEventListener("click", addWinner);
+  byId("confirm-btn").addEventListener("click", confirm);
+  store.subscribe(["win", "lang"], (state) => {
+    if (state.screen === "win" && state.win) renderWin();
+  });
+}
