@@ -6,6 +6,8 @@
   rejects unknown names and wrong types.
 * :class:`Pattern` — one scoring pattern (riichi ``mahjong`` library style): a name, a value,
   English and Chinese labels, and ``is_condition_met``.
+* :class:`Scored` and :func:`best_of` — every reading of a hand scored, the best kept by the rule
+  set's own ordering.
 * :class:`ScoreResult` — items, multipliers, payments (always summing to zero) and the
   variant-specific extras (``wilds``, ``fish``, ``bloom``).
 * :class:`Refusal` and its subclasses — a hand the rules do not pay (named, documented codes).
@@ -14,10 +16,12 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, Mapping, Sequence, TypeVar
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from ..decompose import ALL_FORMS, NO_WILDS, Form, WildSpec
+from ..decompose import ALL_FORMS, NO_WILDS, Decomposition, Form, WildSpec
 from ..errors import MahjongError
 from ..hand import Hand
 from ..melds import MeldKind
@@ -187,7 +191,7 @@ class Pattern(ABC, Generic[Ctx]):
     def value_for(self, ctx: Ctx) -> int:
         return self.value
 
-    def item(self, ctx: Ctx) -> "ScoreItem":
+    def item(self, ctx: Ctx) -> ScoreItem:
         return ScoreItem(self.name, self.label, self.label_zh, self.value_for(ctx))
 
 
@@ -274,6 +278,43 @@ def add_payments(*parts: Mapping[Seat, int]) -> dict[Seat, int]:
         for seat, amount in part.items():
             out[seat] += amount
     return out
+
+
+@dataclass(frozen=True)
+class Scored(Generic[Ctx]):
+    """One reading of the hand scored: its ``value`` in the rule set's unit, the ``items`` that
+    count, the ``context`` the patterns read (one decomposition, and where the rule set asks, one
+    place of the winning tile), the ``multipliers`` applied and the ``unpaid`` items that hold but
+    are not paid (Nanning's ``combine: "highest"``)."""
+
+    value: int
+    items: tuple[ScoreItem, ...]
+    decomposition: Decomposition
+    context: Ctx
+    multipliers: tuple[Multiplier, ...] = ()
+    unpaid: tuple[ScoreItem, ...] = ()
+
+
+Reading = TypeVar("Reading")
+
+
+def best_of(
+    readings: Iterable[Reading],
+    score: Callable[[Reading], Iterable[Scored[Ctx]]],
+    key: Callable[[Scored[Ctx]], Any] = attrgetter("value"),
+) -> Scored[Ctx] | None:
+    """Score every reading of the hand and keep the best: ``score`` turns one reading (a
+    decomposition) into its scored candidates (none where the rule set refuses that reading, several
+    where the winning tile has several places); the first candidate with the greatest ``key`` wins,
+    so ties go to the earlier reading. ``None`` when no reading gave a candidate."""
+    best: Scored[Ctx] | None = None
+    best_key: Any = None
+    for reading in readings:
+        for candidate in score(reading):
+            candidate_key = key(candidate)
+            if best is None or candidate_key > best_key:
+                best, best_key = candidate, candidate_key
+    return best
 
 
 # --------------------------------------------------------------------------- refusals

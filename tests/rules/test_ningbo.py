@@ -643,7 +643,7 @@ def test_representative_kinds_pay_like_all_kinds(monkeypatch: pytest.MonkeyPatch
                                                    baida: str, by: str) -> None:
     """Groups made only of wilds are tried over representative kinds (_free_kinds); the paid
     result is the one trying all 34 kinds would give."""
-    import engine.rules.ningbo as ningbo
+    import engine.rules.ningbo.variant as ningbo
     payload = hand(concealed, win, baida=baida, by=by, frm="W" if by == "discard" else None,
                    options={"minimum_tai": 0})
     fast = score(payload)

@@ -1,6 +1,6 @@
 """Ningxia Waterslide (宁夏滑水麻将): flat payouts, "no fault, no loss".
 
-The rule text (``/work/shared/rules/ningxia-waterslide.txt``) pays a fixed amount per hand kind,
+The rule text (``../shared/rules/ningxia-waterslide.txt``, beside the repository) pays a fixed amount per hand kind,
 "What You Pay Is What You See", with no formula:
 
 =================== ============================== ==============
@@ -27,147 +27,30 @@ See ``docs/rules/ningxia.md`` for every sentence of the text and the readings ch
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
-from ..decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
-from ..errors import MahjongError, TileSetError
-from ..melds import MeldKind
-from ..seats import SEATS, Seat
-from ..tiles import RED, is_honour, tile_str
-from ..tilesets import STANDARD_136
-from .base import (
+from ...decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
+from ...errors import TileSetError
+from ...melds import MeldKind
+from ...seats import SEATS, Seat
+from ...tiles import RED, is_honour, tile_str
+from ...tilesets import STANDARD_136
+from ..base import (
     NotAWin,
     OptionError,
-    OptionSpec,
-    Pattern,
-    Refusal,
+    Scored,
     ScoreInput,
     ScoreResult,
     Variant,
+    best_of,
     everyone_pays,
     no_payments,
     pay,
 )
-
-
-class NingxiaInputError(MahjongError):
-    """Table facts that cannot describe a Ningxia event (an exposed kong without its discarder, a
-    hand that was neither won nor drawn)."""
-
-    code = "bad_input"
-
-
-class ChowClaimNotAllowed(Refusal):
-    """A declared (claimed) chow: the Ningxia text lets a discard be called only for a pung, a
-    kong or the win (option ``claimed_chows``)."""
-
-    code = "chow_claim_not_allowed"
-
-
-class SevenPairsNotAllowed(Refusal):
-    """The hand only wins as seven pairs and the table plays without seven pairs
-    (option ``seven_pairs`` false)."""
-
-    code = "seven_pairs_not_allowed"
-
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "seven_pairs", True,
-        "Seven pairs (and dragon seven pairs) win. The text lists both in its payout table; some Ningxia "
-        "game clients make seven pairs a table setting. False: a hand that only reads as seven pairs is refused "
-        "(code seven_pairs_not_allowed).",
-    ),
-    OptionSpec(
-        "honours", True,
-        "Play with the 28 wind and dragon tiles, as the text's 136-tile set says. False: the 108-tile table "
-        "(带风 off in Ningxia clients); a hand holding an honour is rejected as a tile not in the set.",
-    ),
-    OptionSpec(
-        "red_dragon_wild", False,
-        "The four Red dragons (7z) are wild (红中赖子, a Ningxia client setting the text does not mention). "
-        "Needs honours on.",
-    ),
-    OptionSpec(
-        "claimed_chows", False,
-        "A discard may be claimed for a chow. The text's calling rules name only pung, kong and the win, so "
-        "by default a declared chow meld is refused (code chow_claim_not_allowed); chows formed in hand are "
-        "always fine.",
-    ),
-    OptionSpec(
-        "dealer_rotation", "winner",
-        "Who deals next. 'winner' (the text: 'The winner of the hand becomes the next dealer'; a draw keeps "
-        "the dealer); 'next_seat': the dealer keeps the deal on a win or a draw, else it passes to the next "
-        "seat (the common Chinese custom).",
-        ("winner", "next_seat"),
-    ),
-)
-
-
-# --------------------------------------------------------------------------- patterns
-
-
-@dataclass(frozen=True)
-class NingxiaContext:
-    """What the flat patterns read: one reading of the hand and how it was won."""
-
-    decomposition: Decomposition
-    self_draw: bool
-
-
-class FlatWin(Pattern[NingxiaContext]):
-    """A row of the payout table: ``each`` from every other player on a self-draw, ``discard``
-    from the discarder alone."""
-
-    each: ClassVar[int]
-    discard: ClassVar[int]
-
-    def value_for(self, ctx: NingxiaContext) -> int:
-        return self.each if ctx.self_draw else self.discard
-
-
-class StandardWin(FlatWin):
-    """'Standard Win: 4 melds + 1 pair — 2 points from each other player / 3 points' from the discarder."""
-
-    name = "standard_win"
-    label = "Standard win"
-    label_zh = "平胡"
-    each = 2
-    discard = 3
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "standard"
-
-
-class SevenPairs(FlatWin):
-    """'Seven Pairs: exactly 7 pairs — 6 points from each other player / 9 points'."""
-
-    name = "seven_pairs"
-    label = "Seven pairs"
-    label_zh = "七对"
-    each = 6
-    discard = 9
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads == 0
-
-
-class DragonSevenPairs(FlatWin):
-    """'Dragon Seven Pairs: six pairs plus one four-of-a-kind — 10 points from each / 15 points'.
-    Two fours of a kind pay the same (the table has no bigger row)."""
-
-    name = "dragon_seven_pairs"
-    label = "Dragon seven pairs"
-    label_zh = "龙七对"
-    each = 10
-    discard = 15
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads >= 1
-
-
-PATTERNS: tuple[FlatWin, ...] = (StandardWin(), SevenPairs(), DragonSevenPairs())
+from .errors import ChowClaimNotAllowed, NingxiaInputError, SevenPairsNotAllowed
+from .options import OPTIONS
+from .patterns import PATTERNS, NingxiaContext
 
 # Kong payments as declared: (kind, amount, who pays).
 CONCEALED_KONG_EACH = 2
@@ -236,16 +119,17 @@ class Ningxia(Variant):
                 raise SevenPairsNotAllowed("seven pairs does not win at this table (option 'seven_pairs' is false)")
             raise NotAWin("not a winning hand: Ningxia Waterslide needs four sets and a pair, or seven pairs")
         self_draw = inp.win.self_draw
-        best: tuple[int, FlatWin, Decomposition] | None = None
-        for d in readings:
+
+        def rows(d: Decomposition) -> Iterator[Scored[NingxiaContext]]:
+            """Every row of the table reading ``d`` meets, worth what one payer pays."""
             ctx = NingxiaContext(d, self_draw)
             for pattern in PATTERNS:
                 if pattern.is_condition_met(ctx):
-                    value = pattern.value_for(ctx)
-                    if best is None or value > best[0]:
-                        best = (value, pattern, d)
+                    yield Scored(pattern.value_for(ctx), (pattern.item(ctx),), d, ctx)
+
+        best = best_of(readings, rows)
         assert best is not None  # every reading is standard or seven pairs
-        amount, pattern, reading = best
+        amount = best.value
         if self_draw:
             payments = everyone_pays(inp.winner, amount)
         else:
@@ -253,9 +137,9 @@ class Ningxia(Variant):
             payments = pay(inp.winner, {inp.win.from_seat: amount})
         return ScoreResult(
             value=payments[inp.winner],
-            items=[pattern.item(NingxiaContext(reading, self_draw))],
+            items=list(best.items),
             payments=payments,
-            decomposition=str(reading),
+            decomposition=str(best.decomposition),
         )
 
     def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,

@@ -6,11 +6,12 @@ it also meets; within the seven-pairs family only the highest tier counts).
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from ..decompose import Decomposition
-from .base import Pattern
+from ...decompose import Decomposition
+from ..base import Pattern
 
 EIGHT = 8  # a win needs at least 8 tiles of one suit (kongs count 4)
 STREAK_POINTS = 4  # 庄家的输赢: +4 per consecutive dealer win or loss (on a discard: option)

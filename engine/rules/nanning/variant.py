@@ -5,7 +5,7 @@ What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.m
 * **Winning hand**: four sets and a pair, seven pairs or thirteen orphans. Only pungs and kongs are
   claimed from discards (the guide's "Calling Tiles" names no chow): a declared chow is bad input
   ``chow_not_allowed`` (exit 2, field ``hand.melds[i]``) unless ``allow_chow``.
-* **Payout table** (:mod:`engine.rules.nanning_patterns`): each row gives what each opponent pays
+* **Payout table** (:mod:`engine.rules.nanning.patterns`): each row gives what each opponent pays
   on a self-draw or what the discarder pays. ``combine: "highest"`` (default) pays the best single
   row; ``"add"`` adds every row that applies (the plain rows only when nothing else does).
   ``values`` overrides cells of the table.
@@ -32,203 +32,35 @@ What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.m
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..decompose import Decomposition, decompose
-from ..errors import MahjongError, MeldError
-from ..melds import MeldKind
-from ..seats import SEATS, Seat, others
-from ..tiles import Tile, format_tiles, is_suited, tile_str
-from ..tilesets import STANDARD_136
-from .base import (
+from ...decompose import Decomposition, decompose
+from ...errors import MeldError
+from ...melds import MeldKind
+from ...seats import SEATS, Seat, others
+from ...tiles import Tile, format_tiles
+from ...tilesets import STANDARD_136
+from ..base import (
     BelowMinimum,
     Multiplier,
     NotAWin,
-    OptionError,
-    OptionSpec,
     Refusal,
+    Scored,
     ScoreInput,
-    ScoreItem,
     ScoreResult,
     Sealed,
     Variant,
+    best_of,
     everyone_pays,
     pay,
 )
-from .nanning_patterns import CELLS, DEFAULT_TABLE, PATTERNS, HandContext, NanningPattern
-
-# --------------------------------------------------------------------------- fish tiles → seats
-
-#: Honour tiles and the seat they name: winds their own seat, Red → East, Green → South, White → West.
-_HONOUR_SEAT: dict[str, Seat] = {"1z": "E", "2z": "S", "3z": "W", "4z": "N", "7z": "E", "6z": "S", "5z": "W"}
-
-
-def fish_seat(tile: Tile) -> Seat:
-    """The seat a fish tile names, counted from the dealer: ranks 1 5 9 → East, 2 6 → South,
-    3 7 → West, 4 8 → North; winds their seat; Red → East, Green → South, White → West."""
-    if is_suited(tile):
-        return SEATS[(tile % 9) % 4]
-    return _HONOUR_SEAT[tile_str(tile)]
-
-
-# --------------------------------------------------------------------------- refusals and errors
-
-
-class ChowNotAllowed(MahjongError):
-    """A declared chow: Nanning claims only pungs and kongs (unless ``allow_chow``). Play the rules
-    forbid, so bad input (exit 2) naming the meld — the same code as Ningbo's ``claimed_chows``."""
-
-    code = "chow_not_allowed"
-
-
-class NanningInputError(MahjongError):
-    """Input that cannot describe a Nanning hand (too many fish tiles, winners that disagree on
-    the fish, a kong win without a kong, a drawn hand without its last drawer). Exit status 2 in
-    the contract."""
-
-    code = "bad_input"
-
-
-# --------------------------------------------------------------------------- options
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("minimum", 9,
-               "Minimum a win must collect in total under normal payment, before fishing and sealing "
-               "(the guide's '9 points'; a plain self-draw collects 3 x 3 = 9, a plain discard win 2). "
-               "0 turns the minimum off."),
-    OptionSpec("combine", "highest",
-               "How table rows combine: 'highest' pays the single best row; 'add' adds every row that "
-               "applies (the plain self-draw / discard rows only when no other row does).",
-               ("highest", "add")),
-    OptionSpec("values", {},
-               "Overrides of the payout table: {row: {'self_draw': n, 'discard': n}}; a cell added to a "
-               "row makes the row pay on that win type. Rows: " + ", ".join(p.name for p in PATTERNS) + "."),
-    OptionSpec("allow_chow", False,
-               "Allow declared chows (the guide only lets pungs and kongs be claimed)."),
-    OptionSpec("seal_claims", 3,
-               "Pungs/kongs one player must claim from the same player to seal that player (封胡): 3 per "
-               "the guide, 4 at some tables (四笔封胡); 0 turns sealing off.",
-               (0, 3, 4)),
-    OptionSpec("sealed_self_draw", "shares",
-               "On the sealing player's self-draw the sealed player pays everyone's share: 'shares' — "
-               "each share with its own seat's fish factor; 'own' — three times its own share.",
-               ("shares", "own")),
-    OptionSpec("fish_min_tiles", 9,
-               "Fishing happens only when the winner holds at least this many tiles outside exposed "
-               "melds (winning tile included)."),
-    OptionSpec("fish_concealed_kongs", True,
-               "Count a concealed kong as four tiles in hand for the fishing threshold (it is not an "
-               "exposed meld)."),
-    OptionSpec("max_fish", 3,
-               "Most fish tiles flipped (the guide: the last three wall tiles, fewer if fewer remain)."),
-    OptionSpec("several_winners", "all",
-               "Several players win on one discard: 'all' — each is paid by the discarder (the guide's "
-               "'For multiple winners' note); 'nearest' — the tile goes only to the winner nearest in turn "
-               "after the discarder (the guide's FAQ), the others are paid nothing.",
-               ("all", "nearest")),
-    OptionSpec("kong_points", 1,
-               "Immediate kong payment: concealed — each other player pays this; exposed and added — "
-               "the discarder pays this."),
-)
-
-
-def payout_table(opts: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    """The guide's table with ``values`` overrides applied (raises :class:`OptionError`)."""
-    table = {row: dict(cells) for row, cells in DEFAULT_TABLE.items()}
-    for row, cells in opts["values"].items():
-        where = f"options.values.{row}"
-        if row not in table:
-            raise OptionError(f"unknown payout row '{row}'; rows: {', '.join(table)}", field=where)
-        if not isinstance(cells, dict):
-            raise OptionError(f"'{where}' must map 'self_draw' / 'discard' to points", field=where)
-        for cell, points in cells.items():
-            if cell not in CELLS:
-                raise OptionError(f"'{where}' cells are 'self_draw' and 'discard', got {cell!r}",
-                                  field=f"{where}.{cell}")
-            if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-                raise OptionError(f"'{where}.{cell}' must be a whole number >= 0, got {points!r}",
-                                  field=f"{where}.{cell}")
-            table[row][cell] = points
-    return table
-
-
-def _check_numbers(opts: Mapping[str, Any]) -> None:
-    for name in ("minimum", "fish_min_tiles", "max_fish", "kong_points"):
-        if opts[name] < 0:
-            raise OptionError(f"option '{name}' cannot be negative", field=f"options.{name}")
-
-
-# --------------------------------------------------------------------------- fishing
-
-
-@dataclass(frozen=True)
-class Fish:
-    """The lucky catch of one win: the tiles, whether fishing happens, and each seat's catches."""
-
-    tiles: tuple[Tile, ...]
-    eligible: bool
-    in_hand: int
-    catches: dict[Seat, int]
-    reason: str
-
-    def factor(self, winner: Seat, payer: Seat) -> int:
-        """×2 for every fish naming the winner or the payer."""
-        return 2 ** (self.catches[winner] + self.catches[payer]) if self.eligible else 1
-
-    def to_dict(self, winner: Seat) -> dict:
-        """The ``fish`` output: ``factor[p]`` is the multiplier between the winner and seat ``p``;
-        the winner's own entry is its own catches' factor."""
-        matches = [{"tile": tile_str(t), "seat": fish_seat(t)} for t in self.tiles] if self.eligible else []
-        return {
-            "tiles": [tile_str(t) for t in self.tiles],
-            "matches": matches,
-            "factor": {s: (2 ** self.catches[s] if self.eligible else 1) if s == winner else self.factor(winner, s)
-                       for s in SEATS},
-            "eligible": self.eligible,
-            "tiles_in_hand": self.in_hand,
-            "reason": self.reason,
-        }
-
-
-def tiles_in_hand(inp: ScoreInput, opts: Mapping[str, Any]) -> int:
-    """Tiles the winner holds outside exposed melds: the concealed tiles (winning tile included)
-    plus four per concealed kong when ``fish_concealed_kongs``."""
-    kongs = sum(1 for m in inp.hand.melds if m.kind == MeldKind.CONCEALED_KONG)
-    return len(inp.hand.concealed) + (4 * kongs if opts["fish_concealed_kongs"] else 0)
-
-
-def go_fishing(inp: ScoreInput, opts: Mapping[str, Any]) -> Fish:
-    """Decide whether fishing happens and count the catches per seat."""
-    tiles = inp.indicators.fish
-    if len(tiles) > opts["max_fish"]:
-        raise NanningInputError(
-            f"{len(tiles)} fish tiles given; at most {opts['max_fish']} are flipped", field="indicators.fish")
-    held = tiles_in_hand(inp, opts)
-    catches = {s: 0 for s in SEATS}
-    if inp.win.last_tile:
-        return Fish(tiles, False, held, catches, "last tile: no wall tiles remain to flip")
-    if held < opts["fish_min_tiles"]:
-        return Fish(tiles, False, held, catches,
-                    f"the winner holds {held} tiles outside exposed melds (fewer than {opts['fish_min_tiles']})")
-    for tile in tiles:
-        catches[fish_seat(tile)] += 1
-    reason = "no fish tiles flipped" if not tiles else f"the winner holds {held} tiles outside exposed melds"
-    return Fish(tiles, True, held, catches, reason)
-
+from .errors import ChowNotAllowed, NanningInputError
+from .fishing import Fish, go_fishing
+from .options import OPTIONS, check_numbers, payout_table
+from .patterns import PATTERNS, HandContext, NanningPattern
 
 # --------------------------------------------------------------------------- the rule set
-
-
-@dataclass(frozen=True)
-class Valuation:
-    """The rows paid for one decomposition, the other non-plain rows that apply but are not paid
-    (``combine: "highest"``), and the per-payer value."""
-
-    decomposition: Decomposition
-    items: list[ScoreItem]
-    unpaid: list[ScoreItem]
-    value: int
 
 
 class Nanning(Variant):
@@ -244,18 +76,19 @@ class Nanning(Variant):
     # ----------------------------------------------------------------- hand value
 
     def value_hand(self, inp: ScoreInput, d: Decomposition, table: Mapping[str, Mapping[str, int]],
-                   opts: Mapping[str, Any]) -> Valuation:
-        """Rows that apply to decomposition ``d`` and the per-payer value under ``combine``."""
+                   opts: Mapping[str, Any]) -> Scored[HandContext]:
+        """Rows that apply to decomposition ``d`` and the per-payer value under ``combine``; under
+        ``highest`` the other non-plain rows that apply are kept as ``unpaid``."""
         ctx = HandContext(inp, d, table)
         met: list[NanningPattern] = [p for p in PATTERNS if p.is_condition_met(ctx)]
         special = [p for p in met if not p.plain]
         if opts["combine"] == "add":
-            items = [p.item(ctx) for p in (special or met)]
-            return Valuation(d, items, [], int(sum(i.value for i in items)))
+            items = tuple(p.item(ctx) for p in (special or met))
+            return Scored(int(sum(i.value for i in items)), items, d, ctx)
         ranked = sorted(met, key=lambda p: -p.value_for(ctx))  # stable: table order breaks ties
         best = ranked[0]
-        unpaid = [p.item(ctx) for p in ranked[1:] if not p.plain]
-        return Valuation(d, [best.item(ctx)], unpaid, best.value_for(ctx))
+        unpaid = tuple(p.item(ctx) for p in ranked[1:] if not p.plain)
+        return Scored(best.value_for(ctx), (best.item(ctx),), d, ctx, unpaid=unpaid)
 
     # ----------------------------------------------------------------- sealing
 
@@ -299,7 +132,7 @@ class Nanning(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Score one winner: the best table value, the minimum, fishing and sealing payments."""
-        _check_numbers(opts)
+        check_numbers(opts)
         table = payout_table(opts)
         self.check_input(inp, opts)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds)
@@ -313,7 +146,8 @@ class Nanning(Variant):
         victims = self.sealed_victims(inp, opts)
         fish = go_fishing(inp, opts)
 
-        best = max((self.value_hand(inp, d, table, opts) for d in decompositions), key=lambda v: v.value)
+        best = best_of(decompositions, lambda d: (self.value_hand(inp, d, table, opts),))
+        assert best is not None  # every decomposition has a row: the plain self-draw or discard row
         value = best.value
         normal_payers = others(inp.winner) if inp.win.self_draw else (inp.win.from_seat,)
         total = value * len(normal_payers)
@@ -330,7 +164,7 @@ class Nanning(Variant):
         extras: dict[str, Any] = {"fish": fish.to_dict(inp.winner)}
         if sealing:
             extras["sealing"] = sealing
-        return ScoreResult(value, best.items, pay(inp.winner, amounts), multipliers, extras,
+        return ScoreResult(value, list(best.items), pay(inp.winner, amounts), multipliers, extras,
                            str(best.decomposition), notes)
 
     def amounts(self, inp: ScoreInput, value: int, fish: Fish, victims: Sequence[Seat],
@@ -423,7 +257,7 @@ class Nanning(Variant):
         """Concealed kong: all other players pay ``kong_points``; exposed kong: the discarder pays;
         added kong: the discarder of the pung's tile (``from_seat``) pays. Call it only once the kong
         stands: a robbed kong is void and pays nothing."""
-        _check_numbers(opts)
+        check_numbers(opts)
         points = opts["kong_points"]
         if from_seat == declarer:
             raise MeldError("a kong's discarder must be another player's seat", field="from")

@@ -27,29 +27,31 @@ The rules implemented here:
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-from ..decompose import Decomposition, Form, decompose, is_winning
-from ..errors import MahjongError
-from ..melds import Meld, MeldKind
-from ..seats import SEATS, Seat, others
-from ..tiles import WINDS, Tile, is_suited, suit_of, tile_str
-from ..tilesets import STANDARD_136
-from .base import (
+from ...decompose import Form, decompose, is_winning
+from ...melds import Meld, MeldKind
+from ...seats import SEATS, Seat, others
+from ...tiles import Tile, tile_str
+from ...tilesets import STANDARD_136
+from ..base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
     OptionError,
-    OptionSpec,
-    Pattern,
+    Scored,
     ScoreInput,
     ScoreItem,
     ScoreResult,
     Variant,
+    best_of,
     no_payments,
     pay,
 )
+from .errors import YuxiInputError
+from .options import OPTIONS
+from .patterns import BASIC_WIN, PATTERNS, YuxiContext
 
 FORMS: tuple[Form, ...] = ("standard", "seven_pairs")
 """"Four melds and one pair or seven pairs": thirteen orphans is not a Yuxi win."""
@@ -57,259 +59,7 @@ FORMS: tuple[Form, ...] = ("standard", "seven_pairs")
 MAX_BLOOM_TILES = 2
 
 
-class YuxiInputError(MahjongError):
-    """Win facts that contradict each other or the hand (exit status 2, like any malformed input)."""
-
-    code = "bad_input"
-
-
-# --------------------------------------------------------------------------- the per-hand context
-
-
-@dataclass(frozen=True)
-class YuxiContext:
-    """What the patterns read: the input, the resolved options and one decomposition."""
-
-    inp: ScoreInput
-    opts: Mapping[str, Any]
-    decomposition: Decomposition
-
-    @property
-    def all_tiles(self) -> list[Tile]:
-        """Every tile of the hand, melds included (a kong as four)."""
-        return self.inp.hand.all_tiles()
-
-    @property
-    def single_suit(self) -> bool:
-        tiles = self.all_tiles
-        return all(is_suited(t) for t in tiles) and len({suit_of(t) for t in tiles}) == 1
-
-    @property
-    def seven_pairs(self) -> bool:
-        return self.decomposition.form == "seven_pairs"
-
-    @property
-    def quads(self) -> int:
-        """Seven pairs only: kinds held four times (each counts as two pairs)."""
-        return self.decomposition.quads
-
-    @property
-    def all_pungs(self) -> bool:
-        d = self.decomposition
-        return d.form == "standard" and all(g.is_pung_like for g in d.sets)
-
-    @property
-    def four_wind_sets(self) -> bool:
-        d = self.decomposition
-        return d.form == "standard" and {g.first for g in d.sets if g.is_pung_like} >= set(WINDS)
-
-
-# --------------------------------------------------------------------------- the payout table
-
-
-class YuxiPattern(Pattern[YuxiContext]):
-    """One row of the payout table; ``value`` is its multiplier. ``hand_shape`` marks rows about
-    the tiles themselves (rather than how or when the hand was won): with the option
-    ``basic_discard_lifted_by="hand_pattern"`` only these let a hand be won on a discard."""
-
-    hand_shape: ClassVar[bool] = False
-
-
-class AllTriplets(YuxiPattern):
-    """碰碰胡 ×2: four pungs or kongs and a pair. Four Great Blessings already is one and does not
-    also score it unless ``blessings_with_triplets``."""
-
-    name, value, label, label_zh, hand_shape = "all_triplets", 2, "All Triplets", "碰碰胡", True
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.all_pungs and (ctx.opts["blessings_with_triplets"] or not ctx.four_wind_sets)
-
-
-class FullFlush(YuxiPattern):
-    """清一色 ×2: every tile from one suit. Inside Pure Triple Dragon Seven Pairs it is not
-    counted again (that row is worth its own ×32)."""
-
-    name, value, label, label_zh, hand_shape = "full_flush", 2, "Full Flush", "清一色", True
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.single_suit and not (ctx.seven_pairs and ctx.quads == 3)
-
-
-class SevenPairs(YuxiPattern):
-    """小七对 ×2: seven pairs, no declared meld, no four of a kind."""
-
-    name, value, label, label_zh, hand_shape = "seven_pairs", 2, "Seven Pairs", "小七对", True
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.seven_pairs and ctx.quads == 0
-
-
-class DragonSevenPairs(YuxiPattern):
-    """龙七对 ×4: seven pairs with one four of a kind counted as two pairs (replaces Seven Pairs)."""
-
-    name, value, label, label_zh, hand_shape = "dragon_seven_pairs", 4, "Dragon Seven Pairs", "龙七对", True
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.seven_pairs and ctx.quads == 1
-
-
-class DoubleDragonSevenPairs(YuxiPattern):
-    """双龙七对 ×8: seven pairs with two fours of a kind."""
-
-    name, value, label, label_zh, hand_shape = (
-        "double_dragon_seven_pairs", 8, "Double Dragon Seven Pairs", "双龙七对", True)
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.seven_pairs and ctx.quads == 2
-
-
-class TripleDragonSevenPairs(YuxiPattern):
-    """三龙七对 ×16: seven pairs with three fours of a kind, not all one suit."""
-
-    name, value, label, label_zh, hand_shape = (
-        "triple_dragon_seven_pairs", 16, "Triple Dragon Seven Pairs", "三龙七对", True)
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.seven_pairs and ctx.quads == 3 and not ctx.single_suit
-
-
-class PureTripleDragonSevenPairs(YuxiPattern):
-    """清三龙七对 ×32: Triple Dragon Seven Pairs in one suit (replaces Full Flush and Triple Dragon)."""
-
-    name, value, label, label_zh, hand_shape = (
-        "pure_triple_dragon_seven_pairs", 32, "Pure Triple Dragon Seven Pairs", "清三龙七对", True)
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.seven_pairs and ctx.quads == 3 and ctx.single_suit
-
-
-class FourGreatBlessings(YuxiPattern):
-    """大四喜 ×32: pungs or kongs of all four winds."""
-
-    name, value, label, label_zh, hand_shape = "four_great_blessings", 32, "Four Great Blessings", "大四喜", True
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.four_wind_sets
-
-
-class TenOldMen(YuxiPattern):
-    """十老头 ×2: the winner's first ten discards were honours with no pung or kong by others.
-    The photo cannot show discards: the table states it with ``win.ten_old_men``."""
-
-    name, value, label, label_zh = "ten_old_men", 2, "Ten Old Men", "十老头"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.ten_old_men
-
-
-class FlowerBloom(YuxiPattern):
-    """杠上花 ×2: a self-drawn win on a kong's replacement tile or on a bloom tile taken instead."""
-
-    name, value, label, label_zh = "flower_bloom", 2, "Flower Bloom (Kong on Flower)", "杠上花"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.after_kong and ctx.inp.win.self_draw
-
-
-class DoubleGangOnFlower(YuxiPattern):
-    """双杠上花 ×2, on top of Flower Bloom: the self-drawn winning tile came after two kongs
-    declared back to back (``win.double_kong``, which needs ``win.after_kong``)."""
-
-    name, value, label, label_zh = "double_gang_on_flower", 2, "Double Gang on Flower", "双杠上花"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.double_kong and ctx.inp.win.self_draw
-
-
-class KongDiscardWin(YuxiPattern):
-    """杠上炮 ×2: won on the tile a player discarded just after declaring a kong
-    (``win.after_kong`` with a discard win)."""
-
-    name, value, label, label_zh = "kong_discard_win", 2, "Kong Discard Win", "杠上炮"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.after_kong and not ctx.inp.win.self_draw
-
-
-class RobbingAKong(YuxiPattern):
-    """抢杠胡 ×2: won on the tile another player was adding to a kong."""
-
-    name, value, label, label_zh = "robbing_a_kong", 2, "Robbing a Kong", "抢杠胡"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.robbed_kong
-
-
-class HeavenlyWin(YuxiPattern):
-    """天胡 ×32: the dealer wins on the starting hand (``win.first_turn``, dealer, self-draw)."""
-
-    name, value, label, label_zh = "heavenly_win", 32, "Heavenly Win", "天胡"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        return ctx.inp.win.first_turn and ctx.inp.is_dealer and ctx.inp.win.self_draw
-
-
-class EarthlyWin(YuxiPattern):
-    """地胡 ×32: a non-dealer wins on the dealer's first discard (``win.first_turn``, discard from
-    East); with ``earthly_self_draw`` also a non-dealer's self-draw on its first draw."""
-
-    name, value, label, label_zh = "earthly_win", 32, "Earthly Win", "地胡"
-
-    def is_condition_met(self, ctx: YuxiContext) -> bool:
-        win = ctx.inp.win
-        if not win.first_turn or ctx.inp.is_dealer:
-            return False
-        if win.self_draw:
-            return bool(ctx.opts["earthly_self_draw"])
-        return win.from_seat == "E" and not win.robbed_kong
-
-
-PATTERNS: tuple[YuxiPattern, ...] = (
-    AllTriplets(), FullFlush(), SevenPairs(), DragonSevenPairs(), DoubleDragonSevenPairs(),
-    TripleDragonSevenPairs(), PureTripleDragonSevenPairs(), FourGreatBlessings(), TenOldMen(),
-    FlowerBloom(), DoubleGangOnFlower(), KongDiscardWin(), RobbingAKong(), HeavenlyWin(), EarthlyWin(),
-)
-
-BASIC_WIN = ScoreItem("basic_win", "Basic Win", "平胡", 1)
-
-
-# --------------------------------------------------------------------------- options
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("base_points", 1, "Base points every payout is multiplied from (the guide: 1, or 2, 3, 5 by agreement); "
-               "a whole number of at least 1."),
-    OptionSpec("combine", "multiply", "How several payout-table rows combine: 'multiply' their multipliers "
-               "(default), or count only the 'largest'.", ("multiply", "largest")),
-    OptionSpec("basic_discard_lifted_by", "any_pattern", "Which rows let a hand be won on a discard (a Basic "
-               "Win cannot be): 'any_pattern' (default: any row, Kong Discard Win, Robbing a Kong and Earthly Win "
-               "included) or 'hand_pattern' (only rows about the tiles: All Triplets, Full Flush, the seven-pairs "
-               "rows, Four Great Blessings).", ("any_pattern", "hand_pattern")),
-    OptionSpec("blessings_with_triplets", False, "Four Great Blessings also scores All Triplets (default: no, the "
-               "larger hand includes it)."),
-    OptionSpec("earthly_self_draw", False, "A non-dealer's self-drawn win on its first draw (no calls before) is "
-               "also an Earthly Win (default: only a win on the dealer's first discard)."),
-    OptionSpec("multi_win_dealer", "nearest_after_discarder", "With several winners on one discard and the dealer "
-               "not among them, who deals next: 'nearest_after_discarder' (default: the winner nearest in turn "
-               "after the discarder, as the guide's FAQ orders claims; the first winner listed when the discarder "
-               "is not given) or 'nearest_after_dealer' (the winner first in play order after East).",
-               ("nearest_after_discarder", "nearest_after_dealer")),
-    OptionSpec("multiple_winners", "all_score", "Several players win on one discard: 'all_score' (default: each "
-               "scores and the discarder pays all) or 'nearest_only' (the FAQ's priority rule: only the winner "
-               "nearest in turn after the discarder is paid).", ("all_score", "nearest_only")),
-)
-
-
 # --------------------------------------------------------------------------- the variant
-
-
-@dataclass(frozen=True)
-class _Candidate:
-    """One decomposition scored: the rows that counted and what each payer pays."""
-
-    decomposition: Decomposition
-    matched: tuple[YuxiPattern, ...]
-    multipliers: tuple[YuxiPattern, ...]
-    value: int
 
 
 class YuxiVariant(Variant):
@@ -336,29 +86,25 @@ class YuxiVariant(Variant):
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds, forms=FORMS)
         if not decompositions:
             raise NotAWin("the tiles are not four sets and a pair, nor seven pairs (the only Yuxi wins)")
-        candidates = [self._evaluate(YuxiContext(inp, opts, d), base) for d in decompositions]
-        if not inp.win.self_draw:
-            candidates = [c for c in candidates if self._allowed_on_discard(c, opts)]
-            if not candidates:
-                if opts["basic_discard_lifted_by"] == "hand_pattern":
-                    why = "a hand won on a discard needs All Triplets, Full Flush, a seven-pairs row or Four Great Blessings"
-                else:
-                    why = "a Basic Win (no row of the payout table) can only be won by self-draw"
-                raise NotAllowedOnDiscard(why)
-        best = max(candidates, key=lambda c: (c.value, len(c.matched)))
+        best = best_of(decompositions, lambda d: self._evaluate(YuxiContext(inp, opts, d), base),
+                       key=lambda c: (c.value, len(c.items)))
+        if best is None:
+            if opts["basic_discard_lifted_by"] == "hand_pattern":
+                why = "a hand won on a discard needs All Triplets, Full Flush, a seven-pairs row or Four Great Blessings"
+            else:
+                why = "a Basic Win (no row of the payout table) can only be won by self-draw"
+            raise NotAllowedOnDiscard(why)
 
         if inp.win.self_draw:
             payments = pay(inp.winner, {s: best.value for s in others(inp.winner)})
         else:
             assert inp.win.from_seat is not None
             payments = pay(inp.winner, {inp.win.from_seat: best.value})
-        ctx = YuxiContext(inp, opts, best.decomposition)
-        items = [p.item(ctx) for p in best.matched] or [BASIC_WIN]
         return ScoreResult(
             value=best.value,
-            items=[ScoreItem("base_points", "Base points", "底分", base), *items],
+            items=[ScoreItem("base_points", "Base points", "底分", base), *best.items],
             payments=payments,
-            multipliers=[Multiplier(p.name, p.label, p.label_zh, p.value_for(ctx)) for p in best.multipliers],
+            multipliers=list(best.multipliers),
             extras={"bloom": self._bloom_extra(inp)},
             decomposition=str(best.decomposition),
             notes=self._notes(inp, opts),
@@ -384,10 +130,19 @@ class YuxiVariant(Variant):
                                               "(option multiple_winners)"]))
         return out
 
-    def _evaluate(self, ctx: YuxiContext, base: int) -> _Candidate:
+    @staticmethod
+    def _evaluate(ctx: YuxiContext, base: int) -> tuple[Scored[YuxiContext], ...]:
+        """One decomposition scored: the base times the multipliers of the rows met (all of them
+        under ``combine: multiply``, the largest under ``largest``); no row is a Basic Win worth
+        the base. On a discard a reading the rules do not let win there (a Basic Win, or under
+        ``basic_discard_lifted_by = "hand_pattern"`` one without a hand-shape row) gives nothing."""
         matched = tuple(p for p in PATTERNS if p.is_condition_met(ctx))
+        if not ctx.inp.win.self_draw:
+            lifted_by = ctx.opts["basic_discard_lifted_by"]
+            if not any(p.hand_shape or lifted_by == "any_pattern" for p in matched):
+                return ()
         if not matched:
-            return _Candidate(ctx.decomposition, (), (), base)
+            return (Scored(base, (BASIC_WIN,), ctx.decomposition, ctx),)
         if ctx.opts["combine"] == "multiply":
             applied = matched
         else:
@@ -395,13 +150,9 @@ class YuxiVariant(Variant):
         factor = 1
         for p in applied:
             factor *= p.value_for(ctx)
-        return _Candidate(ctx.decomposition, matched, applied, base * factor)
-
-    @staticmethod
-    def _allowed_on_discard(c: _Candidate, opts: Mapping[str, Any]) -> bool:
-        if opts["basic_discard_lifted_by"] == "hand_pattern":
-            return any(p.hand_shape for p in c.matched)
-        return bool(c.matched)
+        items = tuple(p.item(ctx) for p in matched)
+        multipliers = tuple(Multiplier(p.name, p.label, p.label_zh, p.value_for(ctx)) for p in applied)
+        return (Scored(base * factor, items, ctx.decomposition, ctx, multipliers),)
 
     @staticmethod
     def _check_win(inp: ScoreInput) -> None:
