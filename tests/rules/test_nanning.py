@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from functools import partial
+
 import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
@@ -16,37 +18,20 @@ from engine.melds import MeldKind
 from engine.rules.base import resolve_options
 from engine.rules.nanning import VARIANT, fish_seat
 from engine.tiles import parse_tile, tile_str
+from tests.builders import payload as build_payload
+from tests.builders import scored
 
 OPTS = resolve_options(VARIANT.options, {})
 
 
-def payload(concealed: str, win_tile: str, *, winner: str = "E", by: str = "self_draw", frm: str | None = None,
-            melds: list[dict] | None = None, fish: list[str] | None = None, options: dict | None = None,
-            claims: dict | None = None, **flags: bool) -> dict[str, Any]:
-    win: dict[str, Any] = {"by": by, **flags}
-    if frm:
-        win["from"] = frm
-    out: dict[str, Any] = {
-        "variant": "nanning",
-        "winner": winner,
-        "win": win,
-        "hand": {"concealed": concealed, "winning_tile": win_tile, "melds": melds or []},
-    }
-    if fish is not None:
-        out["indicators"] = {"fish": fish}
-    if options is not None:
-        out["options"] = options
-    if claims is not None:
-        out["context"] = {"claims": claims}
-    return out
-
+payload = partial(build_payload, "nanning", winner="E")
 
 def pung(tiles: str, frm: str) -> dict:
     return {"type": "pung", "tiles": tiles, "from": frm}
 
 
 def ok(p: dict) -> dict:
-    r = score(p)
+    r = scored(p)
     assert r["ok"], r
     assert exit_code(r) == 0
     assert sum(r["payments"].values()) == 0
@@ -54,14 +39,14 @@ def ok(p: dict) -> dict:
 
 
 def refused(p: Any, code: str) -> dict:
-    r = score(p)
+    r = scored(p)
     assert not r["ok"] and r["error"]["code"] == code, r
     assert exit_code(r) == 1
     return r
 
 
 def malformed(p: Any, field: str) -> dict:
-    r = score(p)
+    r = scored(p)
     assert not r["ok"], r
     assert exit_code(r) == 2, r
     assert r["error"]["field"] == field, r
@@ -337,7 +322,7 @@ def test_fishing_at_most_three_tiles() -> None:
 
 def test_fish_tiles_count_toward_copies() -> None:
     """Flipped fish tiles are tiles of the set: three 1m in hand and two 1m fish are five copies."""
-    r = score(payload("111m456p789s11z", "9s", winner="S", melds=[pung("222z", "N")], fish=["1m", "1m"]))
+    r = scored(payload("111m456p789s11z", "9s", winner="S", melds=[pung("222z", "N")], fish=["1m", "1m"]))
     assert r["error"]["code"] == "too_many_copies" and exit_code(r) == 2
 
 
@@ -500,7 +485,7 @@ def test_several_winners_each_paid_by_discarder() -> None:
     """West's 3s completes East's all triplets (9) and South's seven pairs (12): West pays both."""
     t_c, t_t, _ = TRIPLETS
     s_c, s_t, _ = SEVEN_PAIRS_3S
-    r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
+    r = scored([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
                payload(s_c, s_t, winner="S", by="discard", frm="W", fish=["2m"])])
     assert r["ok"] and exit_code(r) == 0
     assert [x["winner"] for x in r["results"]] == ["E", "S"]
@@ -511,7 +496,7 @@ def test_several_winners_nearest_option() -> None:
     """FAQ: 'it goes to whoever is closer in turn after the person who discarded the tile'."""
     t_c, t_t, _ = TRIPLETS
     s_c, s_t, _ = SEVEN_PAIRS_3S
-    r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")],
+    r = scored([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")],
                        options={"several_winners": "nearest"}),
                payload(s_c, s_t, winner="S", by="discard", frm="W", options={"several_winners": "nearest"})])
     assert r["ok"] and exit_code(r) == 0
@@ -530,12 +515,12 @@ def test_several_winners_nearest_refused_passes_on() -> None:
     t_c, t_t, _ = TRIPLETS
     p_c, p_t, p_m = PLAIN_3S
     opts = {"several_winners": "nearest"}
-    r = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m, options=opts),
+    r = scored([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m, options=opts),
                payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], options=opts)])
     assert r["ok"] and exit_code(r) == 0
     assert r["payments"] == {"E": 9, "S": 0, "W": -9, "N": 0}
     assert r["results"][0]["passed_over"] is True and r["results"][0]["tile_goes_to"] == "E"
-    alone = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m, options=opts),
+    alone = scored([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m, options=opts),
                    payload(p_c, p_t, winner="E", by="discard", frm="W", melds=[pung("333z", "S")], options=opts)])
     assert alone["error"]["code"] == "below_minimum" and exit_code(alone) == 1
     assert alone["error"]["message"].startswith("N's hand:")
@@ -546,7 +531,7 @@ def test_several_winners_all_one_refused_names_it() -> None:
     per-winner refusal), naming whose hand it is."""
     t_c, t_t, _ = TRIPLETS
     p_c, p_t, p_m = PLAIN_3S
-    r = score([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m),
+    r = scored([payload(p_c, p_t, winner="N", by="discard", frm="W", melds=p_m),
                payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")])])
     assert r["error"]["code"] == "below_minimum" and exit_code(r) == 1
     assert r["error"]["message"].startswith("N's hand:")
@@ -556,11 +541,11 @@ def test_several_winners_must_share_fish_and_tile() -> None:
     """One discard, one tile, one set of wall tiles flipped: different ones are malformed."""
     t_c, t_t, _ = TRIPLETS
     s_c, s_t, _ = SEVEN_PAIRS_3S
-    r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
+    r = scored([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")], fish=["2m"]),
                payload(s_c, s_t, winner="S", by="discard", frm="W", fish=["3m"])])
     assert exit_code(r) == 2 and r["error"]["field"] == "[1].indicators.fish"
     o_c, o_t, _ = SEVEN_PAIRS
-    r = score([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")]),
+    r = scored([payload(t_c, t_t, winner="E", by="discard", frm="W", melds=[pung("555z", "N")]),
                payload(o_c, o_t, winner="S", by="discard", frm="W")])
     assert exit_code(r) == 2 and r["error"]["field"] == "[1].hand.winning_tile"
 
@@ -636,7 +621,7 @@ def test_malformed_hand() -> None:
 
 
 def test_flowers_not_in_set() -> None:
-    r = score({"variant": "nanning", "winner": "S",
+    r = scored({"variant": "nanning", "winner": "S",
                "hand": {"concealed": "123m456p789s11z222z", "winning_tile": "9s", "flowers": "1f"}})
     assert r["error"]["code"] == "tile_not_in_set" and exit_code(r) == 2
 
@@ -740,7 +725,7 @@ def winning_hands(draw: st.DrawFn) -> dict:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(winning_hands())
 def test_property_payments_sum_to_zero(p: dict) -> None:
-    r = score(p)
+    r = scored(p)
     chows = any(m["type"] == "chow" for m in p["hand"]["melds"]) and not p["options"].get("allow_chow")
     if chows:  # a declared chow at a table without chows: bad input naming the meld
         assert exit_code(r) == 2 and r["error"]["code"] == "chow_not_allowed", r
@@ -766,10 +751,10 @@ JSON = st.recursive(
 @settings(max_examples=150, deadline=None)
 @given(JSON, winning_hands())
 def test_property_random_payloads_never_raise(junk: Any, good: dict) -> None:
-    assert isinstance(score(junk), dict)
+    assert isinstance(scored(junk), dict)
     mixed = dict(good)
     if isinstance(junk, dict):
         mixed.update({k: v for k, v in junk.items() if k != "variant"})
-    r = score(mixed)
+    r = scored(mixed)
     assert isinstance(r, dict) and exit_code(r) in (0, 1, 2)
-    assert isinstance(score([good, mixed]), dict)
+    assert isinstance(scored([good, mixed]), dict)
