@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.contract import score
+from engine.contract import exit_code, score
 
 
 def payload(
@@ -72,3 +72,18 @@ def scored(p: dict[str, Any] | list[dict[str, Any]]) -> dict[str, Any]:
     for several winners (a list) the whole result."""
     result = score(p)
     return only(result) if isinstance(p, dict) else result
+
+
+def assert_answer(result: dict[str, Any]) -> None:
+    """``result`` is one of the contract's answers: a paid win whose payments sum to zero, a waits
+    list, or an error with a code, a message and its kind (which fixes the exit status)."""
+    if result["ok"]:
+        if "results" in result:
+            assert result["results"] and sum(result["payments"].values()) == 0, result
+        else:
+            assert isinstance(result["waits"], list), result
+        assert exit_code(result) == 0
+        return
+    error = result["error"]
+    assert error["code"] and error["message"], result
+    assert exit_code(result) == {"refused": 1, "invalid": 2}[error["kind"]]

@@ -52,7 +52,11 @@ def test_flowers_do_not_count():
 
 
 def test_waiting_hand_is_13():
-    Hand.parse("123m456p789s1122z").validate(STANDARD_136, complete=False)
+    hand = Hand.parse("123m456p789s1122z")
+    hand.validate(STANDARD_136, complete=False)
+    assert hand.counted_tiles == 13 and hand.winning_tile is None
+    with pytest.raises(TileCountError, match="13 tiles"):
+        hand.validate(STANDARD_136)
 
 
 @pytest.mark.parametrize(

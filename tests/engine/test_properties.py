@@ -36,7 +36,8 @@ FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCh
 @given(winning_hands())
 def test_four_sets_and_a_pair_always_win(tiles):
     assert is_winning(tiles)
-    assert decompose(tiles)
+    standard = [d for d in decompose(tiles) if d.form == "standard"]
+    assert standard and all(len(d.sets) == 4 and d.pair is not None for d in standard)
 
 
 @FAST

@@ -137,7 +137,8 @@ def test_example_you_cannot_call_baida() -> None:
     refused(scored(hand("123m456p678s2s555z4s", "4s", baida="3s", by="discard", frm="W")), "not_on_discard")
     ok = scored(hand("123m456p678s2s555z4s", "4s", baida="3s", by="discard", frm="W",
                     options={"win_on_discarded_wild": True, "minimum_tai": 0}))
-    assert ok["ok"]
+    assert items(ok) == {"single_wait": 1, "baida_win": 1, "dragon_pung": 1}
+    assert ok["payments"] == {"E": 0, "S": 3, "W": -3, "N": 0}
 
 
 def test_example_missing_indicator_is_bad_input() -> None:
@@ -155,7 +156,7 @@ def test_option_require_baida_off_plays_without_wilds() -> None:
 def test_indicator_counts_toward_copies() -> None:
     """The face-up indicator is one copy shown: a hand cannot hold all four of its kind."""
     result = scored(hand("123m456p678s2s555z3s", "2s", baida="3s"))
-    assert result["ok"]
+    assert items(result) == {"single_wait": 1, "wild_pair": 1, "dragon_pung": 1, "self_draw": 1}
     r = scored(hand("123m456p3333s2s5z", "2s", baida="3s"))
     assert r["error"]["code"] == "too_many_copies" and exit_code(r) == 2
 
@@ -508,7 +509,8 @@ def test_option_claimed_chows_off() -> None:
 def test_added_kong_accepted() -> None:
     """'you can add it to your completed pung … Declare the open melded kong.'"""
     melds = [{"type": "added_kong", "tiles": "5555z", "from": "W"}]
-    assert scored(hand("123m456p678s22s", "2s", melds=melds))["ok"]
+    result = scored(hand("123m456p678s22s", "2s", melds=melds))
+    assert items(result) == {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}
 
 
 # --------------------------------------------------------------------------- several winners

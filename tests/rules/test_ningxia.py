@@ -158,7 +158,8 @@ def test_claimed_chow_refused_by_default_and_allowed_by_option():
 
 
 def test_chows_formed_in_hand_are_fine():
-    assert scored(payload("123456m123789p55s", "5s"))["ok"]
+    result = scored(payload("123456m123789p55s", "5s"))
+    assert result["items"][0]["name"] == "standard_win" and result["value"] == 6
 
 
 def test_seven_pairs_option_off():
@@ -176,7 +177,8 @@ def test_honours_option_off_rejects_an_honour():
     melds = [{"type": "pung", "tiles": "777z", "from": "E"}]
     in_meld = scored(payload("123m456p789s55p", "5p", melds=melds, options={"honours": False}))
     assert in_meld["error"]["field"] == "hand.melds"
-    assert scored(payload("123m456p789s22255p", "5p", options={"honours": False}))["ok"]
+    suited = scored(payload("123m456p789s22255p", "5p", options={"honours": False}))
+    assert suited["items"][0]["name"] == "standard_win" and suited["value"] == 6
 
 
 def test_red_dragon_wild_option():

@@ -242,13 +242,15 @@ def test_ten_old_men_is_not_a_hand_row() -> None:
 # --------------------------------------------------------------------------- the basic-win restriction
 
 
-@pytest.mark.parametrize("win", [
-    {"by": "discard", "from": "W", "after_kong": True},
-    {"by": "discard", "from": "N", "robbed_kong": True},
-    {"by": "discard", "from": "E", "first_turn": True},
+@pytest.mark.parametrize("win, row, value", [
+    ({"by": "discard", "from": "W", "after_kong": True}, "kong_discard_win", 2),
+    ({"by": "discard", "from": "N", "robbed_kong": True}, "robbing_a_kong", 2),
+    ({"by": "discard", "from": "E", "first_turn": True}, "earthly_win", 32),
 ])
-def test_situational_rows_lift_the_discard_ban_by_default(win: dict) -> None:
-    assert scored(payload(BASIC, win=win))["ok"]
+def test_situational_rows_lift_the_discard_ban_by_default(win: dict, row: str, value: int) -> None:
+    result = scored(payload(BASIC, win=win))
+    assert [i["name"] for i in result["items"]] == ["base_points", row] and result["value"] == value
+    assert result["payments"][win["from"]] == -value
 
 
 def test_ten_old_men_lifts_the_discard_ban_by_default() -> None:
