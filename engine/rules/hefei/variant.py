@@ -135,8 +135,10 @@ class Hefei(Variant):
                 held[meld.tiles[0]] += 3
         return sum(1 for c in held if c == 4)
 
-    def _context(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int,
+    def context(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int,
                  single_wait: bool) -> HefeiContext:
+        """The facts the patterns read for reading ``d`` with the winning tile in group ``at``: on a
+        discard that group is exposed (its pung is not concealed, its chow not a concealed one)."""
         exposed = None if inp.win.self_draw else at
         pungs = tuple(g.first for i, g in enumerate(d.groups)
                       if g.kind == "pung" and not g.is_declared and i != exposed)
@@ -198,7 +200,7 @@ class Hefei(Variant):
                     single = one_tile[0]
                 else:
                     single = self._single_wait(inp, opts, d, at)
-                ctx = self._context(inp, opts, d, at, single)
+                ctx = self.context(inp, opts, d, at, single)
                 items = tuple(p.item(ctx) for p in PATTERNS if p.is_condition_met(ctx))
                 yield Scored(sum(int(i.value) for i in items), items, d, ctx)
 
