@@ -2,7 +2,7 @@
 plus the optional flower patterns. Each reads a :class:`NingboContext` — one decomposition of the
 hand with one placement of the winning tile — built by :mod:`engine.rules.ningbo.variant`.
 
-The rule text is ``shared/rules/ningbo.txt``; ``docs/rules/ningbo.md`` traces every row here.
+The rule text is ``../shared/rules/ningbo.txt``; ``docs/rules/ningbo.md`` traces every row here.
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Ningbo mahjong (宁波麻将), from ``shared/rules/ningbo.txt``.
+"""Ningbo mahjong (宁波麻将), from ``../shared/rules/ningbo.txt``.
 
 The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
 

@@ -1,5 +1,5 @@
 """Yuxi Flower Blooming Mahjong (玉溪麻将), from the beginner's guide in
-``shared/rules/yuxi-flower-blooming.txt``; every reading is traced in ``docs/rules/yuxi.md``.
+``../shared/rules/yuxi-flower-blooming.txt``; every reading is traced in ``docs/rules/yuxi.md``.
 
 The rules implemented here:
 
