@@ -69,10 +69,6 @@ class Hand:
         rest.remove(self.winning_tile)
         return Hand(tuple(rest), self.melds, self.flowers, None)
 
-    def with_tile(self, tile: Tile) -> "Hand":
-        """The hand completed by ``tile`` (added to ``concealed`` and set as winning tile)."""
-        return Hand(self.concealed + (tile,), self.melds, self.flowers, tile)
-
     def validate(
         self,
         tileset: TileSet,

@@ -7,7 +7,6 @@ from .errors import SeatError
 
 Seat = Literal["E", "S", "W", "N"]
 SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
-DEALER: Seat = "E"
 
 
 def parse_seat(value: object, *, field: str = "seat") -> Seat:
@@ -15,11 +14,6 @@ def parse_seat(value: object, *, field: str = "seat") -> Seat:
     if isinstance(value, str) and value.upper() in SEATS:
         return value.upper()  # type: ignore[return-value]
     raise SeatError(f"{field} must be one of E S W N, got {value!r}", field=field)
-
-
-def wind_tile(seat: Seat) -> int:
-    """The wind tile kind of a seat (East seat → East wind ``1z`` …)."""
-    return 27 + SEATS.index(seat)
 
 
 def next_seat(seat: Seat, steps: int = 1) -> Seat:

@@ -28,10 +28,8 @@ from .errors import NotationError
 Tile = int
 
 SUITS = "mpsz"
-FLOWER_SUIT = "f"
 NUM_KINDS = 34
 NUM_ALL = 42
-FIRST_FLOWER = 34
 
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
 WINDS = (EAST, SOUTH, WEST, NORTH)
@@ -84,10 +82,6 @@ def is_honour(tile: Tile) -> bool:
 
 def is_flower(tile: Tile) -> bool:
     return 34 <= tile < 42
-
-
-def is_terminal(tile: Tile) -> bool:
-    return tile in TERMINALS
 
 
 def make_tile(rank: int, suit: str) -> Tile:
@@ -239,14 +233,6 @@ def _from_glyph(ch: str) -> Tile:
         raise NotationError(f"the glyph {ch!r} is not a playing tile or flower")
     return _GLYPH_TO_TILE[ch]
 
-
-def counts_of(tiles: Iterable[Tile]) -> list[int]:
-    """A 34-long list of how many of each playing kind ``tiles`` holds (flowers ignored)."""
-    counts = [0] * NUM_KINDS
-    for tile in tiles:
-        if tile < NUM_KINDS:
-            counts[tile] += 1
-    return counts
 
 
 def next_in_cycle(tile: Tile) -> Tile:
