@@ -23,9 +23,11 @@ same shape with ``"field"`` naming the culprit (exit status 2); ``error.kind`` s
 (``"refused"`` or ``"invalid"``). :func:`exit_code` maps a result
 to the exit status. Nothing here raises on bad input.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from .errors import MahjongError
 from .hand import Hand
@@ -123,13 +125,15 @@ def _parse_win(win_obj: dict, winner: Seat) -> WinInfo:
     if flags["double_kong"] and not flags["after_kong"]:
         raise InputError("'win.double_kong' (two kongs back to back) needs 'win.after_kong'", field="win.double_kong")
     if by == "discard" and from_seat is None:
-        raise InputError("a win by discard needs 'win.from': the seat that discarded (or whose kong was robbed)",
-                         field="win.from")
+        raise InputError(
+            "a win by discard needs 'win.from': the seat that discarded (or whose kong was robbed)", field="win.from"
+        )
     if from_seat == winner:
         raise InputError("'win.from' cannot be the winner's own seat", field="win.from")
     if by == "self_draw" and flags["robbed_kong"]:
-        raise InputError("robbing a kong is a win on another player's tile: set 'win.by' to 'discard'",
-                         field="win.robbed_kong")
+        raise InputError(
+            "robbing a kong is a win on another player's tile: set 'win.by' to 'discard'", field="win.robbed_kong"
+        )
     if by == "self_draw":
         from_seat = None
     return WinInfo(by, from_seat, **flags)  # type: ignore[arg-type]  # by: checked above
@@ -139,8 +143,9 @@ def _parse_hand(hand_obj: dict, winner: Seat, *, complete: bool) -> Hand:
     """``hand``: the concealed tiles, the declared melds, the flowers set aside and the winning
     tile (required to score, refused for ``waits``)."""
     concealed = _tiles(_field(hand_obj, "concealed", str, "hand."), "hand.concealed")
-    melds = [_parse_meld(m, f"hand.melds[{i}]", winner)
-             for i, m in enumerate(_field(hand_obj, "melds", list, "hand.", []))]
+    melds = [
+        _parse_meld(m, f"hand.melds[{i}]", winner) for i, m in enumerate(_field(hand_obj, "melds", list, "hand.", []))
+    ]
     flowers = _tiles(_field(hand_obj, "flowers", str, "hand.", ""), "hand.flowers")
     winning = None
     if complete:
@@ -156,13 +161,14 @@ def _parse_meld(m: Any, where: str, winner: Seat) -> Meld:
     if not isinstance(m, dict):
         raise InputError(f"'{where}' must be an object with type, tiles and from", field=where)
     try:
-        meld = Meld.parse(_field(m, "type", str, path), _field(m, "tiles", str, path), _field(m, "from", str, path, None))
+        meld = Meld.parse(
+            _field(m, "type", str, path), _field(m, "tiles", str, path), _field(m, "from", str, path, None)
+        )
     except MahjongError as err:
         err.field = f"{path}{err.field}" if err.field and not err.field.startswith("hand.") else (err.field or where)
         raise
     if meld.kind.value != "concealed_kong" and meld.from_seat is None:
-        raise InputError(f"a claimed {meld.kind.value} needs 'from': the seat it was claimed from",
-                         field=f"{path}from")
+        raise InputError(f"a claimed {meld.kind.value} needs 'from': the seat it was claimed from", field=f"{path}from")
     if meld.from_seat == winner:
         raise InputError("a meld cannot be claimed from its owner's own seat", field=f"{path}from")
     return meld
@@ -171,7 +177,9 @@ def _parse_meld(m: Any, where: str, winner: Seat) -> Meld:
 def _parse_indicators(ind_obj: dict) -> Indicators:
     """``indicators``: Ningbo's Baida tile, Yuxi's bloom tiles, Nanning's fish tiles."""
     baida_raw = _field(ind_obj, "baida", str, "indicators.", None)
-    bloom = [_tile(t, f"indicators.bloom[{i}]") for i, t in enumerate(_field(ind_obj, "bloom", list, "indicators.", []))]
+    bloom = [
+        _tile(t, f"indicators.bloom[{i}]") for i, t in enumerate(_field(ind_obj, "bloom", list, "indicators.", []))
+    ]
     fish = [_tile(t, f"indicators.fish[{i}]") for i, t in enumerate(_field(ind_obj, "fish", list, "indicators.", []))]
     return Indicators(_tile(baida_raw, "indicators.baida") if baida_raw else None, tuple(bloom), tuple(fish))
 
@@ -207,8 +215,9 @@ def _prepare(obj: Any, *, complete: bool):
     variant = get_variant(inp.variant)
     opts = resolve_options(variant.options, inp.options)
     wild = variant.wild_spec(inp, opts)
-    inp.hand.validate(variant.tileset, complete=complete, wild_kinds=wild.kinds,
-                      extra_visible=variant.visible_tiles(inp))
+    inp.hand.validate(
+        variant.tileset, complete=complete, wild_kinds=wild.kinds, extra_visible=variant.visible_tiles(inp)
+    )
     return inp, variant, opts, wild
 
 
@@ -239,14 +248,19 @@ def _score_many(payload: list) -> dict:
         if any(i.variant != inputs[0].variant for i in inputs):
             raise InputError("all winners of one discard must use the same variant", field="[1].variant")
         if any(i.win.by != "discard" for i in inputs):
-            raise InputError("several winners are only possible on one discard: every 'win.by' must be 'discard'",
-                             field="win.by")
+            raise InputError(
+                "several winners are only possible on one discard: every 'win.by' must be 'discard'", field="win.by"
+            )
         if any(dict(i.options) != dict(inputs[0].options) for i in inputs):
-            raise InputError("all winners of one discard are scored at one table: give the same 'options' to each",
-                             field="[1].options")
+            raise InputError(
+                "all winners of one discard are scored at one table: give the same 'options' to each",
+                field="[1].options",
+            )
         if len({i.hand.winning_tile for i in inputs}) != 1:
-            raise InputError("several winners on one discard all win on that same tile: 'hand.winning_tile' differs",
-                             field="[1].hand.winning_tile")
+            raise InputError(
+                "several winners on one discard all win on that same tile: 'hand.winning_tile' differs",
+                field="[1].hand.winning_tile",
+            )
         if len({i.win.from_seat for i in inputs}) != 1:
             raise InputError("several winners must have won on the same discard ('win.from' differs)", field="win.from")
         if len({i.winner for i in inputs}) != len(inputs):

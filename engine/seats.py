@@ -1,4 +1,5 @@
 """Seats ``E S W N``. East is always the dealer of the hand; play goes E → S → W → N."""
+
 from __future__ import annotations
 
 from typing import Literal

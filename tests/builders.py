@@ -44,8 +44,9 @@ def payload(
         out["round_wind"] = round_wind
     if options is not None:
         out["options"] = dict(options)
-    indicators = {name: value for name, value in (("baida", baida), ("bloom", bloom), ("fish", fish))
-                  if value is not None}
+    indicators = {
+        name: value for name, value in (("baida", baida), ("bloom", bloom), ("fish", fish)) if value is not None
+    }
     if indicators:
         out["indicators"] = indicators
     context = dict(context or {})

@@ -13,6 +13,7 @@
 * :class:`Refusal` and its subclasses — a hand the rules do not pay (named, documented codes).
 * :class:`Variant` — the interface each rule-set module implements.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
@@ -136,10 +137,14 @@ class OptionSpec:
         else:
             ok = isinstance(value, kind)
         if not ok:
-            raise OptionError(f"option '{self.name}' must be a {kind.__name__}, got {value!r}", field=f"options.{self.name}")
+            raise OptionError(
+                f"option '{self.name}' must be a {kind.__name__}, got {value!r}", field=f"options.{self.name}"
+            )
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(repr, self.choices))
-            raise OptionError(f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}")
+            raise OptionError(
+                f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}"
+            )
         return value
 
     def to_dict(self) -> dict:
@@ -406,8 +411,12 @@ class Variant(ABC):
         Default: the engine's :func:`engine.waits.winning_tiles` with :meth:`winning_forms`, the
         wild spec and the face-up indicator tiles. Override where a rule set adds win conditions."""
         return engine_winning_tiles(
-            list(inp.hand.concealed), inp.hand.melds, wilds=self.wild_spec(inp, opts), tileset=self.tileset,
-            visible=self.visible_tiles(inp), forms=self.winning_forms(opts),
+            list(inp.hand.concealed),
+            inp.hand.melds,
+            wilds=self.wild_spec(inp, opts),
+            tileset=self.tileset,
+            visible=self.visible_tiles(inp),
+            forms=self.winning_forms(opts),
         )
 
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
@@ -419,14 +428,22 @@ class Variant(ABC):
         return ()
 
     @abstractmethod
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Immediate payments for a kong as it is declared (all zeros where the rule set has none).
         ``from_seat`` is the discarder of an exposed kong, or the seat an added kong's pung came from."""
 
     @abstractmethod
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """Which seat deals the next hand, in this hand's seats: ``"E"`` means the dealer keeps the
         deal, ``"S"`` that it passes to the next player; a rule set may name another seat.
         ``discarder``: who discarded the winning tile; ``last_drawer``: who drew the wall's last tile
@@ -458,4 +475,3 @@ def no_payments() -> dict[Seat, int]:
 def everyone_pays(winner: Seat, amount: int) -> dict[Seat, int]:
     """Self-draw style: each of the three others pays ``amount``."""
     return pay(winner, {s: amount for s in others(winner)})
-

@@ -1,5 +1,6 @@
 """The JSON contract itself: several winners on one discard, the error's kind and the exit status,
 unknown fields and contradictory win facts."""
+
 from __future__ import annotations
 
 from typing import Any
@@ -13,11 +14,19 @@ STANDARD_ON_5P = "123m456p789s11122z"  # Ningxia standard win, closed 46p wait
 PAIR_ON_5P = "345888m55p678p222s"  # Ningxia standard win, pair wait
 
 
-def hand(concealed: str = STANDARD_ON_5P, winning: str = "5p", *, variant: str = "ningxia",
-         win: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
+def hand(
+    concealed: str = STANDARD_ON_5P,
+    winning: str = "5p",
+    *,
+    variant: str = "ningxia",
+    win: dict[str, Any] | None = None,
+    **fields: Any,
+) -> dict[str, Any]:
     """A hand won on East's discard (a Ningxia standard win on 5p) unless told otherwise."""
-    return payload(variant, concealed, winning, win=win if win is not None else {"by": "discard", "from": "E"},
-                   **fields)
+    return payload(
+        variant, concealed, winning, win=win if win is not None else {"by": "discard", "from": "E"}, **fields
+    )
+
 
 def assert_invalid(result: dict, field: str) -> None:
     assert result["ok"] is False, result
@@ -53,8 +62,7 @@ def test_several_winners_with_different_winning_tiles_are_bad_input():
 
 
 def test_several_winners_with_different_options_are_bad_input():
-    result = score([hand(options={"seven_pairs": True}),
-                    hand(PAIR_ON_5P, winner="N", options={"seven_pairs": False})])
+    result = score([hand(options={"seven_pairs": True}), hand(PAIR_ON_5P, winner="N", options={"seven_pairs": False})])
     assert_invalid(result, "[1].options")
 
 
@@ -116,22 +124,27 @@ def test_double_kong_needs_after_kong():
     bad = hand("123m789s11z222z", "2z", win={"by": "self_draw", "double_kong": True}, variant="yuxi")
     bad["hand"]["melds"] = melds[:1]
     assert_invalid(score(bad), "win.double_kong")
-    good = hand("123m11z222z", "2z", win={"by": "self_draw", "after_kong": True, "double_kong": True},
-                   variant="yuxi")
+    good = hand("123m11z222z", "2z", win={"by": "self_draw", "after_kong": True, "double_kong": True}, variant="yuxi")
     good["hand"]["melds"] = melds
     result = score(good)
     assert result["ok"] and exit_code(result) == 0
     assert [i["name"] for i in result["results"][0]["items"]] == [
-        "base_points", "flower_bloom", "double_gang_on_flower"]
+        "base_points",
+        "flower_bloom",
+        "double_gang_on_flower",
+    ]
 
 
-@pytest.mark.parametrize("variant, indicator, extra_flags, roles", [
-    ("ningbo", "baida", [], ["hand", "meld", "concealed_kong", "baida", "ignore"]),
-    ("nanning", "fish", [], ["hand", "meld", "concealed_kong", "fish", "ignore"]),
-    ("yuxi", "bloom", ["double_kong", "ten_old_men"], ["hand", "meld", "concealed_kong", "bloom", "ignore"]),
-    ("hefei", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
-    ("ningxia", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
-])
+@pytest.mark.parametrize(
+    "variant, indicator, extra_flags, roles",
+    [
+        ("ningbo", "baida", [], ["hand", "meld", "concealed_kong", "baida", "ignore"]),
+        ("nanning", "fish", [], ["hand", "meld", "concealed_kong", "fish", "ignore"]),
+        ("yuxi", "bloom", ["double_kong", "ten_old_men"], ["hand", "meld", "concealed_kong", "bloom", "ignore"]),
+        ("hefei", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
+        ("ningxia", None, [], ["hand", "meld", "concealed_kong", "ignore"]),
+    ],
+)
 def test_each_rule_set_publishes_what_the_page_asks(variant, indicator, extra_flags, roles):
     from engine.contract import describe_variants
 

@@ -1,4 +1,5 @@
 """Decomposition: every arrangement, seven pairs (quads as two pairs), thirteen orphans, wilds."""
+
 import pytest
 
 from engine.decompose import WildSpec, decompose, is_winning
@@ -141,4 +142,6 @@ def test_visible_tiles_count_toward_the_cap():
     assert not is_winning(hand, melds, wilds=three_shown)
     assert decompose(hand, melds, wilds=three_shown) == []
     two_shown = WildSpec(spec.kinds, visible=tuple(parse_tiles("55z")))
-    assert [d.substitutions for d in decompose(hand, melds, wilds=two_shown)] == [((parse_tile("4s"), parse_tile("5z")),)]
+    assert [d.substitutions for d in decompose(hand, melds, wilds=two_shown)] == [
+        ((parse_tile("4s"), parse_tile("5z")),)
+    ]

@@ -1,4 +1,5 @@
 """Hands and melds: the count rule, copy limits, tile sets, meld shapes."""
+
 import pytest
 
 from engine.errors import MeldError, SeatError, TileCountError, TileSetError, TooManyCopiesError

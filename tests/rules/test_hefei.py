@@ -1,10 +1,12 @@
 """Hefei through the JSON contract: the worked example, every row of both point tables, every option."""
+
 from __future__ import annotations
 
 from functools import partial
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.contract import exit_code, score, waits
 from engine.melds import MeldKind
@@ -12,14 +14,15 @@ from engine.rules import get_variant
 from engine.rules.base import resolve_options
 from engine.tiles import format_tiles, parse_tiles
 from engine.waits import winning_tiles
-from tests.builders import payload as build_payload
 from tests.builders import assert_answer, scored
+from tests.builders import payload as build_payload
 
 VARIANT = get_variant("hefei")
 DEFAULTS = resolve_options(VARIANT.options, {})
 
 
 payload = partial(build_payload, "hefei", options={}, streak=0)
+
 
 def items(result: dict) -> dict[str, int]:
     assert result["ok"], result
@@ -57,8 +60,7 @@ def test_worked_example_with_default_win_points_adds_15():
 
 
 def test_worked_example_on_a_discard_is_paid_by_the_discarder():
-    result = scored(payload(EXAMPLE, "6s", winner="E", streak=2, by="discard", frm="N",
-                           options={"win_points": False}))
+    result = scored(payload(EXAMPLE, "6s", winner="E", streak=2, by="discard", frm="N", options={"win_points": False}))
     assert result["payments"] == {"E": 220, "S": 0, "W": 0, "N": -220}
 
 
@@ -69,50 +71,131 @@ PLAIN = "345567m88m345p678s"  # 15 points only: three suits, 8 characters, two-s
 ROWS = [
     # (id, concealed, winning, kwargs, expected items)
     ("winning_hand", PLAIN, "3m", {}, {"winning_hand": 15}),
-    ("suit_bonus_9", EXAMPLE, "6s", {"winner": "W"}, {"winning_hand": 15, "suit_bonus": 1, "single_wait": 1,
-                                                     "concealed_pung": 1}),
-    ("suit_bonus_kong_counts_4", "234678m345p66s", "3p",
-     {"melds": [kong("5555m", "kong", "N")]}, {"winning_hand": 15, "suit_bonus": 2}),
+    (
+        "suit_bonus_9",
+        EXAMPLE,
+        "6s",
+        {"winner": "W"},
+        {"winning_hand": 15, "suit_bonus": 1, "single_wait": 1, "concealed_pung": 1},
+    ),
+    (
+        "suit_bonus_kong_counts_4",
+        "234678m345p66s",
+        "3p",
+        {"melds": [kong("5555m", "kong", "N")]},
+        {"winning_hand": 15, "suit_bonus": 2},
+    ),
     ("single_wait_edge_23_waiting_4", "234567m88m345p678s", "4m", {}, {"winning_hand": 15, "single_wait": 1}),
     ("single_wait_edge_78_waiting_6", "345678m22m345p345s", "6m", {}, {"winning_hand": 15, "single_wait": 1}),
     ("same_number", "234555m88m456p345s", "2m", {}, {"winning_hand": 15, "concealed_pung": 1, "same_number": 1}),
-    ("concealed_pung", EXAMPLE, "6s", {"by": "discard", "frm": "W"},
-     {"winning_hand": 15, "suit_bonus": 1, "single_wait": 1, "concealed_pung": 1}),
-    ("double_sequence_visible", "223344m66m345p678s", "2m", {"by": "discard", "frm": "W"},
-     {"winning_hand": 15, "double_sequence": 2}),
-    ("two_suits_only", "234567m88m345678p", "3p", {"by": "discard", "frm": "W"},
-     {"winning_hand": 15, "two_suits_only": 2}),
-    ("double_sequence_concealed", "223344m66m345p678s", "6m", {},
-     {"winning_hand": 15, "single_wait": 1, "concealed_double_sequence": 4}),
-    ("concealed_kong", "234m88m345p678s", "3p", {"melds": [kong("5555m")]},
-     {"winning_hand": 15, "suit_bonus": 1, "concealed_kong": 4}),
+    (
+        "concealed_pung",
+        EXAMPLE,
+        "6s",
+        {"by": "discard", "frm": "W"},
+        {"winning_hand": 15, "suit_bonus": 1, "single_wait": 1, "concealed_pung": 1},
+    ),
+    (
+        "double_sequence_visible",
+        "223344m66m345p678s",
+        "2m",
+        {"by": "discard", "frm": "W"},
+        {"winning_hand": 15, "double_sequence": 2},
+    ),
+    (
+        "two_suits_only",
+        "234567m88m345678p",
+        "3p",
+        {"by": "discard", "frm": "W"},
+        {"winning_hand": 15, "two_suits_only": 2},
+    ),
+    (
+        "double_sequence_concealed",
+        "223344m66m345p678s",
+        "6m",
+        {},
+        {"winning_hand": 15, "single_wait": 1, "concealed_double_sequence": 4},
+    ),
+    (
+        "concealed_kong",
+        "234m88m345p678s",
+        "3p",
+        {"melds": [kong("5555m")]},
+        {"winning_hand": 15, "suit_bonus": 1, "concealed_kong": 4},
+    ),
     ("four_of_a_kind", "2344448m8m567p678s", "2m", {}, {"winning_hand": 15, "concealed_pung": 1, "four_of_a_kind": 4}),
     ("dealer_win_streak", PLAIN, "3m", {"winner": "E", "streak": 3}, {"winning_hand": 15, "dealer_streak": 12}),
     ("seven_pairs", "22334455m6677p88s", "8s", {}, {"winning_hand": 15, "single_wait": 1, "seven_pairs": 10}),
     ("sea_floor_win", PLAIN, "3m", {"last_tile": True}, {"winning_hand": 15, "sea_floor_win": 15}),
-    ("luxury_seven_pairs", "22223344m5566p77s", "7s", {},
-     {"winning_hand": 15, "single_wait": 1, "four_of_a_kind": 4, "luxury_seven_pairs": 50}),
-    ("double_luxury_seven_pairs", "22223333m4455p66s", "6s", {},
-     {"winning_hand": 15, "single_wait": 1, "four_of_a_kind": 8, "double_luxury_seven_pairs": 100}),
+    (
+        "luxury_seven_pairs",
+        "22223344m5566p77s",
+        "7s",
+        {},
+        {"winning_hand": 15, "single_wait": 1, "four_of_a_kind": 4, "luxury_seven_pairs": 50},
+    ),
+    (
+        "double_luxury_seven_pairs",
+        "22223333m4455p66s",
+        "6s",
+        {},
+        {"winning_hand": 15, "single_wait": 1, "four_of_a_kind": 8, "double_luxury_seven_pairs": 100},
+    ),
     ("pure_suit", "22233344455566m", "6m", {"by": "discard", "frm": "W"}, None),
-    ("three_consecutive_pungs", "22333444555m678p", "6p", {},
-     {"winning_hand": 15, "suit_bonus": 3, "single_wait": 1, "concealed_pung": 3, "two_suits_only": 2,
-      "three_consecutive_pungs": 100}),
-    ("four_concealed_pungs", "333555777m88m444p", "8m", {},
-     {"winning_hand": 15, "suit_bonus": 3, "concealed_pung": 4, "two_suits_only": 2, "four_concealed_pungs": 100}),
-    ("ten_identical_tiles", "555m555p22345555s", "2s", {},
-     {"winning_hand": 15, "single_wait": 1, "same_number": 6, "concealed_pung": 3, "four_of_a_kind": 4,
-      "ten_identical_tiles": 100}),
-    ("double_concealed_double_sequences", "223344m66m334455p", "6m", {},
-     {"winning_hand": 15, "single_wait": 1, "two_suits_only": 2, "concealed_double_sequence": 8,
-      "double_concealed_double_sequences": 100}),
+    (
+        "three_consecutive_pungs",
+        "22333444555m678p",
+        "6p",
+        {},
+        {
+            "winning_hand": 15,
+            "suit_bonus": 3,
+            "single_wait": 1,
+            "concealed_pung": 3,
+            "two_suits_only": 2,
+            "three_consecutive_pungs": 100,
+        },
+    ),
+    (
+        "four_concealed_pungs",
+        "333555777m88m444p",
+        "8m",
+        {},
+        {"winning_hand": 15, "suit_bonus": 3, "concealed_pung": 4, "two_suits_only": 2, "four_concealed_pungs": 100},
+    ),
+    (
+        "ten_identical_tiles",
+        "555m555p22345555s",
+        "2s",
+        {},
+        {
+            "winning_hand": 15,
+            "single_wait": 1,
+            "same_number": 6,
+            "concealed_pung": 3,
+            "four_of_a_kind": 4,
+            "ten_identical_tiles": 100,
+        },
+    ),
+    (
+        "double_concealed_double_sequences",
+        "223344m66m334455p",
+        "6m",
+        {},
+        {
+            "winning_hand": 15,
+            "single_wait": 1,
+            "two_suits_only": 2,
+            "concealed_double_sequence": 8,
+            "double_concealed_double_sequences": 100,
+        },
+    ),
     ("heavenly_win", PLAIN, "3m", {"winner": "E", "first_turn": True}, {"winning_hand": 15, "heavenly_win": 200}),
     ("earthly_win", PLAIN, "3m", {"first_turn": True}, {"winning_hand": 15, "earthly_win": 150}),
 ]
 
 
-@pytest.mark.parametrize("concealed, winning, kwargs, expected",
-                         [pytest.param(*row[1:], id=row[0]) for row in ROWS])
+@pytest.mark.parametrize("concealed, winning, kwargs, expected", [pytest.param(*row[1:], id=row[0]) for row in ROWS])
 def test_table_rows(concealed, winning, kwargs, expected):
     result = scored(payload(concealed, winning, **kwargs))
     got = items(result)
@@ -134,6 +217,7 @@ def test_pure_suit_row():
 
 
 # --------------------------------------------------------------------------- readings
+
 
 def test_pung_completed_by_the_discard_is_not_concealed():
     drawn = items(scored(payload(EXAMPLE, "8m")))
@@ -197,8 +281,9 @@ def test_dealer_streak_on_loss():
 def test_dealer_streak_on_discard_option():
     won = scored(payload(PLAIN, "3m", winner="E", streak=2, by="discard", frm="S"))
     assert items(won)["dealer_streak"] == 8
-    xgmj = scored(payload(PLAIN, "3m", winner="E", streak=2, by="discard", frm="S",
-                         options={"dealer_streak_on_discard": 2}))
+    xgmj = scored(
+        payload(PLAIN, "3m", winner="E", streak=2, by="discard", frm="S", options={"dealer_streak_on_discard": 2})
+    )
     assert items(xgmj)["dealer_streak"] == 4
     drawn = scored(payload(PLAIN, "3m", winner="E", streak=2, options={"dealer_streak_on_discard": 2}))
     assert items(drawn)["dealer_streak"] == 8
@@ -217,8 +302,14 @@ def test_earthly_win_on_a_discard_of_the_first_round():
 
 def test_four_concealed_pungs_with_a_concealed_kong():
     got = items(scored(payload("555777m88m444p", "8m", melds=[kong("3333m")])))
-    assert got == {"winning_hand": 15, "suit_bonus": 4, "concealed_pung": 3, "concealed_kong": 4,
-                   "two_suits_only": 2, "four_concealed_pungs": 100}
+    assert got == {
+        "winning_hand": 15,
+        "suit_bonus": 4,
+        "concealed_pung": 3,
+        "concealed_kong": 4,
+        "two_suits_only": 2,
+        "four_concealed_pungs": 100,
+    }
 
 
 def test_two_concealed_kongs_count_each():
@@ -248,6 +339,7 @@ def test_four_identical_chows_are_two_double_sequences():
 
 # --------------------------------------------------------------------------- options
 
+
 def test_base_score_option():
     assert scored(payload(PLAIN, "3m", options={"base_score": 10}))["value"] == 150
 
@@ -264,8 +356,9 @@ def test_kong_replacement_doubles_option():
     doubled = scored(payload(PLAIN, "3m", after_kong=True, options={"kong_replacement_doubles": True}))
     assert doubled["value"] == 600 and doubled["payments"]["S"] == 1800
     assert [m["name"] for m in doubled["multipliers"]] == ["base_score", "kong_replacement"]
-    on_discard = scored(payload(PLAIN, "3m", after_kong=True, by="discard", frm="W",
-                               options={"kong_replacement_doubles": True}))
+    on_discard = scored(
+        payload(PLAIN, "3m", after_kong=True, by="discard", frm="W", options={"kong_replacement_doubles": True})
+    )
     assert on_discard["value"] == 300  # a replacement tile is drawn, never discarded
 
 
@@ -284,8 +377,10 @@ NORTH_ON_6S = EXAMPLE
 
 
 def two_winners(options: dict | None = None) -> list[dict]:
-    return [payload(SOUTH_ON_6S, "6s", winner="S", by="discard", frm="W", options=options),
-            payload(NORTH_ON_6S, "6s", winner="N", by="discard", frm="W", options=options)]
+    return [
+        payload(SOUTH_ON_6S, "6s", winner="S", by="discard", frm="W", options=options),
+        payload(NORTH_ON_6S, "6s", winner="N", by="discard", frm="W", options=options),
+    ]
 
 
 def test_two_winners_on_one_discard_the_nearest_in_turn_wins():
@@ -313,25 +408,32 @@ def test_two_winners_one_refused_refuses():
 
 # --------------------------------------------------------------------------- refusals and bad input
 
-@pytest.mark.parametrize("concealed, winning, code", [
-    ("234567m88m345p668s", "8s", "not_a_win"),
-    ("234567m345678p22s", "2s", "fewer_than_eight"),
-    ("223344m556677p88s", "8s", "fewer_than_eight"),  # seven pairs need eight of a suit too
-])
+
+@pytest.mark.parametrize(
+    "concealed, winning, code",
+    [
+        ("234567m88m345p668s", "8s", "not_a_win"),
+        ("234567m345678p22s", "2s", "fewer_than_eight"),
+        ("223344m556677p88s", "8s", "fewer_than_eight"),  # seven pairs need eight of a suit too
+    ],
+)
 def test_refusals(concealed, winning, code):
     result = scored(payload(concealed, winning))
     assert result["error"]["code"] == code and exit_code(result) == 1
 
 
-@pytest.mark.parametrize("mutate, field, code", [
-    (lambda p: p["hand"].update(concealed="123m567m88m345p678s", winning_tile="1m"), None, "tile_not_in_set"),
-    (lambda p: p["hand"].update(concealed="234m567m88m345p11z", winning_tile="1z"), None, "tile_not_in_set"),
-    (lambda p: p.pop("winner"), "winner", "bad_input"),
-    (lambda p: p["options"].update(base_score="20"), "options.base_score", "bad_option"),
-    (lambda p: p["options"].update(single_wait="closed"), "options.single_wait", "bad_option"),
-    (lambda p: p["context"].update(dealer_streak=-1), "context.dealer_streak", "bad_input"),
-    (lambda p: p["hand"].update(concealed="345567m88m345p678"), "hand.concealed", "bad_notation"),
-])
+@pytest.mark.parametrize(
+    "mutate, field, code",
+    [
+        (lambda p: p["hand"].update(concealed="123m567m88m345p678s", winning_tile="1m"), None, "tile_not_in_set"),
+        (lambda p: p["hand"].update(concealed="234m567m88m345p11z", winning_tile="1z"), None, "tile_not_in_set"),
+        (lambda p: p.pop("winner"), "winner", "bad_input"),
+        (lambda p: p["options"].update(base_score="20"), "options.base_score", "bad_option"),
+        (lambda p: p["options"].update(single_wait="closed"), "options.single_wait", "bad_option"),
+        (lambda p: p["context"].update(dealer_streak=-1), "context.dealer_streak", "bad_input"),
+        (lambda p: p["hand"].update(concealed="345567m88m345p678"), "hand.concealed", "bad_notation"),
+    ],
+)
 def test_malformed_input_exit_2(mutate, field, code):
     p = payload(PLAIN, "3m")
     mutate(p)
@@ -342,6 +444,7 @@ def test_malformed_input_exit_2(mutate, field, code):
 
 
 # --------------------------------------------------------------------------- waits
+
 
 def wait_payload(concealed: str, melds: list | None = None) -> dict:
     return {"variant": "hefei", "winner": "S", "hand": {"concealed": concealed, "melds": melds or []}}
@@ -367,19 +470,23 @@ def test_waits_refuse_a_claimed_chow():
 
 # --------------------------------------------------------------------------- kongs and the deal
 
+
 @pytest.mark.parametrize("kind", list(MeldKind))
 def test_kongs_pay_nothing_when_declared(kind):
     assert VARIANT.kong_payments(kind, "S", "W", DEFAULTS) == {"E": 0, "S": 0, "W": 0, "N": 0}
 
 
-@pytest.mark.parametrize("winners, drawn, rotation, expected", [
-    (["E"], False, "every_hand", "S"),  # "After each hand, the dealer changes."
-    (["W"], False, "every_hand", "S"),
-    ([], True, "every_hand", "S"),
-    (["E"], False, "keep_on_win", "E"),
-    (["N"], False, "keep_on_win", "S"),
-    ([], True, "keep_on_win", "S"),
-])
+@pytest.mark.parametrize(
+    "winners, drawn, rotation, expected",
+    [
+        (["E"], False, "every_hand", "S"),  # "After each hand, the dealer changes."
+        (["W"], False, "every_hand", "S"),
+        ([], True, "every_hand", "S"),
+        (["E"], False, "keep_on_win", "E"),
+        (["N"], False, "keep_on_win", "S"),
+        ([], True, "keep_on_win", "S"),
+    ],
+)
 def test_next_dealer(winners, drawn, rotation, expected):
     opts = resolve_options(VARIANT.options, {"dealer_rotation": rotation})
     assert VARIANT.next_dealer(winners, drawn, opts) == expected
@@ -416,7 +523,9 @@ def hefei_hands(draw):
             used[t] += 1
         if len(tiles) == 4:
             kind = draw(st.sampled_from(["kong", "concealed_kong", "added_kong"]))
-            melds.append({"type": kind, "tiles": format_tiles(tiles), **({} if kind == "concealed_kong" else {"from": "W"})})
+            melds.append(
+                {"type": kind, "tiles": format_tiles(tiles), **({} if kind == "concealed_kong" else {"from": "W"})}
+            )
         elif tiles[0] == tiles[1] and draw(st.booleans()):
             melds.append(pung(format_tiles(tiles)))
         else:
@@ -428,13 +537,19 @@ def hefei_hands(draw):
 
 
 @settings(max_examples=120, deadline=None)
-@given(hefei_hands(), st.sampled_from(["self_draw", "discard"]), st.sampled_from(["E", "S"]),
-       st.integers(0, 3), st.booleans())
+@given(
+    hefei_hands(),
+    st.sampled_from(["self_draw", "discard"]),
+    st.sampled_from(["E", "S"]),
+    st.integers(0, 3),
+    st.booleans(),
+)
 def test_payments_sum_to_zero_for_random_hands(hand, by, winner, streak, last_tile):
     concealed, winning, melds = hand
     frm = "N" if by == "discard" else None
-    result = scored(payload(concealed, winning, winner=winner, by=by, frm=frm, melds=melds, streak=streak,
-                           last_tile=last_tile))
+    result = scored(
+        payload(concealed, winning, winner=winner, by=by, frm=frm, melds=melds, streak=streak, last_tile=last_tile)
+    )
     if not result["ok"]:
         assert result["error"]["code"] == "fewer_than_eight", result
         return
@@ -443,14 +558,45 @@ def test_payments_sum_to_zero_for_random_hands(hand, by, winner, streak, last_ti
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                        st.sampled_from(["variant", "winner", "hand", "win", "options", "context", "concealed",
-                                         "winning_tile", "melds", "dealer_streak", "by", "from"]), inner, max_size=5),
-                    max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "variant",
+                        "winner",
+                        "hand",
+                        "win",
+                        "options",
+                        "context",
+                        "concealed",
+                        "winning_tile",
+                        "melds",
+                        "dealer_streak",
+                        "by",
+                        "from",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=20,
+    )
+)
 def test_random_payloads_never_raise(junk):
-    for candidate in (junk, {"variant": "hefei", "winner": "S", "hand": junk},
-                      {"variant": "hefei", "winner": "S", "context": junk,
-                       "hand": {"concealed": "345567m88m345p678s", "winning_tile": "3m"}}):
+    for candidate in (
+        junk,
+        {"variant": "hefei", "winner": "S", "hand": junk},
+        {
+            "variant": "hefei",
+            "winner": "S",
+            "context": junk,
+            "hand": {"concealed": "345567m88m345p678s", "winning_tile": "3m"},
+        },
+    ):
         assert_answer(score(candidate))
         assert_answer(waits(candidate))

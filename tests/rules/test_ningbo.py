@@ -4,12 +4,12 @@ documented reading and option, refusals and malformed input — all through the 
 Unless a test says otherwise the indicator is 9p, so the wilds are 9p and 1p and the hands below
 (which hold neither) have no wilds; the winner is South in an East round.
 """
+
 from __future__ import annotations
 
 import time
-from typing import Any
-
 from functools import partial
+from typing import Any
 
 import pytest
 from hypothesis import assume, given, settings
@@ -17,8 +17,8 @@ from hypothesis import strategies as st
 
 from engine.contract import describe_variants, exit_code, parse_input, waits
 from engine.melds import MeldKind
-from engine.rules.ningbo import VARIANT
 from engine.rules.base import resolve_options
+from engine.rules.ningbo import VARIANT
 from engine.tiles import next_in_cycle, parse_tile, tile_str
 from engine.tilesets import WITH_FLOWERS_144
 from tests.builders import payload as build_payload
@@ -28,6 +28,7 @@ PLAIN = "123m456p678s22s555z"  # 123m 456p 678s 555z + 22s: one dragon pung
 
 
 hand = partial(build_payload, "ningbo", baida="9p", options={}, flowers="", round_wind="E")
+
 
 def items(result: dict) -> dict[str, int]:
     assert result["ok"], result
@@ -54,18 +55,21 @@ def pung(tiles: str, frm: str) -> dict:
 # --------------------------------------------------------------------------- Baida: worked examples
 
 
-@pytest.mark.parametrize("indicator, wilds", [
-    ("3s", ["3s", "4s"]),   # "if the face up tile is 3 Bamboo, then 3 and 4 Bamboo are the Wild Card tiles"
-    ("9s", ["1s", "9s"]),   # "If the flipped tile is a 9 of bamboo, the three 9s … and the four 1 of bamboo"
-    ("9p", ["1p", "9p"]),   # "9 Dots would indicate 1 Dot as the Wild Card"
-    ("1z", ["1z", "2z"]),   # "Winds are East, then South, then West, then North, and back to East"
-    ("2z", ["2z", "3z"]),
-    ("3z", ["3z", "4z"]),
-    ("4z", ["1z", "4z"]),
-    ("6z", ["6z", "7z"]),   # "Dragons … Green, then Red, then White, and then back to Green"
-    ("7z", ["5z", "7z"]),
-    ("5z", ["5z", "6z"]),
-])
+@pytest.mark.parametrize(
+    "indicator, wilds",
+    [
+        ("3s", ["3s", "4s"]),  # "if the face up tile is 3 Bamboo, then 3 and 4 Bamboo are the Wild Card tiles"
+        ("9s", ["1s", "9s"]),  # "If the flipped tile is a 9 of bamboo, the three 9s … and the four 1 of bamboo"
+        ("9p", ["1p", "9p"]),  # "9 Dots would indicate 1 Dot as the Wild Card"
+        ("1z", ["1z", "2z"]),  # "Winds are East, then South, then West, then North, and back to East"
+        ("2z", ["2z", "3z"]),
+        ("3z", ["3z", "4z"]),
+        ("4z", ["1z", "4z"]),
+        ("6z", ["6z", "7z"]),  # "Dragons … Green, then Red, then White, and then back to Green"
+        ("7z", ["5z", "7z"]),
+        ("5z", ["5z", "6z"]),
+    ],
+)
 def test_example_indicator_gives_wild_kinds(indicator: str, wilds: list[str]) -> None:
     result = scored(hand(PLAIN, "2s", baida=indicator, options={"minimum_tai": 0}))
     assert result["ok"], result  # with 5z shown, the hand's 555z are wilds: still a win
@@ -135,16 +139,27 @@ def test_example_four_wilds_make_a_concealed_kong() -> None:
 def test_example_you_cannot_call_baida() -> None:
     """'You cannot call Baida (Wild Tiles).' — a discarded wild completes no win."""
     refused(scored(hand("123m456p678s2s555z4s", "4s", baida="3s", by="discard", frm="W")), "not_on_discard")
-    ok = scored(hand("123m456p678s2s555z4s", "4s", baida="3s", by="discard", frm="W",
-                    options={"win_on_discarded_wild": True, "minimum_tai": 0}))
+    ok = scored(
+        hand(
+            "123m456p678s2s555z4s",
+            "4s",
+            baida="3s",
+            by="discard",
+            frm="W",
+            options={"win_on_discarded_wild": True, "minimum_tai": 0},
+        )
+    )
     assert items(ok) == {"single_wait": 1, "baida_win": 1, "dragon_pung": 1}
     assert ok["payments"] == {"E": 0, "S": 3, "W": -3, "N": 0}
 
 
 def test_example_missing_indicator_is_bad_input() -> None:
     bad(scored(hand(PLAIN, "2s", baida=None)), "missing_indicator", "indicators.baida")
-    bad(waits({"variant": "ningbo", "winner": "S", "hand": {"concealed": "123m456p678s2s555z"}}),
-        "missing_indicator", "indicators.baida")
+    bad(
+        waits({"variant": "ningbo", "winner": "S", "hand": {"concealed": "123m456p678s2s555z"}}),
+        "missing_indicator",
+        "indicators.baida",
+    )
 
 
 def test_option_require_baida_off_plays_without_wilds() -> None:
@@ -185,55 +200,118 @@ def test_indicator_is_a_copy_for_the_fifth_copy_rule() -> None:
 
 ROWS = [
     # (test id, payload, expected items)
-    ("edge_wait_123_needing_3", hand(PLAIN, "3m"),
-     {"edge_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("edge_wait_789_needing_7", hand("789m456p678s22s555z", "7m"),
-     {"edge_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("closed_wait_3_5_waiting_4", hand("345m456p678s22s555z", "4m"),
-     {"closed_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("single_wait", hand(PLAIN, "2s"),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("two_sided_wait_scores_nothing", hand("234m456p22s555z666z", "4m"),
-     {"no_baida": 1, "dragon_pung": 2, "self_draw": 1}),
-    ("baida_win_winning_tile_is_wild", hand("12m4s456p678s22s555z", "4s", baida="3s"),
-     {"edge_wait": 1, "baida_win": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("no_baida", hand(PLAIN, "2s"),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("pure_suit", hand("123m456m789m234m55m", "9m", by="discard", frm="W"),
-     {"no_baida": 1, "pure_suit": 4}),
-    ("half_pure_suit", hand("123m456m789m555z11z", "1z", by="discard", frm="W"),
-     {"single_wait": 1, "no_baida": 1, "half_pure_suit": 2, "dragon_pung": 1}),
-    ("all_pungs", hand("111m555p999s777z22s", "2s", by="discard", frm="W"),
-     {"single_wait": 1, "no_baida": 1, "all_pungs": 2, "dragon_pung": 1}),
-    ("kong_win", hand("123m456s789s55z", "5z", melds=[{"type": "concealed_kong", "tiles": "2222p"}], after_kong=True),
-     {"single_wait": 1, "no_baida": 1, "kong_win": 1, "self_draw": 1}),
-    ("last_tile", hand(PLAIN, "2s", last_tile=True),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1, "last_tile": 1}),
-    ("self_draw", hand("123m456p678s22s111z", "2s"),
-     {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "self_draw": 1}),
-    ("hai_da_wild_as_itself", hand("123m456p345s22s555z", "2s", baida="3s"),
-     {"single_wait": 1, "hai_da": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("wild_pair_self_drawn", hand("123m456p678s4s555z2s", "2s", baida="3s"),
-     {"single_wait": 1, "wild_pair": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("dragon_pung_each", hand("123m456p555z666z22s", "2s", by="discard", frm="W"),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 2}),
-    ("dragon_kong_counts", hand("123m456p678s22s", "2s", melds=[{"type": "kong", "tiles": "7777z", "from": "N"}]),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
-    ("round_wind_pung", hand("123m456p678s111z22s", "2s"),
-     {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "self_draw": 1}),
-    ("seat_wind_pung", hand("123m456p678s222z22s", "2s"),
-     {"single_wait": 1, "no_baida": 1, "seat_wind_pung": 1, "self_draw": 1}),
-    ("round_and_seat_wind_for_east", hand("123m456p678s111z22s", "2s", winner="E", by="discard", frm="S"),
-     {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "seat_wind_pung": 1}),
-    ("eight_flowers", hand(PLAIN, "2s", by="discard", frm="W", flowers="12345678f"),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "eight_flowers": 10}),
-    ("all_honours", hand("111z222z333z555z77z", "7z", by="discard", frm="N"),
-     {"single_wait": 1, "no_baida": 1, "all_pungs": 2, "all_honours": 10, "round_wind_pung": 1,
-      "seat_wind_pung": 1, "dragon_pung": 1}),
-    ("heavenly_hand", hand(PLAIN, "2s", winner="E", first_turn=True),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1, "heavenly_hand": 10}),
-    ("earthly_hand", hand(PLAIN, "2s", by="discard", frm="E", first_turn=True),
-     {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "earthly_hand": 10}),
+    ("edge_wait_123_needing_3", hand(PLAIN, "3m"), {"edge_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
+    (
+        "edge_wait_789_needing_7",
+        hand("789m456p678s22s555z", "7m"),
+        {"edge_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    (
+        "closed_wait_3_5_waiting_4",
+        hand("345m456p678s22s555z", "4m"),
+        {"closed_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    ("single_wait", hand(PLAIN, "2s"), {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
+    (
+        "two_sided_wait_scores_nothing",
+        hand("234m456p22s555z666z", "4m"),
+        {"no_baida": 1, "dragon_pung": 2, "self_draw": 1},
+    ),
+    (
+        "baida_win_winning_tile_is_wild",
+        hand("12m4s456p678s22s555z", "4s", baida="3s"),
+        {"edge_wait": 1, "baida_win": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    ("no_baida", hand(PLAIN, "2s"), {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1}),
+    ("pure_suit", hand("123m456m789m234m55m", "9m", by="discard", frm="W"), {"no_baida": 1, "pure_suit": 4}),
+    (
+        "half_pure_suit",
+        hand("123m456m789m555z11z", "1z", by="discard", frm="W"),
+        {"single_wait": 1, "no_baida": 1, "half_pure_suit": 2, "dragon_pung": 1},
+    ),
+    (
+        "all_pungs",
+        hand("111m555p999s777z22s", "2s", by="discard", frm="W"),
+        {"single_wait": 1, "no_baida": 1, "all_pungs": 2, "dragon_pung": 1},
+    ),
+    (
+        "kong_win",
+        hand("123m456s789s55z", "5z", melds=[{"type": "concealed_kong", "tiles": "2222p"}], after_kong=True),
+        {"single_wait": 1, "no_baida": 1, "kong_win": 1, "self_draw": 1},
+    ),
+    (
+        "last_tile",
+        hand(PLAIN, "2s", last_tile=True),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1, "last_tile": 1},
+    ),
+    (
+        "self_draw",
+        hand("123m456p678s22s111z", "2s"),
+        {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "self_draw": 1},
+    ),
+    (
+        "hai_da_wild_as_itself",
+        hand("123m456p345s22s555z", "2s", baida="3s"),
+        {"single_wait": 1, "hai_da": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    (
+        "wild_pair_self_drawn",
+        hand("123m456p678s4s555z2s", "2s", baida="3s"),
+        {"single_wait": 1, "wild_pair": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    (
+        "dragon_pung_each",
+        hand("123m456p555z666z22s", "2s", by="discard", frm="W"),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 2},
+    ),
+    (
+        "dragon_kong_counts",
+        hand("123m456p678s22s", "2s", melds=[{"type": "kong", "tiles": "7777z", "from": "N"}]),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1},
+    ),
+    (
+        "round_wind_pung",
+        hand("123m456p678s111z22s", "2s"),
+        {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "self_draw": 1},
+    ),
+    (
+        "seat_wind_pung",
+        hand("123m456p678s222z22s", "2s"),
+        {"single_wait": 1, "no_baida": 1, "seat_wind_pung": 1, "self_draw": 1},
+    ),
+    (
+        "round_and_seat_wind_for_east",
+        hand("123m456p678s111z22s", "2s", winner="E", by="discard", frm="S"),
+        {"single_wait": 1, "no_baida": 1, "round_wind_pung": 1, "seat_wind_pung": 1},
+    ),
+    (
+        "eight_flowers",
+        hand(PLAIN, "2s", by="discard", frm="W", flowers="12345678f"),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "eight_flowers": 10},
+    ),
+    (
+        "all_honours",
+        hand("111z222z333z555z77z", "7z", by="discard", frm="N"),
+        {
+            "single_wait": 1,
+            "no_baida": 1,
+            "all_pungs": 2,
+            "all_honours": 10,
+            "round_wind_pung": 1,
+            "seat_wind_pung": 1,
+            "dragon_pung": 1,
+        },
+    ),
+    (
+        "heavenly_hand",
+        hand(PLAIN, "2s", winner="E", first_turn=True),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "self_draw": 1, "heavenly_hand": 10},
+    ),
+    (
+        "earthly_hand",
+        hand(PLAIN, "2s", by="discard", frm="E", first_turn=True),
+        {"single_wait": 1, "no_baida": 1, "dragon_pung": 1, "earthly_hand": 10},
+    ),
 ]
 
 
@@ -246,8 +324,11 @@ def test_tai_table_row(payload: dict, expected: dict[str, int]) -> None:
 
 def test_hai_da_wilds_shown_as_themselves() -> None:
     result = scored(hand("123m456p345s22s555z", "2s", baida="3s"))
-    assert result["wilds"] == {"indicator": "3s", "kinds": ["3s", "4s"],
-                               "in_hand": [{"tile": "3s", "stands_for": "3s"}, {"tile": "4s", "stands_for": "4s"}]}
+    assert result["wilds"] == {
+        "indicator": "3s",
+        "kinds": ["3s", "4s"],
+        "in_hand": [{"tile": "3s", "stands_for": "3s"}, {"tile": "4s", "stands_for": "4s"}],
+    }
 
 
 def test_option_hai_da_per_tile() -> None:
@@ -276,8 +357,15 @@ def test_wild_pair_on_discard_default_allowed_without_tai() -> None:
 
 
 def test_option_wild_pair_on_discard_refused() -> None:
-    payload = hand("123m456p111z555z4s7z", "7z", winner="E", baida="3s", by="discard", frm="S",
-                   options={"wild_pair_on_discard": False})
+    payload = hand(
+        "123m456p111z555z4s7z",
+        "7z",
+        winner="E",
+        baida="3s",
+        by="discard",
+        frm="S",
+        options={"wild_pair_on_discard": False},
+    )
     refused(scored(payload), "not_on_discard")
     payload["win"] = {"by": "self_draw"}
     assert "wild_pair" in items(scored(payload))
@@ -327,15 +415,25 @@ def test_option_kong_win_both_doubles() -> None:
 
 
 def test_option_kong_win_tai_only() -> None:
-    payload = hand("123m456s789s55z", "5z", melds=[{"type": "concealed_kong", "tiles": "2222p"}], after_kong=True,
-                   options={"kong_win": "tai_only"})
+    payload = hand(
+        "123m456s789s55z",
+        "5z",
+        melds=[{"type": "concealed_kong", "tiles": "2222p"}],
+        after_kong=True,
+        options={"kong_win": "tai_only"},
+    )
     result = scored(payload)
     assert result["value"] == 4 and result["multipliers"] == []
 
 
 def test_option_kong_win_multiplier_only() -> None:
-    payload = hand("123m456s789s55z", "5z", melds=[{"type": "concealed_kong", "tiles": "2222p"}], after_kong=True,
-                   options={"kong_win": "multiplier_only"})
+    payload = hand(
+        "123m456s789s55z",
+        "5z",
+        melds=[{"type": "concealed_kong", "tiles": "2222p"}],
+        after_kong=True,
+        options={"kong_win": "multiplier_only"},
+    )
     refused(scored(payload), "below_minimum")
     payload["options"]["minimum_tai"] = 3
     result = scored(payload)
@@ -344,8 +442,14 @@ def test_option_kong_win_multiplier_only() -> None:
 
 def test_kong_win_counts_as_self_draw_only() -> None:
     """'Kong Flower Win … also counts as a self-draw': a kong win on a discard is bad input."""
-    payload = hand("123m456s789s55z", "5z", by="discard", frm="W", after_kong=True,
-                   melds=[{"type": "concealed_kong", "tiles": "2222p"}])
+    payload = hand(
+        "123m456s789s55z",
+        "5z",
+        by="discard",
+        frm="W",
+        after_kong=True,
+        melds=[{"type": "concealed_kong", "tiles": "2222p"}],
+    )
     result = scored(payload)
     bad(result, "bad_input", "win.after_kong")
     assert "self_draw" in result["error"]["message"]
@@ -370,13 +474,25 @@ def test_earthly_hand_needs_the_dealers_discard() -> None:
     refused(scored(payload), "below_minimum")
 
 
-@pytest.mark.parametrize("rule, by, expect", [
-    ("first_discard", "self_draw", False), ("first_draw", "self_draw", True), ("either", "self_draw", True),
-    ("first_draw", "discard", False), ("either", "discard", True),
-])
+@pytest.mark.parametrize(
+    "rule, by, expect",
+    [
+        ("first_discard", "self_draw", False),
+        ("first_draw", "self_draw", True),
+        ("either", "self_draw", True),
+        ("first_draw", "discard", False),
+        ("either", "discard", True),
+    ],
+)
 def test_option_earthly_hand(rule: str, by: str, expect: bool) -> None:
-    payload = hand(PLAIN, "2s", by=by, frm="E" if by == "discard" else None, first_turn=True,
-                   options={"earthly_hand": rule, "minimum_tai": 0})
+    payload = hand(
+        PLAIN,
+        "2s",
+        by=by,
+        frm="E" if by == "discard" else None,
+        first_turn=True,
+        options={"earthly_hand": rule, "minimum_tai": 0},
+    )
     assert ("earthly_hand" in items(scored(payload))) is expect
 
 
@@ -502,8 +618,11 @@ def test_contract_and_robbed_kong_pay_x5_once() -> None:
 
 def test_option_claimed_chows_off() -> None:
     chow = {"type": "chow", "tiles": "123m", "from": "E"}
-    bad(scored(hand("456p678s22s555z", "2s", melds=[chow], options={"claimed_chows": False})),
-        "chow_not_allowed", "hand.melds[0]")
+    bad(
+        scored(hand("456p678s22s555z", "2s", melds=[chow], options={"claimed_chows": False})),
+        "chow_not_allowed",
+        "hand.melds[0]",
+    )
 
 
 def test_added_kong_accepted() -> None:
@@ -548,10 +667,8 @@ def test_two_winners_must_win_on_the_same_tile() -> None:
 
 
 def test_option_multiple_winners_all() -> None:
-    south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W",
-                 options={"multiple_winners": "all"})
-    north = hand("789m789p777z111z22s", "2s", winner="N", by="discard", frm="W",
-                 options={"multiple_winners": "all"})
+    south = hand("123m456p555z666z22s", "2s", winner="S", by="discard", frm="W", options={"multiple_winners": "all"})
+    north = hand("789m789p777z111z22s", "2s", winner="N", by="discard", frm="W", options={"multiple_winners": "all"})
     assert scored([south, north])["payments"] == {"E": 0, "S": 4, "W": -8, "N": 4}
 
 
@@ -575,8 +692,9 @@ def test_no_kong_payments() -> None:
 
 
 def test_waits_with_wilds() -> None:
-    result = waits({"variant": "ningbo", "winner": "S", "indicators": {"baida": "9p"},
-                    "hand": {"concealed": "123m456p678s2s555z"}})
+    result = waits(
+        {"variant": "ningbo", "winner": "S", "indicators": {"baida": "9p"}, "hand": {"concealed": "123m456p678s2s555z"}}
+    )
     assert exit_code(result) == 0
     assert "2s" in result["waits"] and "9p" in result["waits"] and "1p" in result["waits"]
     assert result["wilds"] == {"indicator": "9p", "kinds": ["1p", "9p"]}
@@ -586,16 +704,18 @@ def test_waits_standard_form_only() -> None:
     """Only 'four complete sets and one pair' win: a hand one tile from seven pairs or thirteen
     orphans waits on nothing (those hands are refused as not_a_win)."""
     for concealed in ("1133m5577p22s556z", "19m19p19s1234567z"):
-        result = waits({"variant": "ningbo", "winner": "S", "indicators": {"baida": "9p"},
-                        "hand": {"concealed": concealed}})
+        result = waits(
+            {"variant": "ningbo", "winner": "S", "indicators": {"baida": "9p"}, "hand": {"concealed": concealed}}
+        )
         assert result["ok"] and result["waits"] == [], result
 
 
 def test_waits_indicator_limits_wilds() -> None:
     """A wild cannot be a fifth 5z (three held, one drawn): 5z is no wait; a flower indicator's wild
     flowers are waits (a self-drawn wild completes the hand)."""
-    result = waits({"variant": "ningbo", "winner": "S", "indicators": {"baida": "3f"},
-                    "hand": {"concealed": "123m456p678s1f555z"}})
+    result = waits(
+        {"variant": "ningbo", "winner": "S", "indicators": {"baida": "3f"}, "hand": {"concealed": "123m456p678s1f555z"}}
+    )
     assert "5z" not in result["waits"] and "2f" in result["waits"] and "3f" not in result["waits"]
     assert "1z" in result["waits"]
 
@@ -604,11 +724,17 @@ def test_waits_checks_melds_like_score() -> None:
     """waits rejects what score rejects about where tiles sit: a wild in a declared pung, a claimed
     chow at a table without chows."""
     base = {"variant": "ningbo", "winner": "S", "indicators": {"baida": "3s"}}
-    bad(waits(base | {"hand": {"concealed": "123m456p678s2s", "melds": [pung("444s", "W")]}}),
-        "wild_in_meld", "hand.melds[0]")
+    bad(
+        waits(base | {"hand": {"concealed": "123m456p678s2s", "melds": [pung("444s", "W")]}}),
+        "wild_in_meld",
+        "hand.melds[0]",
+    )
     chow = {"type": "chow", "tiles": "123m", "from": "E"}
-    bad(waits(base | {"options": {"claimed_chows": False},
-                      "hand": {"concealed": "456p678s2s555z", "melds": [chow]}}), "chow_not_allowed", "hand.melds[0]")
+    bad(
+        waits(base | {"options": {"claimed_chows": False}, "hand": {"concealed": "456p678s2s555z", "melds": [chow]}}),
+        "chow_not_allowed",
+        "hand.melds[0]",
+    )
 
 
 def test_describe_lists_ningbo_options() -> None:
@@ -622,20 +748,24 @@ def test_next_in_cycle_agrees_with_guide_dragons() -> None:
     assert [tile_str(next_in_cycle(parse_tile(t))) for t in ("6z", "7z", "5z")] == ["7z", "5z", "6z"]
 
 
-@pytest.mark.parametrize("concealed, win, baida, by", [
-    ("3334s12s123m456m77z", "7z", "3s", "self_draw"),
-    ("3344s123m456p789s5z", "4s", "3s", "self_draw"),
-    ("334s55m666m789m111z", "5m", "3s", "discard"),
-    ("1f2f4f123m456p789s55z", "5z", "3f", "self_draw"),
-    ("9p1p1p1p23m456s777z88s", "1p", "9p", "self_draw"),
-])
-def test_representative_kinds_pay_like_all_kinds(monkeypatch: pytest.MonkeyPatch, concealed: str, win: str,
-                                                   baida: str, by: str) -> None:
+@pytest.mark.parametrize(
+    "concealed, win, baida, by",
+    [
+        ("3334s12s123m456m77z", "7z", "3s", "self_draw"),
+        ("3344s123m456p789s5z", "4s", "3s", "self_draw"),
+        ("334s55m666m789m111z", "5m", "3s", "discard"),
+        ("1f2f4f123m456p789s55z", "5z", "3f", "self_draw"),
+        ("9p1p1p1p23m456s777z88s", "1p", "9p", "self_draw"),
+    ],
+)
+def test_representative_kinds_pay_like_all_kinds(
+    monkeypatch: pytest.MonkeyPatch, concealed: str, win: str, baida: str, by: str
+) -> None:
     """Groups made only of wilds are tried over representative kinds (_free_kinds); the paid
     result is the one trying all 34 kinds would give."""
     import engine.rules.ningbo.variant as ningbo
-    payload = hand(concealed, win, baida=baida, by=by, frm="W" if by == "discard" else None,
-                   options={"minimum_tai": 0})
+
+    payload = hand(concealed, win, baida=baida, by=by, frm="W" if by == "discard" else None, options={"minimum_tai": 0})
     fast = scored(payload)
     monkeypatch.setattr(ningbo, "_free_kinds", lambda inp, wild: list(range(34)))
     full = scored(payload)
@@ -652,18 +782,21 @@ def test_many_wilds_stay_fast() -> None:
 # --------------------------------------------------------------------------- malformed input
 
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda p: p.update(options={"nope": 1}), "options.nope"),
-    (lambda p: p.update(options={"minimum_tai": "4"}), "options.minimum_tai"),
-    (lambda p: p.update(options={"baida_win": "sometimes"}), "options.baida_win"),
-    (lambda p: p["hand"].update(concealed="123m456p678s22s555"), "hand.concealed"),
-    (lambda p: p.update(indicators={"baida": "0m"}), "indicators.baida"),
-    (lambda p: p["win"].update(by="ron"), "win.by"),
-    (lambda p: p.update(options={"all_honours_tai": -10}), "options.all_honours_tai"),
-    (lambda p: p.update(options={"minimum_tai": -1}), "options.minimum_tai"),
-    (lambda p: p.update(options={"seat_flower_tai": 1.5}), "options.seat_flower_tai"),
-    (lambda p: p.update(options={"kong_win": True}), "options.kong_win"),
-])
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda p: p.update(options={"nope": 1}), "options.nope"),
+        (lambda p: p.update(options={"minimum_tai": "4"}), "options.minimum_tai"),
+        (lambda p: p.update(options={"baida_win": "sometimes"}), "options.baida_win"),
+        (lambda p: p["hand"].update(concealed="123m456p678s22s555"), "hand.concealed"),
+        (lambda p: p.update(indicators={"baida": "0m"}), "indicators.baida"),
+        (lambda p: p["win"].update(by="ron"), "win.by"),
+        (lambda p: p.update(options={"all_honours_tai": -10}), "options.all_honours_tai"),
+        (lambda p: p.update(options={"minimum_tai": -1}), "options.minimum_tai"),
+        (lambda p: p.update(options={"seat_flower_tai": 1.5}), "options.seat_flower_tai"),
+        (lambda p: p.update(options={"kong_win": True}), "options.kong_win"),
+    ],
+)
 def test_malformed_input_names_field(mutate, field: str) -> None:
     payload = hand(PLAIN, "2s")
     mutate(payload)
@@ -702,9 +835,17 @@ def winning_payloads(draw) -> dict:
     by = draw(st.sampled_from(["self_draw", "discard"]))
     frm = draw(st.sampled_from([s for s in "ESWN" if s != winner]))
     flags = {k: draw(st.booleans()) for k in ("last_tile", "first_turn")}
-    return hand(tiles, win, winner=winner, by=by, frm=frm if by == "discard" else None,
-                baida=tile_str(indicator), round_wind=draw(st.sampled_from("ESWN")),
-                options={"minimum_tai": draw(st.sampled_from([0, 4]))}, **flags)
+    return hand(
+        tiles,
+        win,
+        winner=winner,
+        by=by,
+        frm=frm if by == "discard" else None,
+        baida=tile_str(indicator),
+        round_wind=draw(st.sampled_from("ESWN")),
+        options={"minimum_tai": draw(st.sampled_from([0, 4]))},
+        **flags,
+    )
 
 
 @settings(max_examples=120, deadline=None)
@@ -719,10 +860,34 @@ def test_property_payments_sum_to_zero(payload: dict) -> None:
 
 _json = st.recursive(
     st.none() | st.booleans() | st.integers(-5, 5) | st.text("123456789mpszfESWN", max_size=20),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from(["variant", "winner", "hand", "concealed", "winning_tile", "melds", "win", "by", "from",
-                         "indicators", "baida", "options", "type", "tiles", "context", "claims", "flowers"]),
-        children, max_size=5),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "variant",
+                    "winner",
+                    "hand",
+                    "concealed",
+                    "winning_tile",
+                    "melds",
+                    "win",
+                    "by",
+                    "from",
+                    "indicators",
+                    "baida",
+                    "options",
+                    "type",
+                    "tiles",
+                    "context",
+                    "claims",
+                    "flowers",
+                ]
+            ),
+            children,
+            max_size=5,
+        )
+    ),
     max_leaves=15,
 )
 

@@ -1,12 +1,14 @@
 """Ningxia Waterslide through the JSON contract: every payout-table row, every reading, every option."""
+
 from __future__ import annotations
 
 from functools import partial
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.contract import exit_code, score, waits
+from engine.contract import exit_code, waits
 from engine.errors import MahjongError
 from engine.melds import MeldKind
 from engine.rules import get_variant
@@ -29,11 +31,15 @@ DOUBLE_DRAGON = "1111222233m4455p"
 
 # --------------------------------------------------------------------------- the payout table, row by row
 
-@pytest.mark.parametrize("hand, winning, name, each, discard", [
-    (STANDARD, "2z", "standard_win", 2, 3),
-    (SEVEN_PAIRS, "1z", "seven_pairs", 6, 9),
-    (DRAGON, "6m", "dragon_seven_pairs", 10, 15),
-])
+
+@pytest.mark.parametrize(
+    "hand, winning, name, each, discard",
+    [
+        (STANDARD, "2z", "standard_win", 2, 3),
+        (SEVEN_PAIRS, "1z", "seven_pairs", 6, 9),
+        (DRAGON, "6m", "dragon_seven_pairs", 10, 15),
+    ],
+)
 def test_payout_table_rows(hand, winning, name, each, discard):
     drawn = scored(payload(hand, winning))
     assert drawn["ok"] and exit_code(drawn) == 0
@@ -66,8 +72,12 @@ def test_dealer_pays_and_collects_like_everyone_else():
 
 
 def test_melds_and_kongs_in_a_standard_win():
-    melds = [{"type": "pung", "tiles": "555p", "from": "E"}, {"type": "concealed_kong", "tiles": "7777s"},
-             {"type": "added_kong", "tiles": "3333z", "from": "W"}, {"type": "kong", "tiles": "9999m", "from": "N"}]
+    melds = [
+        {"type": "pung", "tiles": "555p", "from": "E"},
+        {"type": "concealed_kong", "tiles": "7777s"},
+        {"type": "added_kong", "tiles": "3333z", "from": "W"},
+        {"type": "kong", "tiles": "9999m", "from": "N"},
+    ]
     result = scored(payload("11z", "1z", melds=melds, by="discard", frm="W"))
     assert result["items"][0]["name"] == "standard_win" and result["payments"]["W"] == -3
 
@@ -85,13 +95,17 @@ def test_other_win_flags_change_nothing():
 
 # --------------------------------------------------------------------------- kongs
 
-@pytest.mark.parametrize("kind, declarer, frm, expected", [
-    (MeldKind.CONCEALED_KONG, "S", None, {"E": -2, "S": 6, "W": -2, "N": -2}),
-    (MeldKind.KONG, "S", "N", {"E": 0, "S": 3, "W": 0, "N": -3}),
-    (MeldKind.ADDED_KONG, "W", "E", {"E": -1, "S": -1, "W": 3, "N": -1}),
-    (MeldKind.PUNG, "W", "E", {"E": 0, "S": 0, "W": 0, "N": 0}),
-    (MeldKind.CHOW, "W", "S", {"E": 0, "S": 0, "W": 0, "N": 0}),
-])
+
+@pytest.mark.parametrize(
+    "kind, declarer, frm, expected",
+    [
+        (MeldKind.CONCEALED_KONG, "S", None, {"E": -2, "S": 6, "W": -2, "N": -2}),
+        (MeldKind.KONG, "S", "N", {"E": 0, "S": 3, "W": 0, "N": -3}),
+        (MeldKind.ADDED_KONG, "W", "E", {"E": -1, "S": -1, "W": 3, "N": -1}),
+        (MeldKind.PUNG, "W", "E", {"E": 0, "S": 0, "W": 0, "N": 0}),
+        (MeldKind.CHOW, "W", "S", {"E": 0, "S": 0, "W": 0, "N": 0}),
+    ],
+)
 def test_kong_payment_table_rows(kind, declarer, frm, expected):
     out = VARIANT.kong_payments(kind, declarer, frm, DEFAULTS)
     assert out == expected and sum(out.values()) == 0
@@ -114,9 +128,11 @@ SEVEN_PAIRS_ON_5P = "5566m55p3344s4477z"
 
 
 def test_one_discard_three_wins_pays_three_to_each():
-    hands = [payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="E"),
-             payload(CHOWS_ON_5P, "5p", winner="W", by="discard", frm="E"),
-             payload(PAIR_ON_5P, "5p", winner="N", by="discard", frm="E")]
+    hands = [
+        payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="E"),
+        payload(CHOWS_ON_5P, "5p", winner="W", by="discard", frm="E"),
+        payload(PAIR_ON_5P, "5p", winner="N", by="discard", frm="E"),
+    ]
     result = scored(hands)
     assert result["ok"] and exit_code(result) == 0
     assert result["payments"] == {"E": -9, "S": 3, "W": 3, "N": 3}
@@ -125,25 +141,37 @@ def test_one_discard_three_wins_pays_three_to_each():
 
 
 def test_two_winners_each_paid_in_full_with_own_hand():
-    result = scored([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
-                    payload(SEVEN_PAIRS_ON_5P, "5p", winner="N", by="discard", frm="W")])
+    result = scored(
+        [
+            payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+            payload(SEVEN_PAIRS_ON_5P, "5p", winner="N", by="discard", frm="W"),
+        ]
+    )
     assert [r["items"][0]["name"] for r in result["results"]] == ["standard_win", "seven_pairs"]
     assert result["payments"] == {"E": 0, "S": 3, "W": -12, "N": 9}
 
 
 def test_several_winners_one_refused_is_exit_1():
     # North's tiles with the same 5p are no winning hand: 234m 567m 678s, two pairs and a lone 5p
-    result = scored([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
-                    payload("234567m5p678s3344z", "5p", winner="N", by="discard", frm="W")])
+    result = scored(
+        [
+            payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+            payload("234567m5p678s3344z", "5p", winner="N", by="discard", frm="W"),
+        ]
+    )
     assert result["error"]["code"] == "not_a_win" and exit_code(result) == 1
 
 
 # --------------------------------------------------------------------------- refusals and options
 
-@pytest.mark.parametrize("hand, winning", [
-    ("123m456p789s11123z", "3z"),  # no pair
-    ("19m19p19s12345677z", "7z"),  # thirteen orphans: not a Ningxia hand
-])
+
+@pytest.mark.parametrize(
+    "hand, winning",
+    [
+        ("123m456p789s11123z", "3z"),  # no pair
+        ("19m19p19s12345677z", "7z"),  # thirteen orphans: not a Ningxia hand
+    ],
+)
 def test_not_a_win(hand, winning):
     result = scored(payload(hand, winning))
     assert result["error"]["code"] == "not_a_win" and exit_code(result) == 1
@@ -198,15 +226,19 @@ def test_red_dragon_wild_needs_honours():
 
 # --------------------------------------------------------------------------- malformed input
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda p: p.pop("hand"), "hand"),
-    (lambda p: p["options"].update(fish=2), "options.fish"),
-    (lambda p: p["options"].update(seven_pairs="yes"), "options.seven_pairs"),
-    (lambda p: p["options"].update(dealer_rotation="random"), "options.dealer_rotation"),
-    (lambda p: p.update(winner="X"), "winner"),
-    (lambda p: p["win"].update(by="discard"), "win.from"),
-    (lambda p: p["hand"].update(concealed="123m456p789s1115f"), "hand.concealed"),
-])
+
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda p: p.pop("hand"), "hand"),
+        (lambda p: p["options"].update(fish=2), "options.fish"),
+        (lambda p: p["options"].update(seven_pairs="yes"), "options.seven_pairs"),
+        (lambda p: p["options"].update(dealer_rotation="random"), "options.dealer_rotation"),
+        (lambda p: p.update(winner="X"), "winner"),
+        (lambda p: p["win"].update(by="discard"), "win.from"),
+        (lambda p: p["hand"].update(concealed="123m456p789s1115f"), "hand.concealed"),
+    ],
+)
 def test_malformed_input_exit_2_naming_the_field(mutate, field):
     p = payload(STANDARD, "2z")
     mutate(p)
@@ -217,9 +249,14 @@ def test_malformed_input_exit_2_naming_the_field(mutate, field):
 
 # --------------------------------------------------------------------------- waits
 
+
 def wait_payload(concealed: str, options: dict | None = None, melds: list | None = None) -> dict:
-    return {"variant": "ningxia", "winner": "S", "options": options or {},
-            "hand": {"concealed": concealed, "melds": melds or []}}
+    return {
+        "variant": "ningxia",
+        "winner": "S",
+        "options": options or {},
+        "hand": {"concealed": concealed, "melds": melds or []},
+    }
 
 
 def test_waits_standard_hand():
@@ -243,28 +280,35 @@ def test_waits_with_claimed_chow_refused():
 
 # --------------------------------------------------------------------------- dealer rotation
 
-@pytest.mark.parametrize("winners, drawn, rotation, expected", [
-    ([], True, "winner", "E"),  # "If the game ends in a draw ... the same dealer continuing"
-    (["E"], False, "winner", "E"),  # "If the dealer wins ... they retain their position"
-    (["W"], False, "winner", "W"),  # "The winner of the hand becomes the next dealer"
-    (["N", "S"], False, "winner", "N"),  # several winners: the first listed
-    (["S", "E"], False, "winner", "E"),  # the dealer among them keeps the deal
-    ([], True, "next_seat", "E"),
-    (["E"], False, "next_seat", "E"),
-    (["W"], False, "next_seat", "S"),
-])
+
+@pytest.mark.parametrize(
+    "winners, drawn, rotation, expected",
+    [
+        ([], True, "winner", "E"),  # "If the game ends in a draw ... the same dealer continuing"
+        (["E"], False, "winner", "E"),  # "If the dealer wins ... they retain their position"
+        (["W"], False, "winner", "W"),  # "The winner of the hand becomes the next dealer"
+        (["N", "S"], False, "winner", "N"),  # several winners: the first listed
+        (["S", "E"], False, "winner", "E"),  # the dealer among them keeps the deal
+        ([], True, "next_seat", "E"),
+        (["E"], False, "next_seat", "E"),
+        (["W"], False, "next_seat", "S"),
+    ],
+)
 def test_next_dealer(winners, drawn, rotation, expected):
     opts = resolve_options(VARIANT.options, {"dealer_rotation": rotation})
     assert VARIANT.next_dealer(winners, drawn, opts) == expected
 
 
-@pytest.mark.parametrize("winners, discarder, expected", [
-    (["S", "N"], "W", "N"),  # after West: North, East, South
-    (["N", "S"], "E", "S"),  # after East: South first
-    (["W", "N"], "S", "W"),
-    (["N", "W", "S"], "E", "S"),  # One Discard, Three Wins
-    (["S", "E"], "W", "E"),  # the dealer among the winners keeps the deal
-])
+@pytest.mark.parametrize(
+    "winners, discarder, expected",
+    [
+        (["S", "N"], "W", "N"),  # after West: North, East, South
+        (["N", "S"], "E", "S"),  # after East: South first
+        (["W", "N"], "S", "W"),
+        (["N", "W", "S"], "E", "S"),  # One Discard, Three Wins
+        (["S", "E"], "W", "E"),  # the dealer among the winners keeps the deal
+    ],
+)
 def test_next_dealer_several_winners_nearest_after_discarder(winners, discarder, expected):
     assert VARIANT.next_dealer(winners, False, DEFAULTS, discarder=discarder, last_drawer=None) == expected
     next_seat = resolve_options(VARIANT.options, {"dealer_rotation": "next_seat"})
@@ -279,11 +323,17 @@ def test_next_dealer_needs_a_winner_unless_drawn():
 def test_describe_lists_documented_options():
     desc = VARIANT.describe()
     assert desc["tiles"] == 136
-    assert {o["name"] for o in desc["options"]} == {"seven_pairs", "honours", "red_dragon_wild", "claimed_chows",
-                                                    "dealer_rotation"}
+    assert {o["name"] for o in desc["options"]} == {
+        "seven_pairs",
+        "honours",
+        "red_dragon_wild",
+        "claimed_chows",
+        "dealer_rotation",
+    }
 
 
 # --------------------------------------------------------------------------- properties
+
 
 @st.composite
 def winning_hands(draw):
@@ -345,14 +395,41 @@ def test_payments_sum_to_zero_for_random_winning_hands(hand, by, winner):
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                        st.sampled_from(["variant", "winner", "hand", "win", "options", "concealed", "winning_tile",
-                                         "melds", "by", "from", "type", "tiles"]), inner, max_size=5),
-                    max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "variant",
+                        "winner",
+                        "hand",
+                        "win",
+                        "options",
+                        "concealed",
+                        "winning_tile",
+                        "melds",
+                        "by",
+                        "from",
+                        "type",
+                        "tiles",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=20,
+    )
+)
 def test_random_payloads_never_raise(junk):
-    for candidate in (junk, {"variant": "ningxia", "winner": "S", "hand": junk},
-                      {"variant": "ningxia", "winner": "S", "hand": {"concealed": junk, "winning_tile": "1m"}}):
+    for candidate in (
+        junk,
+        {"variant": "ningxia", "winner": "S", "hand": junk},
+        {"variant": "ningxia", "winner": "S", "hand": {"concealed": junk, "winning_tile": "1m"}},
+    ):
         result = scored(candidate)
         assert isinstance(result, dict) and exit_code(result) in (0, 1, 2)
         assert isinstance(waits(candidate), dict)

@@ -3,17 +3,17 @@
 Every row of the guide's payout table, its who-pays table, its base-points sentence and its dealer
 sentence is a test; so is each reading in docs/rules/yuxi.md and each option (default and not).
 """
+
 from __future__ import annotations
 
-from typing import Any
-
 from functools import partial
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.contract import exit_code, score, waits
+from engine.contract import exit_code, waits
 from engine.melds import MeldKind
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
@@ -38,6 +38,7 @@ FOUR_BLESSINGS = "111z222z333z444z55m"
 
 payload = partial(build_payload, "yuxi")
 
+
 def names(result: dict) -> list[str]:
     return [i["name"] for i in result["items"] if i["name"] != "base_points"]
 
@@ -58,13 +59,19 @@ TABLE_ROWS = [
     ("seven_pairs", payload(SEVEN_PAIRS), ["seven_pairs"], 2),
     ("ten_old_men", payload(BASIC, win={"ten_old_men": True}), ["ten_old_men"], 2),
     ("flower_bloom", payload("123m789s11z222z", "2z", melds=[KONG_6P], win={"after_kong": True}), ["flower_bloom"], 2),
-    ("double_gang_on_flower",
-     payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True}),
-     ["flower_bloom", "double_gang_on_flower"], 4),
-    ("kong_discard_win", payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True}),
-     ["kong_discard_win"], 2),
-    ("robbing_a_kong", payload(BASIC, win={"by": "discard", "from": "N", "robbed_kong": True}),
-     ["robbing_a_kong"], 2),
+    (
+        "double_gang_on_flower",
+        payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True}),
+        ["flower_bloom", "double_gang_on_flower"],
+        4,
+    ),
+    (
+        "kong_discard_win",
+        payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True}),
+        ["kong_discard_win"],
+        2,
+    ),
+    ("robbing_a_kong", payload(BASIC, win={"by": "discard", "from": "N", "robbed_kong": True}), ["robbing_a_kong"], 2),
     ("dragon_seven_pairs", payload(DRAGON_7P), ["dragon_seven_pairs"], 4),
     ("double_dragon_seven_pairs", payload(DOUBLE_DRAGON_7P), ["double_dragon_seven_pairs"], 8),
     ("triple_dragon_seven_pairs", payload(TRIPLE_DRAGON_7P), ["triple_dragon_seven_pairs"], 16),
@@ -212,15 +219,29 @@ def test_flower_bloom_on_all_triplets_multiplies() -> None:
 
 
 def test_double_gang_under_largest_is_worth_flower_bloom() -> None:
-    result = scored(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True},
-                           options={"combine": "largest"}))
+    result = scored(
+        payload(
+            "123m11z222z",
+            "2z",
+            melds=[KONG_6P, CKONG_9S],
+            win={"after_kong": True, "double_kong": True},
+            options={"combine": "largest"},
+        )
+    )
     assert result["value"] == 2
 
 
 def test_double_gang_taking_a_bloom_tile() -> None:
     """After the second kong the player takes a bloom tile instead of the replacement: still ×2 × ×2."""
-    result = scored(payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S], win={"after_kong": True, "double_kong": True},
-                           bloom=["2z", "3m"]))
+    result = scored(
+        payload(
+            "123m11z222z",
+            "2z",
+            melds=[KONG_6P, CKONG_9S],
+            win={"after_kong": True, "double_kong": True},
+            bloom=["2z", "3m"],
+        )
+    )
     assert names(result) == ["flower_bloom", "double_gang_on_flower"] and result["value"] == 4
     assert result["bloom"]["used"] == "2z"
     assert result["payments"] == {"E": -4, "S": 12, "W": -4, "N": -4}
@@ -234,19 +255,23 @@ def test_ten_old_men_multiplies_a_hand_row() -> None:
 
 def test_ten_old_men_is_not_a_hand_row() -> None:
     """Under basic_discard_lifted_by = "hand_pattern" Ten Old Men (about discards) does not lift the ban."""
-    result = scored(payload(BASIC, win=DISCARD_W | {"ten_old_men": True},
-                           options={"basic_discard_lifted_by": "hand_pattern"}))
+    result = scored(
+        payload(BASIC, win=DISCARD_W | {"ten_old_men": True}, options={"basic_discard_lifted_by": "hand_pattern"})
+    )
     assert result["error"]["code"] == "not_on_discard"
 
 
 # --------------------------------------------------------------------------- the basic-win restriction
 
 
-@pytest.mark.parametrize("win, row, value", [
-    ({"by": "discard", "from": "W", "after_kong": True}, "kong_discard_win", 2),
-    ({"by": "discard", "from": "N", "robbed_kong": True}, "robbing_a_kong", 2),
-    ({"by": "discard", "from": "E", "first_turn": True}, "earthly_win", 32),
-])
+@pytest.mark.parametrize(
+    "win, row, value",
+    [
+        ({"by": "discard", "from": "W", "after_kong": True}, "kong_discard_win", 2),
+        ({"by": "discard", "from": "N", "robbed_kong": True}, "robbing_a_kong", 2),
+        ({"by": "discard", "from": "E", "first_turn": True}, "earthly_win", 32),
+    ],
+)
 def test_situational_rows_lift_the_discard_ban_by_default(win: dict, row: str, value: int) -> None:
     result = scored(payload(BASIC, win=win))
     assert [i["name"] for i in result["items"]] == ["base_points", row] and result["value"] == value
@@ -258,19 +283,27 @@ def test_ten_old_men_lifts_the_discard_ban_by_default() -> None:
     assert result["payments"]["W"] == -2
 
 
-@pytest.mark.parametrize("win", [
-    {"by": "discard", "from": "W", "after_kong": True},
-    {"by": "discard", "from": "N", "robbed_kong": True},
-    {"by": "discard", "from": "E", "first_turn": True},
-])
+@pytest.mark.parametrize(
+    "win",
+    [
+        {"by": "discard", "from": "W", "after_kong": True},
+        {"by": "discard", "from": "N", "robbed_kong": True},
+        {"by": "discard", "from": "E", "first_turn": True},
+    ],
+)
 def test_hand_pattern_option_refuses_situational_only_discards(win: dict) -> None:
     result = scored(payload(BASIC, win=win, options={"basic_discard_lifted_by": "hand_pattern"}))
     assert result["error"]["code"] == "not_on_discard" and exit_code(result) == 1
 
 
 def test_hand_pattern_option_accepts_hand_rows() -> None:
-    result = scored(payload(SEVEN_PAIRS, win={"by": "discard", "from": "W", "after_kong": True},
-                           options={"basic_discard_lifted_by": "hand_pattern"}))
+    result = scored(
+        payload(
+            SEVEN_PAIRS,
+            win={"by": "discard", "from": "W", "after_kong": True},
+            options={"basic_discard_lifted_by": "hand_pattern"},
+        )
+    )
     assert names(result) == ["seven_pairs", "kong_discard_win"] and result["value"] == 4
 
 
@@ -359,8 +392,10 @@ def test_bloom_tile_taken_is_not_counted_twice() -> None:
     """The hand holds all four 4m, one of them the bloom tile it took."""
     result = scored(payload("234m444m789s22z", "4m", melds=[KONG_6P], win={"after_kong": True}, bloom=["4m", "5p"]))
     assert result["ok"] and result["bloom"]["used"] == "4m"
-    assert scored(payload("234m444m789s22z", "4m", melds=[KONG_6P], bloom=["4m", "5p"]))["error"]["code"] == \
-        "too_many_copies"
+    assert (
+        scored(payload("234m444m789s22z", "4m", melds=[KONG_6P], bloom=["4m", "5p"]))["error"]["code"]
+        == "too_many_copies"
+    )
 
 
 def test_bloom_tile_taken_from_two_equal_bloom_tiles() -> None:
@@ -373,13 +408,16 @@ def test_one_bloom_tile_left() -> None:
     assert result["bloom"] == {"tiles": ["2z"], "used": "2z", "eligible": True}
 
 
-@pytest.mark.parametrize("indicators, field", [
-    ({"bloom": ["1m", "2m", "3m"]}, "indicators.bloom"),
-    ({"bloom": ["1m", "1f"]}, "indicators.bloom[1]"),
-    ({"bloom": ["1m", "9x"]}, "indicators.bloom[1]"),
-    ({"baida": "3s"}, "indicators.baida"),
-    ({"fish": ["1m"]}, "indicators.fish"),
-])
+@pytest.mark.parametrize(
+    "indicators, field",
+    [
+        ({"bloom": ["1m", "2m", "3m"]}, "indicators.bloom"),
+        ({"bloom": ["1m", "1f"]}, "indicators.bloom[1]"),
+        ({"bloom": ["1m", "9x"]}, "indicators.bloom[1]"),
+        ({"baida": "3s"}, "indicators.baida"),
+        ({"fish": ["1m"]}, "indicators.fish"),
+    ],
+)
 def test_bad_indicators(indicators: dict, field: str) -> None:
     case = payload(BASIC)
     case["indicators"] = indicators
@@ -502,31 +540,38 @@ def test_nearest_only_with_one_winner() -> None:
 # --------------------------------------------------------------------------- dealer rotation
 
 
-@pytest.mark.parametrize("winners, drawn, options, expected", [
-    (["E"], False, {}, "E"),  # the dealer wins: keeps the deal
-    ([], True, {}, "E"),  # a draw: keeps the deal
-    (["W"], False, {}, "W"),  # another player wins: the winner deals
-    (["S"], False, {}, "S"),
-    (["N", "E"], False, {}, "E"),  # the dealer among several winners
-    (["N", "S"], False, {}, "N"),  # no discarder given: the first listed
-    (["N", "S"], False, {"multi_win_dealer": "nearest_after_dealer"}, "S"),
-    ([], False, {}, "E"),  # no winner given: as a draw
-])
+@pytest.mark.parametrize(
+    "winners, drawn, options, expected",
+    [
+        (["E"], False, {}, "E"),  # the dealer wins: keeps the deal
+        ([], True, {}, "E"),  # a draw: keeps the deal
+        (["W"], False, {}, "W"),  # another player wins: the winner deals
+        (["S"], False, {}, "S"),
+        (["N", "E"], False, {}, "E"),  # the dealer among several winners
+        (["N", "S"], False, {}, "N"),  # no discarder given: the first listed
+        (["N", "S"], False, {"multi_win_dealer": "nearest_after_dealer"}, "S"),
+        ([], False, {}, "E"),  # no winner given: as a draw
+    ],
+)
 def test_next_dealer(winners: list, drawn: bool, options: dict, expected: str) -> None:
     opts = resolve_options(YUXI.options, options)
     assert YUXI.next_dealer(winners, drawn, opts) == expected
 
 
-@pytest.mark.parametrize("winners, discarder, options, expected", [
-    (["S", "N"], "W", {}, "N"),  # after West: N, then E, then S
-    (["N", "S"], "W", {}, "N"),  # the listing order does not matter
-    (["S", "W"], "N", {}, "S"),  # after North: E, S, W
-    (["W", "S"], "E", {}, "S"),
-    (["S", "N"], "W", {"multi_win_dealer": "nearest_after_dealer"}, "S"),
-    (["S", "E"], "W", {}, "E"),  # the dealer among the winners keeps the deal
-])
-def test_next_dealer_several_winners_nearest_after_discarder(winners: list, discarder: str, options: dict,
-                                                             expected: str) -> None:
+@pytest.mark.parametrize(
+    "winners, discarder, options, expected",
+    [
+        (["S", "N"], "W", {}, "N"),  # after West: N, then E, then S
+        (["N", "S"], "W", {}, "N"),  # the listing order does not matter
+        (["S", "W"], "N", {}, "S"),  # after North: E, S, W
+        (["W", "S"], "E", {}, "S"),
+        (["S", "N"], "W", {"multi_win_dealer": "nearest_after_dealer"}, "S"),
+        (["S", "E"], "W", {}, "E"),  # the dealer among the winners keeps the deal
+    ],
+)
+def test_next_dealer_several_winners_nearest_after_discarder(
+    winners: list, discarder: str, options: dict, expected: str
+) -> None:
     """FAQ: "it goes to whoever is closer in turn after the person who discarded the tile"."""
     opts = resolve_options(YUXI.options, options)
     assert YUXI.next_dealer(winners, False, opts, discarder=discarder) == expected
@@ -554,24 +599,37 @@ def test_describe_lists_options() -> None:
 # --------------------------------------------------------------------------- malformed input
 
 
-@pytest.mark.parametrize("case, field", [
-    (payload("123m789s11z222z", "2z", win={"after_kong": True}), "hand.concealed"),
-    (payload(BASIC[:-2] + "1f", "1f"), None),
-    (payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True, "robbed_kong": True}), "win.robbed_kong"),
-    # win.double_kong: two kongs among the melds, after_kong (the core checks it), a self-draw
-    (payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True, "double_kong": True}), "win.double_kong"),
-    (payload(BASIC, win={"double_kong": True}), "win.double_kong"),
-    (payload("123m11z222z", "2z", melds=[KONG_6P, CKONG_9S],
-             win={"by": "discard", "from": "W", "after_kong": True, "double_kong": True}), "win.double_kong"),
-    (payload(BASIC, win={"ten_old_men": 1}), "win.ten_old_men"),
-    (payload(BASIC, options={"ten_old_men": True}), "options.ten_old_men"),  # a fact of the hand, not an option
-    (payload(BASIC, options={"double_kong_bloom": True}), "options.double_kong_bloom"),
-    (payload(BASIC, options={"combine": "sum"}), "options.combine"),
-    (payload(BASIC, options={"base_points": "1"}), "options.base_points"),
-    (payload(BASIC, options={"dealer_bonus": 1}), "options.dealer_bonus"),
-    ({"variant": "yuxi", "winner": "S"}, "hand"),
-    (payload(BASIC, win={"by": "discard"}), "win.from"),
-])
+@pytest.mark.parametrize(
+    "case, field",
+    [
+        (payload("123m789s11z222z", "2z", win={"after_kong": True}), "hand.concealed"),
+        (payload(BASIC[:-2] + "1f", "1f"), None),
+        (
+            payload(BASIC, win={"by": "discard", "from": "W", "after_kong": True, "robbed_kong": True}),
+            "win.robbed_kong",
+        ),
+        # win.double_kong: two kongs among the melds, after_kong (the core checks it), a self-draw
+        (payload(BLOOM_HAND, "2z", melds=[KONG_6P], win={"after_kong": True, "double_kong": True}), "win.double_kong"),
+        (payload(BASIC, win={"double_kong": True}), "win.double_kong"),
+        (
+            payload(
+                "123m11z222z",
+                "2z",
+                melds=[KONG_6P, CKONG_9S],
+                win={"by": "discard", "from": "W", "after_kong": True, "double_kong": True},
+            ),
+            "win.double_kong",
+        ),
+        (payload(BASIC, win={"ten_old_men": 1}), "win.ten_old_men"),
+        (payload(BASIC, options={"ten_old_men": True}), "options.ten_old_men"),  # a fact of the hand, not an option
+        (payload(BASIC, options={"double_kong_bloom": True}), "options.double_kong_bloom"),
+        (payload(BASIC, options={"combine": "sum"}), "options.combine"),
+        (payload(BASIC, options={"base_points": "1"}), "options.base_points"),
+        (payload(BASIC, options={"dealer_bonus": 1}), "options.dealer_bonus"),
+        ({"variant": "yuxi", "winner": "S"}, "hand"),
+        (payload(BASIC, win={"by": "discard"}), "win.from"),
+    ],
+)
 def test_malformed_input_exits_2(case: dict, field: str | None) -> None:
     result = scored(case)
     assert exit_code(result) == 2, result
@@ -586,10 +644,7 @@ def test_after_kong_self_draw_needs_a_kong() -> None:
 
 # --------------------------------------------------------------------------- properties
 
-SETS = (
-    [("chow", s * 9 + r) for s in range(3) for r in range(7)]
-    + [("pung", k) for k in range(34)]
-)
+SETS = [("chow", s * 9 + r) for s in range(3) for r in range(7)] + [("pung", k) for k in range(34)]
 
 
 @st.composite
@@ -599,10 +654,15 @@ def winning_hands(draw: st.DrawFn) -> dict:
     concealed: list[int] = []
     melds: list[dict] = []
     for _ in range(4):
-        kind, first = draw(st.sampled_from(SETS).filter(
-            lambda s: counts[s[1]] <= 1 if s[0] == "pung" else all(counts[s[1] + i] < 4 for i in range(3))))
+        kind, first = draw(
+            st.sampled_from(SETS).filter(
+                lambda s: counts[s[1]] <= 1 if s[0] == "pung" else all(counts[s[1] + i] < 4 for i in range(3))
+            )
+        )
         tiles = [first] * 3 if kind == "pung" else [first, first + 1, first + 2]
-        how = draw(st.sampled_from(["hand", "meld", "kong"] if kind == "pung" and counts[first] == 0 else ["hand", "meld"]))
+        how = draw(
+            st.sampled_from(["hand", "meld", "kong"] if kind == "pung" and counts[first] == 0 else ["hand", "meld"])
+        )
         for t in tiles:
             counts[t] += 1
         if how == "hand":
@@ -611,8 +671,13 @@ def winning_hands(draw: st.DrawFn) -> dict:
             melds.append({"type": kind, "tiles": format_tiles(tiles), "from": draw(st.sampled_from("ENW"))})
         else:
             counts[first] += 1
-            melds.append({"type": draw(st.sampled_from(["kong", "concealed_kong"])), "tiles": format_tiles([first] * 4),
-                          "from": "E"})
+            melds.append(
+                {
+                    "type": draw(st.sampled_from(["kong", "concealed_kong"])),
+                    "tiles": format_tiles([first] * 4),
+                    "from": "E",
+                }
+            )
             if melds[-1]["type"] == "concealed_kong":
                 del melds[-1]["from"]
     pair = draw(st.sampled_from([k for k in range(34) if counts[k] <= 2]))
@@ -622,15 +687,25 @@ def winning_hands(draw: st.DrawFn) -> dict:
 
 
 @settings(max_examples=120, deadline=None)
-@given(hand=winning_hands(), by=st.sampled_from(["self_draw", "discard"]), after_kong=st.booleans(),
-       base=st.integers(1, 5), combine=st.sampled_from(["multiply", "largest"]))
+@given(
+    hand=winning_hands(),
+    by=st.sampled_from(["self_draw", "discard"]),
+    after_kong=st.booleans(),
+    base=st.integers(1, 5),
+    combine=st.sampled_from(["multiply", "largest"]),
+)
 def test_payments_sum_to_zero(hand: dict, by: str, after_kong: bool, base: int, combine: str) -> None:
     has_kong = any("kong" in m["type"] for m in hand["melds"])
     win: dict[str, Any] = {"by": by, "after_kong": after_kong and (has_kong or by == "discard")}
     if by == "discard":
         win["from"] = "W"
-    case = {"variant": "yuxi", "winner": "S", "hand": hand, "win": win,
-            "options": {"base_points": base, "combine": combine}}
+    case = {
+        "variant": "yuxi",
+        "winner": "S",
+        "hand": hand,
+        "win": win,
+        "options": {"base_points": base, "combine": combine},
+    }
     result = scored(case)
     if by == "discard" and not result["ok"]:
         assert result["error"]["code"] == "not_on_discard"
@@ -642,12 +717,37 @@ def test_payments_sum_to_zero(hand: dict, by: str, after_kong: bool, base: int, 
 
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 40) | st.sampled_from(
-        ["yuxi", "S", "E", "discard", "self_draw", "123m", "5p", "1f", "9z", "kong", "2222z", "x"]),
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(
-        st.sampled_from(["variant", "winner", "win", "hand", "concealed", "winning_tile", "melds", "indicators",
-                         "bloom", "by", "from", "after_kong", "options", "base_points", "type", "tiles"]),
-        children, max_size=5),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 40)
+    | st.sampled_from(["yuxi", "S", "E", "discard", "self_draw", "123m", "5p", "1f", "9z", "kong", "2222z", "x"]),
+    lambda children: (
+        st.lists(children, max_size=4)
+        | st.dictionaries(
+            st.sampled_from(
+                [
+                    "variant",
+                    "winner",
+                    "win",
+                    "hand",
+                    "concealed",
+                    "winning_tile",
+                    "melds",
+                    "indicators",
+                    "bloom",
+                    "by",
+                    "from",
+                    "after_kong",
+                    "options",
+                    "base_points",
+                    "type",
+                    "tiles",
+                ]
+            ),
+            children,
+            max_size=5,
+        )
+    ),
     max_leaves=15,
 )
 

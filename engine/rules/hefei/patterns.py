@@ -4,6 +4,7 @@ The rule text has two tables, the general one and the special hands; every row i
 below, and the points of every pattern met are summed (a special hand adds to the general rows
 it also meets; within the seven-pairs family only the highest tier counts).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -282,8 +283,12 @@ class TenIdenticalTiles(HefeiPattern):
 class DoubleConcealedDoubleSequences(HefeiPattern):
     """'Double Concealed Double Sequences (双暗双铺子) — Two concealed double sequences +100 points'."""
 
-    name, value, label, label_zh = ("double_concealed_double_sequences", 100,
-                                    "Two concealed double sequences", "双暗双铺子")
+    name, value, label, label_zh = (
+        "double_concealed_double_sequences",
+        100,
+        "Two concealed double sequences",
+        "双暗双铺子",
+    )
 
     def count(self, ctx: HefeiContext) -> int:
         return int(ctx.concealed_double_sequences >= 2)
@@ -309,12 +314,29 @@ class EarthlyWin(HefeiPattern):
 
 
 GENERAL: tuple[HefeiPattern, ...] = (
-    WinningHand(), SuitBonus(), SingleWait(), SameNumber(), ConcealedPung(), VisibleDoubleSequence(),
-    TwoSuitsOnly(), ConcealedDoubleSequence(), ConcealedKong(), FourOfAKind(), DealerStreak(),
+    WinningHand(),
+    SuitBonus(),
+    SingleWait(),
+    SameNumber(),
+    ConcealedPung(),
+    VisibleDoubleSequence(),
+    TwoSuitsOnly(),
+    ConcealedDoubleSequence(),
+    ConcealedKong(),
+    FourOfAKind(),
+    DealerStreak(),
 )
 SPECIAL: tuple[HefeiPattern, ...] = (
-    SevenPairs(), SeaFloorWin(), LuxurySevenPairs(), DoubleLuxurySevenPairs(), PureSuit(),
-    ThreeConsecutivePungs(), FourConcealedPungs(), TenIdenticalTiles(), DoubleConcealedDoubleSequences(),
-    HeavenlyWin(), EarthlyWin(),
+    SevenPairs(),
+    SeaFloorWin(),
+    LuxurySevenPairs(),
+    DoubleLuxurySevenPairs(),
+    PureSuit(),
+    ThreeConsecutivePungs(),
+    FourConcealedPungs(),
+    TenIdenticalTiles(),
+    DoubleConcealedDoubleSequences(),
+    HeavenlyWin(),
+    EarthlyWin(),
 )
 PATTERNS: tuple[HefeiPattern, ...] = GENERAL + SPECIAL

@@ -22,6 +22,7 @@ The rule text (``../shared/rules/hefei.txt``, beside the repository):
 When a hand reads several ways (and, on a discard, the winning tile could complete more than one
 group) every reading is scored and the best is paid.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -110,12 +111,16 @@ class Hefei(Variant):
         return [i for i, g in enumerate(d.groups) if not g.is_declared and tile in g.tiles]
 
     def _single_wait(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int) -> bool:
+        """卡: the winning tile completed an edge, closed or pair wait in group ``at`` (``shape``), or
+        exactly one kind could complete the hand (``one_tile``)."""
+        win_tile = inp.hand.winning_tile
+        assert win_tile is not None
         if opts["single_wait"] == "shape":
             group = d.groups[at]
-            shapes = wait_shapes(Decomposition(d.form, (group,)), inp.hand.winning_tile, tileset=HEFEI_84)
+            shapes = wait_shapes(Decomposition(d.form, (group,)), win_tile, tileset=HEFEI_84)
             return bool(shapes & {"edge", "closed", "single"})
         before = list(inp.hand.concealed)
-        before.remove(inp.hand.winning_tile)
+        before.remove(win_tile)
         return len(hefei_winning_tiles(before, inp.hand.melds)) == 1
 
     def _rank_counts(self, inp: ScoreInput, opts: Mapping[str, Any]) -> tuple[int, ...]:
@@ -135,13 +140,15 @@ class Hefei(Variant):
                 held[meld.tiles[0]] += 3
         return sum(1 for c in held if c == 4)
 
-    def context(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int,
-                 single_wait: bool) -> HefeiContext:
+    def context(
+        self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int, single_wait: bool
+    ) -> HefeiContext:
         """The facts the patterns read for reading ``d`` with the winning tile in group ``at``: on a
         discard that group is exposed (its pung is not concealed, its chow not a concealed one)."""
         exposed = None if inp.win.self_draw else at
-        pungs = tuple(g.first for i, g in enumerate(d.groups)
-                      if g.kind == "pung" and not g.is_declared and i != exposed)
+        pungs = tuple(
+            g.first for i, g in enumerate(d.groups) if g.kind == "pung" and not g.is_declared and i != exposed
+        )
         kongs = tuple(m.tiles[0] for m in inp.hand.melds if m.kind == MeldKind.CONCEALED_KONG)
         chows: dict[tuple[Tile, ...], list[bool]] = {}
         for i, g in enumerate(d.groups):
@@ -174,8 +181,9 @@ class Hefei(Variant):
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Sum the points of every row met by the best reading; pay points × base."""
         if opts["base_score"] < 1:
-            raise OptionError(f"option 'base_score' must be at least 1, got {opts['base_score']}",
-                              field="options.base_score")
+            raise OptionError(
+                f"option 'base_score' must be at least 1, got {opts['base_score']}", field="options.base_score"
+            )
         self._check_claims(inp, opts)
         hand = inp.hand
         readings = decompose(hand.concealed, hand.melds, forms=FORMS)
@@ -254,21 +262,35 @@ class Hefei(Variant):
         order = [next_seat(discarder, i) for i in (1, 2, 3)]
         nearest = min((inp.winner for inp in inputs), key=order.index)
         return [
-            result if inp.winner == nearest else ScoreResult(
-                value=0, items=[], payments={}, extras={"points": 0, "discard_goes_to": nearest},
-                notes=[f"the discard goes to {nearest}, closer in turn after {discarder}"])
+            result
+            if inp.winner == nearest
+            else ScoreResult(
+                value=0,
+                items=[],
+                payments={},
+                extras={"points": 0, "discard_goes_to": nearest},
+                notes=[f"the discard goes to {nearest}, closer in turn after {discarder}"],
+            )
             for inp, result in zip(inputs, results)
         ]
 
     # ----------------------------------------------------------------- kongs and the deal
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Hefei kongs pay nothing as they are declared (a concealed kong scores +4 points in a won hand)."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """'After each hand, the dealer changes': the next seat deals, win or draw. Under
         ``keep_on_win`` the dealer keeps the deal by winning. ``discarder`` and ``last_drawer``
         play no part in Hefei."""

@@ -45,8 +45,10 @@ class Fish:
         return {
             "tiles": [tile_str(t) for t in self.tiles],
             "matches": matches,
-            "factor": {s: (2 ** self.catches[s] if self.eligible else 1) if s == winner else self.factor(winner, s)
-                       for s in SEATS},
+            "factor": {
+                s: (2 ** self.catches[s] if self.eligible else 1) if s == winner else self.factor(winner, s)
+                for s in SEATS
+            },
             "eligible": self.eligible,
             "tiles_in_hand": self.in_hand,
             "reason": self.reason,
@@ -65,14 +67,20 @@ def go_fishing(inp: ScoreInput, opts: Mapping[str, Any]) -> Fish:
     tiles = inp.indicators.fish
     if len(tiles) > opts["max_fish"]:
         raise NanningInputError(
-            f"{len(tiles)} fish tiles given; at most {opts['max_fish']} are flipped", field="indicators.fish")
+            f"{len(tiles)} fish tiles given; at most {opts['max_fish']} are flipped", field="indicators.fish"
+        )
     held = tiles_in_hand(inp, opts)
     catches = {s: 0 for s in SEATS}
     if inp.win.last_tile:
         return Fish(tiles, False, held, catches, "last tile: no wall tiles remain to flip")
     if held < opts["fish_min_tiles"]:
-        return Fish(tiles, False, held, catches,
-                    f"the winner holds {held} tiles outside exposed melds (fewer than {opts['fish_min_tiles']})")
+        return Fish(
+            tiles,
+            False,
+            held,
+            catches,
+            f"the winner holds {held} tiles outside exposed melds (fewer than {opts['fish_min_tiles']})",
+        )
     for tile in tiles:
         catches[fish_seat(tile)] += 1
     reason = "no fish tiles flipped" if not tiles else f"the winner holds {held} tiles outside exposed melds"

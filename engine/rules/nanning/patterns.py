@@ -22,6 +22,7 @@ A pattern holds for a win when its hand condition holds *and* the (possibly over
 has a cell for the win type. :data:`PATTERNS` lists them in table order; :data:`DEFAULT_TABLE`
 is the guide's table.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod

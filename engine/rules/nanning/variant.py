@@ -30,6 +30,7 @@ What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.m
 * **Dealer**: the dealer keeps the deal on its own win, another single winner deals next; several
   winners — the discarder deals; a drawn hand — the player who drew the last tile deals.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -75,8 +76,9 @@ class Nanning(Variant):
 
     # ----------------------------------------------------------------- hand value
 
-    def value_hand(self, inp: ScoreInput, d: Decomposition, table: Mapping[str, Mapping[str, int]],
-                   opts: Mapping[str, Any]) -> Scored[HandContext]:
+    def value_hand(
+        self, inp: ScoreInput, d: Decomposition, table: Mapping[str, Mapping[str, int]], opts: Mapping[str, Any]
+    ) -> Scored[HandContext]:
         """Rows that apply to decomposition ``d`` and the per-payer value under ``combine``; under
         ``highest`` the other non-plain rows that apply are kept as ``unpaid``."""
         ctx = HandContext(inp, d, table)
@@ -105,7 +107,8 @@ class Nanning(Variant):
         claimed = sum(inp.claims_between(inp.winner, v) for v in others(inp.winner))
         if claimed > 4:
             raise NanningInputError(
-                f"the winner claimed {claimed} pungs/kongs; a hand holds at most four", field="context.claims")
+                f"the winner claimed {claimed} pungs/kongs; a hand holds at most four", field="context.claims"
+            )
         need = opts["seal_claims"]
         if need == 0:
             return []
@@ -119,7 +122,9 @@ class Nanning(Variant):
             if meld.kind == MeldKind.CHOW and not opts["allow_chow"]:
                 raise ChowNotAllowed(
                     f"declared chow {format_tiles(meld.tiles)}: Nanning claims only pungs and kongs "
-                    "(set option 'allow_chow' if this table allows chows)", field=f"hand.melds[{i}]")
+                    "(set option 'allow_chow' if this table allows chows)",
+                    field=f"hand.melds[{i}]",
+                )
 
     def check_input(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
         """Reject what Nanning's rules make impossible (exit 2, naming the field): a declared chow
@@ -128,7 +133,9 @@ class Nanning(Variant):
         if inp.win.after_kong and not any(m.is_kong for m in inp.hand.melds):
             raise NanningInputError(
                 "a kong win (kong blossom) is on the replacement tile after declaring a kong, but the hand "
-                "shows no kong: add the kong to 'hand.melds' or drop 'win.after_kong'", field="win.after_kong")
+                "shows no kong: add the kong to 'hand.melds' or drop 'win.after_kong'",
+                field="win.after_kong",
+            )
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Score one winner: the best table value, the minimum, fishing and sealing payments."""
@@ -142,7 +149,8 @@ class Nanning(Variant):
         if sealer is not None:
             raise Sealed(
                 f"{inp.winner} is sealed (封胡): {sealer} claimed {inp.claims_between(sealer, inp.winner)} "
-                f"pungs/kongs from {inp.winner} this hand, so {inp.winner} cannot win it")
+                f"pungs/kongs from {inp.winner} this hand, so {inp.winner} cannot win it"
+            )
         victims = self.sealed_victims(inp, opts)
         fish = go_fishing(inp, opts)
 
@@ -154,30 +162,38 @@ class Nanning(Variant):
         if total < opts["minimum"]:
             raise BelowMinimum(
                 f"the hand collects {total} ({value} x {len(normal_payers)}), below the minimum of "
-                f"{opts['minimum']}; a plain hand must be self-drawn")
+                f"{opts['minimum']}; a plain hand must be self-drawn"
+            )
 
         amounts, multipliers, sealing = self.amounts(inp, value, fish, victims, opts)
         notes = [f"also applies, not added (combine: highest): {i.label} {i.value}" for i in best.unpaid]
         if inp.win.robbed_kong:
-            notes.append(f"robbed kong: {inp.win.from_seat}'s kong never stands, so its kong payment "
-                         "is void (record none)")
+            notes.append(
+                f"robbed kong: {inp.win.from_seat}'s kong never stands, so its kong payment is void (record none)"
+            )
         extras: dict[str, Any] = {"fish": fish.to_dict(inp.winner)}
         if sealing:
             extras["sealing"] = sealing
-        return ScoreResult(value, list(best.items), pay(inp.winner, amounts), multipliers, extras,
-                           str(best.decomposition), notes)
+        return ScoreResult(
+            value, list(best.items), pay(inp.winner, amounts), multipliers, extras, str(best.decomposition), notes
+        )
 
-    def amounts(self, inp: ScoreInput, value: int, fish: Fish, victims: Sequence[Seat],
-                opts: Mapping[str, Any]) -> tuple[dict[Seat, int], list[Multiplier], dict[str, Any]]:
+    def amounts(
+        self, inp: ScoreInput, value: int, fish: Fish, victims: Sequence[Seat], opts: Mapping[str, Any]
+    ) -> tuple[dict[Seat, int], list[Multiplier], dict[str, Any]]:
         """Who pays what: normal payment, or the sealed player's liability when the winner sealed
         one. Each share is ``value`` × the fish factor between the winner and the share's seat."""
         winner = inp.winner
         shares = {p: value * fish.factor(winner, p) for p in others(winner)}
-        fish_mults = {p: Multiplier("lucky_catch", "Lucky catch (fish)", "钓鱼", fish.factor(winner, p), p)
-                      for p in others(winner) if fish.factor(winner, p) > 1}
+        fish_mults = {
+            p: Multiplier("lucky_catch", "Lucky catch (fish)", "钓鱼", fish.factor(winner, p), p)
+            for p in others(winner)
+            if fish.factor(winner, p) > 1
+        }
         discarder = inp.win.from_seat
+        assert inp.win.self_draw or discarder is not None
         if not victims:
-            payers = list(others(winner)) if inp.win.self_draw else [discarder]
+            payers = list(others(winner)) if inp.win.self_draw or discarder is None else [discarder]
             return {p: shares[p] for p in payers}, [fish_mults[p] for p in payers if p in fish_mults], {}
         sealed = victims[0]
         info: dict[str, Any] = {"sealed": sealed, "claims": inp.claims_between(winner, sealed)}
@@ -197,6 +213,7 @@ class Nanning(Variant):
             mults = [fish_mults[sealed]] if sealed in fish_mults else []
             return {sealed: 2 * shares[sealed]}, [*mults, seal_mult], info
         info["case"] = "discard_by_other"
+        assert discarder is not None
         payers = [discarder, sealed]
         return {p: shares[p] for p in payers}, [fish_mults[p] for p in payers if p in fish_mults], info
 
@@ -209,11 +226,14 @@ class Nanning(Variant):
         (else ``bad_input``)."""
         for i, inp in enumerate(inputs[1:], start=1):
             if inp.hand.winning_tile != inputs[0].hand.winning_tile:
-                raise NanningInputError("several winners of one discard win on the same tile: "
-                                        "'hand.winning_tile' differs", field=f"[{i}].hand.winning_tile")
+                raise NanningInputError(
+                    "several winners of one discard win on the same tile: 'hand.winning_tile' differs",
+                    field=f"[{i}].hand.winning_tile",
+                )
             if inp.indicators.fish != inputs[0].indicators.fish:
-                raise NanningInputError("every winner of one discard fishes the same wall tiles",
-                                        field=f"[{i}].indicators.fish")
+                raise NanningInputError(
+                    "every winner of one discard fishes the same wall tiles", field=f"[{i}].indicators.fish"
+                )
         if len(inputs) == 1:
             return [self.score(inputs[0], opts)]
         if opts["several_winners"] == "all":
@@ -236,8 +256,9 @@ class Nanning(Variant):
             raise first_refusal
         note = f"the discard goes to {taker.winner}, nearer in turn after {discarder} (several_winners: nearest)"
         return [
-            result if inp is taker else ScoreResult(
-                0, [], {}, extras={"passed_over": True, "tile_goes_to": taker.winner}, notes=[note])
+            result
+            if inp is taker
+            else ScoreResult(0, [], {}, extras={"passed_over": True, "tile_goes_to": taker.winner}, notes=[note])
             for inp in inputs
         ]
 
@@ -252,8 +273,9 @@ class Nanning(Variant):
 
     # ----------------------------------------------------------------- kongs and dealer
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Concealed kong: all other players pay ``kong_points``; exposed kong: the discarder pays;
         added kong: the discarder of the pung's tile (``from_seat``) pays. Call it only once the kong
         stands: a robbed kong is void and pays nothing."""
@@ -269,8 +291,15 @@ class Nanning(Variant):
             return pay(declarer, {from_seat: points})
         raise MeldError(f"a {kind.value} is not a kong: it has no kong payment", field="type")
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """'If the current dealer wins the round, they retain their role… if another player wins,
         that player becomes the new dealer.' 'For multiple winners, the discarder becomes the next
         dealer.' 'If the game ends in a draw, the player who draws the last tile becomes the dealer.'
@@ -279,16 +308,19 @@ class Nanning(Variant):
         with a drawn hand. Missing: ``bad_input``."""
         if drawn or not winners:
             if last_drawer is None:
-                raise NanningInputError("a drawn Nanning hand passes the deal to the player who drew the "
-                                        "last tile: give 'last_drawer'", field="last_drawer")
+                raise NanningInputError(
+                    "a drawn Nanning hand passes the deal to the player who drew the last tile: give 'last_drawer'",
+                    field="last_drawer",
+                )
             return last_drawer
         if len(winners) == 1:
             return winners[0]
         if discarder is None:
             rest = [s for s in SEATS if s not in winners]
             if len(rest) != 1:
-                raise NanningInputError("with several winners the discarder deals next: give 'discarder'",
-                                        field="discarder")
+                raise NanningInputError(
+                    "with several winners the discarder deals next: give 'discarder'", field="discarder"
+                )
             discarder = rest[0]
         return discarder
 

@@ -4,6 +4,7 @@ hand with one placement of the winning tile — built by :mod:`engine.rules.ning
 
 The rule text is ``../shared/rules/ningbo.txt``; ``docs/rules/ningbo.md`` traces every row here.
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping
@@ -372,10 +373,27 @@ class FlowerSet(NingboPattern):
 
 
 PATTERNS: tuple[NingboPattern, ...] = (
-    EdgeWait(), ClosedWait(), SingleWait(),
-    BaidaWin(), NoBaida(), HaiDa(), WildPair(),
-    PureSuit(), HalfPureSuit(), AllPungs(), AllHonours(),
-    DragonPung(), RoundWindPung(), SeatWindPung(),
-    KongWin(), LastTile(), SelfDraw(), HeavenlyHand(), EarthlyHand(),
-    EightFlowers(), SeatFlowers(), OtherFlowers(), FlowerSet(),
+    EdgeWait(),
+    ClosedWait(),
+    SingleWait(),
+    BaidaWin(),
+    NoBaida(),
+    HaiDa(),
+    WildPair(),
+    PureSuit(),
+    HalfPureSuit(),
+    AllPungs(),
+    AllHonours(),
+    DragonPung(),
+    RoundWindPung(),
+    SeatWindPung(),
+    KongWin(),
+    LastTile(),
+    SelfDraw(),
+    HeavenlyHand(),
+    EarthlyHand(),
+    EightFlowers(),
+    SeatFlowers(),
+    OtherFlowers(),
+    FlowerSet(),
 )

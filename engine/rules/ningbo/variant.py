@@ -23,6 +23,7 @@ The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
   discarder ("it goes to whoever is closer in turn").
 * The deal passes to the next player after every hand.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -33,7 +34,7 @@ from ...melds import MeldKind
 from ...seats import Seat, next_seat, others
 from ...tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, format_tiles, is_flower, next_in_cycle, tile_str
 from ...tilesets import WITH_FLOWERS_144
-from ...waits import has_single_winning_tile, wait_shapes
+from ...waits import WaitShape, has_single_winning_tile, wait_shapes
 from ..base import (
     BelowMinimum,
     Multiplier,
@@ -119,7 +120,9 @@ class Ningbo(Variant):
         if inp.indicators.baida is None:
             return {}
         spec = self.wild_spec(inp, opts)
-        return {"wilds": {"indicator": tile_str(inp.indicators.baida), "kinds": [tile_str(k) for k in sorted(spec.kinds)]}}
+        return {
+            "wilds": {"indicator": tile_str(inp.indicators.baida), "kinds": [tile_str(k) for k in sorted(spec.kinds)]}
+        }
 
     # ------------------------------------------------------------------ scoring
 
@@ -193,11 +196,16 @@ class Ningbo(Variant):
         """Every standard arrangement, groups of wilds only over representative kinds (the wild
         spec's ``visible`` indicator keeps wilds within the copies left)."""
         hand = inp.hand
-        return decompose(list(hand.concealed), hand.melds, wilds=wild, forms=FORMS,
-                         free_kinds=_free_kinds(inp, wild))
+        return decompose(list(hand.concealed), hand.melds, wilds=wild, forms=FORMS, free_kinds=_free_kinds(inp, wild))
 
-    def _best(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec,
-              decomps: list[Decomposition], winning_is_wild: bool) -> Scored[NingboContext]:
+    def _best(
+        self,
+        inp: ScoreInput,
+        opts: Mapping[str, Any],
+        wild: WildSpec,
+        decomps: list[Decomposition],
+        winning_is_wild: bool,
+    ) -> Scored[NingboContext]:
         """Score every decomposition with every place of the winning tile; pay the most tai. A
         single wait pairing the discard with a wild is skipped under ``wild_pair_on_discard`` off;
         when nothing else is left the hand wins by self-draw only."""
@@ -207,19 +215,22 @@ class Ningbo(Variant):
         _counts, faces = wild.split(hand.concealed)
         kong_wilds = sum(len(m.tiles) for m in hand.melds if set(m.tiles) & wild.kinds)
         only_wait = bool(opts["waits_need_single_tile"]) and has_single_winning_tile(
-            list(hand.concealed), win_tile, hand.melds, wilds=wild, tileset=self.tileset)
+            list(hand.concealed), win_tile, hand.melds, wilds=wild, tileset=self.tileset
+        )
         no_discard_wild_pair = not inp.win.self_draw and not opts["wild_pair_on_discard"]
 
         def places(d: Decomposition) -> Iterator[Scored[NingboContext]]:
             """Decomposition ``d`` scored once per shape the winning tile's place can have."""
             shapes = wait_shapes(d, win_tile, tileset=self.tileset, winning_tile_is_wild=winning_is_wild)
             fixed: list[ScoreItem] | None = None
-            for shape in sorted(shapes) or [None]:
+            tried: list[WaitShape | None] = [*sorted(shapes)] or [None]
+            for shape in tried:
                 pair = d.pair
                 if no_discard_wild_pair and shape == "single" and pair is not None and pair.wilds:
                     continue
-                ctx = NingboContext(inp, opts, d, shape, only_wait, wild, winning_is_wild,
-                                    len(faces) + kong_wilds, kong_wilds)
+                ctx = NingboContext(
+                    inp, opts, d, shape, only_wait, wild, winning_is_wild, len(faces) + kong_wilds, kong_wilds
+                )
                 if fixed is None:
                     fixed = [p.item(ctx) for p in _FIXED if p.is_condition_met(ctx)]
                 by_place = {p.name: p.item(ctx) for p in _BY_PLACE if p.is_condition_met(ctx)}
@@ -235,7 +246,9 @@ class Ningbo(Variant):
             )
         return best
 
-    def _paid(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec, scored: Scored[NingboContext]) -> ScoreResult:
+    def _paid(
+        self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec, scored: Scored[NingboContext]
+    ) -> ScoreResult:
         """Total = tai × special multipliers; discarder pays, or all three on a self-draw; the
         robbed kong's declarer or the contracted player pays alone, ×5."""
         winner = inp.winner
@@ -258,8 +271,8 @@ class Ningbo(Variant):
             if inp.win.robbed_kong:
                 notes.append(
                     f"the robbed kong was {inp.win.from_seat}'s; the contract makes {victim} pay alone, ×5 once"
-                    if inp.win.from_seat != victim else
-                    f"{victim} is both the robbed kong's declarer and the contracted player: ×5 once"
+                    if inp.win.from_seat != victim
+                    else f"{victim} is both the robbed kong's declarer and the contracted player: ×5 once"
                 )
         elif inp.win.robbed_kong:
             assert inp.win.from_seat is not None
@@ -273,8 +286,15 @@ class Ningbo(Variant):
             payments = pay(winner, {inp.win.from_seat: value})
         if inp.indicators.baida is not None:
             extras["wilds"] = _wilds_extra(inp, wild, scored.decomposition)
-        return ScoreResult(value, list(scored.items), payments, multipliers, extras,
-                           decomposition=str(scored.decomposition), notes=notes)
+        return ScoreResult(
+            value,
+            list(scored.items),
+            payments,
+            multipliers,
+            extras,
+            decomposition=str(scored.decomposition),
+            notes=notes,
+        )
 
     # ------------------------------------------------------------------ several winners, kongs, dealer
 
@@ -312,17 +332,32 @@ class Ningbo(Variant):
             if inp.winner == taker:
                 out.append(result)
             else:
-                out.append(ScoreResult(0, [], no_payments(), extras={"passed_over": True, "tile_goes_to": taker},
-                                       notes=[f"the discard goes to {taker}, closer in turn after {discarder}"]))
+                out.append(
+                    ScoreResult(
+                        0,
+                        [],
+                        no_payments(),
+                        extras={"passed_over": True, "tile_goes_to": taker},
+                        notes=[f"the discard goes to {taker}, closer in turn after {discarder}"],
+                    )
+                )
         return out
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """The guide pays nothing for a kong as it is declared."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """'After each game, the next person to the right (counterclockwise) becomes the dealer':
         the deal always passes, whoever won, discarded or drew the last tile."""
         return "S"
@@ -369,8 +404,9 @@ def _wilds_extra(inp: ScoreInput, wild: WildSpec, d: Decomposition) -> dict[str,
     in_hand = [{"tile": tile_str(face), "stands_for": tile_str(kind)} for face, kind in d.substitutions]
     for meld in inp.hand.melds:
         if set(meld.tiles) & wild.kinds:
-            in_hand.extend({"tile": tile_str(t), "stands_for": tile_str(t), "meld": meld.kind.value}
-                           for t in meld.tiles)
+            in_hand.extend(
+                {"tile": tile_str(t), "stands_for": tile_str(t), "meld": meld.kind.value} for t in meld.tiles
+            )
     assert inp.indicators.baida is not None
     return {
         "indicator": tile_str(inp.indicators.baida),
@@ -380,4 +416,3 @@ def _wilds_extra(inp: ScoreInput, wild: WildSpec, d: Decomposition) -> dict[str,
 
 
 VARIANT = Ningbo()
-

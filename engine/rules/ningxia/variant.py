@@ -25,6 +25,7 @@ discard: the dealer if among them, else the winner nearest in turn after the dis
 ``ScoreResult.value`` is the total the winner collects; each item's value is what one payer pays.
 See ``docs/rules/ningxia.md`` for every sentence of the text and the readings chosen.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
@@ -75,8 +76,10 @@ class Ningxia(Variant):
         if not opts["red_dragon_wild"]:
             return NO_WILDS
         if not opts["honours"]:
-            raise OptionError("option 'red_dragon_wild' needs 'honours': without honours there is no Red dragon",
-                              field="options.red_dragon_wild")
+            raise OptionError(
+                "option 'red_dragon_wild' needs 'honours': without honours there is no Red dragon",
+                field="options.red_dragon_wild",
+            )
         return WildSpec(frozenset({RED}))
 
     def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
@@ -114,8 +117,9 @@ class Ningxia(Variant):
         self._check(inp, opts)
         readings = self._readings(inp.hand.concealed, inp, opts)
         if not readings:
-            if not opts["seven_pairs"] and decompose(inp.hand.concealed, inp.hand.melds,
-                                                     wilds=self.wild_spec(inp, opts), forms=("seven_pairs",)):
+            if not opts["seven_pairs"] and decompose(
+                inp.hand.concealed, inp.hand.melds, wilds=self.wild_spec(inp, opts), forms=("seven_pairs",)
+            ):
                 raise SevenPairsNotAllowed("seven pairs does not win at this table (option 'seven_pairs' is false)")
             raise NotAWin("not a winning hand: Ningxia Waterslide needs four sets and a pair, or seven pairs")
         self_draw = inp.win.self_draw
@@ -142,8 +146,9 @@ class Ningxia(Variant):
             decomposition=str(best.decomposition),
         )
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Concealed kong: 2 from each other player; exposed kong: 3 from the discarder; added kong:
         1 from each other player."""
         if kind == MeldKind.CONCEALED_KONG:
@@ -152,13 +157,23 @@ class Ningxia(Variant):
             return everyone_pays(declarer, ADDED_KONG_EACH)
         if kind == MeldKind.KONG:
             if from_seat is None or from_seat == declarer:
-                raise NingxiaInputError("an exposed kong is paid by the discarder: give 'from', the seat it was "
-                                        "claimed from (not the declarer)", field="from")
+                raise NingxiaInputError(
+                    "an exposed kong is paid by the discarder: give 'from', the seat it was "
+                    "claimed from (not the declarer)",
+                    field="from",
+                )
             return pay(declarer, {from_seat: EXPOSED_KONG_FROM_DISCARDER})
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """A draw keeps the dealer. Under 'winner' the winner deals next; with several winners on
         one discard the dealer keeps the deal if among them, otherwise the winner nearest in turn
         after ``discarder`` deals (the first listed when it is not given). Under 'next_seat' the

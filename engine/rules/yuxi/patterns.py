@@ -100,7 +100,12 @@ class DoubleDragonSevenPairs(YuxiPattern):
     """双龙七对 ×8: seven pairs with two fours of a kind."""
 
     name, value, label, label_zh, hand_shape = (
-        "double_dragon_seven_pairs", 8, "Double Dragon Seven Pairs", "双龙七对", True)
+        "double_dragon_seven_pairs",
+        8,
+        "Double Dragon Seven Pairs",
+        "双龙七对",
+        True,
+    )
 
     def is_condition_met(self, ctx: YuxiContext) -> bool:
         return ctx.seven_pairs and ctx.quads == 2
@@ -110,7 +115,12 @@ class TripleDragonSevenPairs(YuxiPattern):
     """三龙七对 ×16: seven pairs with three fours of a kind, not all one suit."""
 
     name, value, label, label_zh, hand_shape = (
-        "triple_dragon_seven_pairs", 16, "Triple Dragon Seven Pairs", "三龙七对", True)
+        "triple_dragon_seven_pairs",
+        16,
+        "Triple Dragon Seven Pairs",
+        "三龙七对",
+        True,
+    )
 
     def is_condition_met(self, ctx: YuxiContext) -> bool:
         return ctx.seven_pairs and ctx.quads == 3 and not ctx.single_suit
@@ -120,7 +130,12 @@ class PureTripleDragonSevenPairs(YuxiPattern):
     """清三龙七对 ×32: Triple Dragon Seven Pairs in one suit (replaces Full Flush and Triple Dragon)."""
 
     name, value, label, label_zh, hand_shape = (
-        "pure_triple_dragon_seven_pairs", 32, "Pure Triple Dragon Seven Pairs", "清三龙七对", True)
+        "pure_triple_dragon_seven_pairs",
+        32,
+        "Pure Triple Dragon Seven Pairs",
+        "清三龙七对",
+        True,
+    )
 
     def is_condition_met(self, ctx: YuxiContext) -> bool:
         return ctx.seven_pairs and ctx.quads == 3 and ctx.single_suit
@@ -208,9 +223,21 @@ class EarthlyWin(YuxiPattern):
 
 
 PATTERNS: tuple[YuxiPattern, ...] = (
-    AllTriplets(), FullFlush(), SevenPairs(), DragonSevenPairs(), DoubleDragonSevenPairs(),
-    TripleDragonSevenPairs(), PureTripleDragonSevenPairs(), FourGreatBlessings(), TenOldMen(),
-    FlowerBloom(), DoubleGangOnFlower(), KongDiscardWin(), RobbingAKong(), HeavenlyWin(), EarthlyWin(),
+    AllTriplets(),
+    FullFlush(),
+    SevenPairs(),
+    DragonSevenPairs(),
+    DoubleDragonSevenPairs(),
+    TripleDragonSevenPairs(),
+    PureTripleDragonSevenPairs(),
+    FourGreatBlessings(),
+    TenOldMen(),
+    FlowerBloom(),
+    DoubleGangOnFlower(),
+    KongDiscardWin(),
+    RobbingAKong(),
+    HeavenlyWin(),
+    EarthlyWin(),
 )
 
 BASIC_WIN = ScoreItem("basic_win", "Basic Win", "平胡", 1)

@@ -25,6 +25,7 @@ The rules implemented here:
 * Dealer: the dealer keeps the deal on a dealer win or a draw; otherwise the winner deals next
   (several winners on one discard: the one nearest in turn after the discarder).
 """
+
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
@@ -86,11 +87,16 @@ class YuxiVariant(Variant):
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds, forms=FORMS)
         if not decompositions:
             raise NotAWin("the tiles are not four sets and a pair, nor seven pairs (the only Yuxi wins)")
-        best = best_of(decompositions, lambda d: self._evaluate(YuxiContext(inp, opts, d), base),
-                       key=lambda c: (c.value, len(c.items)))
+        best = best_of(
+            decompositions,
+            lambda d: self._evaluate(YuxiContext(inp, opts, d), base),
+            key=lambda c: (c.value, len(c.items)),
+        )
         if best is None:
             if opts["basic_discard_lifted_by"] == "hand_pattern":
-                why = "a hand won on a discard needs All Triplets, Full Flush, a seven-pairs row or Four Great Blessings"
+                why = (
+                    "a hand won on a discard needs All Triplets, Full Flush, a seven-pairs row or Four Great Blessings"
+                )
             else:
                 why = "a Basic Win (no row of the payout table) can only be won by self-draw"
             raise NotAllowedOnDiscard(why)
@@ -111,7 +117,7 @@ class YuxiVariant(Variant):
         )
 
     def score_many(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
-        """"If multiple players can claim the same discarded tile, all winning players score points
+        """ "If multiple players can claim the same discarded tile, all winning players score points
         independently, and the discarder pays all points." With ``multiple_winners="nearest_only"``
         the guide's FAQ wins instead: the tile goes to the winner nearest in turn after the
         discarder; the others get an empty result saying so."""
@@ -125,9 +131,17 @@ class YuxiVariant(Variant):
             if inp.winner == nearest:
                 out.append(self.score(inp, opts))
             else:
-                out.append(ScoreResult(0, [], no_payments(), extras={"bloom": self._bloom_extra(inp)},
-                                       notes=[f"the discard goes to {nearest}, nearer in turn after {discarder} "
-                                              "(option multiple_winners)"]))
+                out.append(
+                    ScoreResult(
+                        0,
+                        [],
+                        no_payments(),
+                        extras={"bloom": self._bloom_extra(inp)},
+                        notes=[
+                            f"the discard goes to {nearest}, nearer in turn after {discarder} (option multiple_winners)"
+                        ],
+                    )
+                )
         return out
 
     @staticmethod
@@ -160,15 +174,22 @@ class YuxiVariant(Variant):
         win = inp.win
         kongs = sum(1 for m in inp.hand.melds if m.is_kong)
         if win.after_kong and win.robbed_kong:
-            raise YuxiInputError("a robbed kong is not a win after a kong: set only one of 'win.after_kong' and "
-                                 "'win.robbed_kong'", field="win.robbed_kong")
+            raise YuxiInputError(
+                "a robbed kong is not a win after a kong: set only one of 'win.after_kong' and 'win.robbed_kong'",
+                field="win.robbed_kong",
+            )
         if win.after_kong and win.self_draw and kongs == 0:
-            raise YuxiInputError("a win on a kong's replacement (or bloom) tile needs that kong among 'hand.melds'",
-                                 field="win.after_kong")
+            raise YuxiInputError(
+                "a win on a kong's replacement (or bloom) tile needs that kong among 'hand.melds'",
+                field="win.after_kong",
+            )
         if win.double_kong and not (win.self_draw and kongs >= 2):
-            raise YuxiInputError("Double Gang on Flower ('win.double_kong') is a self-drawn win after two kongs "
-                                 "declared back to back: it needs 'win.by' = 'self_draw' and two kongs among "
-                                 "'hand.melds'", field="win.double_kong")
+            raise YuxiInputError(
+                "Double Gang on Flower ('win.double_kong') is a self-drawn win after two kongs "
+                "declared back to back: it needs 'win.by' = 'self_draw' and two kongs among "
+                "'hand.melds'",
+                field="win.double_kong",
+            )
 
     @staticmethod
     def _notes(inp: ScoreInput, opts: Mapping[str, Any]) -> list[str]:
@@ -178,8 +199,10 @@ class YuxiVariant(Variant):
         if inp.is_dealer and not win.self_draw:
             return ["first_turn: the dealer's Heavenly Win is a self-draw on the starting hand; not counted"]
         if not inp.is_dealer and win.self_draw and not opts["earthly_self_draw"]:
-            return ["first_turn: Earthly Win is a win on the dealer's first discard (option earthly_self_draw "
-                    "also counts a first self-draw); not counted"]
+            return [
+                "first_turn: Earthly Win is a win on the dealer's first discard (option earthly_self_draw "
+                "also counts a first self-draw); not counted"
+            ]
         if not inp.is_dealer and not win.self_draw and (win.from_seat != "E" or win.robbed_kong):
             return ["first_turn: Earthly Win is a win on the dealer's first discard; not counted"]
         return []
@@ -197,8 +220,9 @@ class YuxiVariant(Variant):
             raise YuxiInputError(f"Yuxi shows two bloom tiles, got {len(ind.bloom)}", field="indicators.bloom")
         for i, tile in enumerate(ind.bloom):
             if not STANDARD_136.contains(tile):
-                raise YuxiInputError(f"bloom tile {tile_str(tile)} is not in the 136-tile set",
-                                     field=f"indicators.bloom[{i}]")
+                raise YuxiInputError(
+                    f"bloom tile {tile_str(tile)} is not in the 136-tile set", field=f"indicators.bloom[{i}]"
+                )
 
     @staticmethod
     def _bloom_used(inp: ScoreInput) -> Tile | None:
@@ -227,8 +251,11 @@ class YuxiVariant(Variant):
         if inp.win.after_kong and inp.win.self_draw and bloom:
             before = inp.hand.without_winning_tile()
             eligible = bool(_completing(before.concealed, before.melds, bloom))
-        return {"tiles": [tile_str(t) for t in bloom], "used": tile_str(used) if used is not None else None,
-                "eligible": eligible}
+        return {
+            "tiles": [tile_str(t) for t in bloom],
+            "used": tile_str(used) if used is not None else None,
+            "eligible": eligible,
+        }
 
     def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
         """Four sets and a pair, or seven pairs: thirteen orphans is not a Yuxi win."""
@@ -242,14 +269,22 @@ class YuxiVariant(Variant):
 
     # ----------------------------------------------------------------- table events
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """The guide pays nothing for a kong itself: kongs only lead to Flower Bloom wins."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
-        """"If the dealer wins the round or if the round ends in a draw, the same player continues as
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
+        """ "If the dealer wins the round or if the round ends in a draw, the same player continues as
         the dealer … if another player wins, the winner becomes the new dealer." With no winner the
         deal stays, as in a draw. Several non-dealer winners on one discard: the one nearest in turn
         after ``discarder`` (the first listed when it is not given), or under
