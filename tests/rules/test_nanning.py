@@ -61,16 +61,18 @@ def names(r: dict) -> list[str]:
 
 # --------------------------------------------------------------------------- hands used below
 
+HandCase = tuple[str, str, list[dict[str, Any]]]  # concealed tiles, winning tile, melds
+
 # A plain hand: one exposed pung (not concealed), chows (not all triplets), three suits.
 PLAIN = ("123m456p789s11z", "9s", [pung("222z", "N")])
-CONCEALED = ("123m456p789s11z222z", "9s", [])
+CONCEALED: HandCase = ("123m456p789s11z222z", "9s", [])
 FLUSH = ("123m345m567m11m", "7m", [pung("999m", "N")])
 TRIPLETS = ("111m222p333s44z", "3s", [pung("555z", "W")])
-SEVEN_PAIRS = ("1122m3344p5566s77z", "7z", [])
-BIG_SEVEN_PAIRS = ("1111m3344p5566s77z", "7z", [])
-ORPHANS = ("119m19p19s1234567z", "1m", [])
+SEVEN_PAIRS: HandCase = ("1122m3344p5566s77z", "7z", [])
+BIG_SEVEN_PAIRS: HandCase = ("1111m3344p5566s77z", "7z", [])
+ORPHANS: HandCase = ("119m19p19s1234567z", "1m", [])
 HONOURS = ("111z222z333z55z", "5z", [pung("666z", "S")])
-SEVEN_PAIRS_3S = ("1122m3344p5566s33s", "3s", [])  # seven pairs on TRIPLETS' winning tile
+SEVEN_PAIRS_3S: HandCase = ("1122m3344p5566s33s", "3s", [])  # seven pairs on TRIPLETS' winning tile
 GLOBAL = ("55p", "5p", [pung("111m", "S"), pung("222p", "W"), pung("333s", "N"), pung("777z", "S")])
 
 
@@ -709,7 +711,7 @@ def test_values_override_adds_a_cell() -> None:
 def test_malformed_fish_tile() -> None:
     concealed, tile, melds = PLAIN
     malformed(payload(concealed, tile, winner="S", melds=melds, fish=["8z"]), "indicators.fish[0]")
-    malformed(payload(concealed, tile, winner="S", melds=melds, fish=[5]), "indicators.fish[0]")
+    malformed(payload(concealed, tile, winner="S", melds=melds, fish=[5]), "indicators.fish[0]")  # type: ignore[list-item]
 
 
 def test_malformed_hand() -> None:
@@ -821,9 +823,9 @@ def winning_hands(draw: st.DrawFn) -> dict:
     by = draw(st.sampled_from(["self_draw", "discard"]))
     frm = draw(st.sampled_from([s for s in "ESWN" if s != winner])) if by == "discard" else None
     free = [k for k in range(34) for _ in range(4 - counts[k])]
-    fish = draw(st.lists(st.sampled_from(free), max_size=3, unique_by=None)) if free else []
-    fish_counts = [fish.count(k) for k in range(34)]
-    fish = [tile_str(t) for t in fish if counts[t] + fish_counts[t] <= 4]
+    fish_kinds = draw(st.lists(st.sampled_from(free), max_size=3, unique_by=None)) if free else []
+    fish_counts = [fish_kinds.count(k) for k in range(34)]
+    fish = [tile_str(t) for t in fish_kinds if counts[t] + fish_counts[t] <= 4]
     claimer = draw(st.sampled_from([s for s in "ESWN" if s != winner]))  # the winner's claims are its melds
     claims = {claimer: {v: draw(st.integers(0, 3)) for v in "ESWN" if v != claimer}}
     options = draw(
@@ -839,7 +841,9 @@ def winning_hands(draw: st.DrawFn) -> dict:
             },
         )
     )
-    flags = draw(st.fixed_dictionaries({}, optional={"last_tile": st.booleans(), "first_turn": st.booleans()}))
+    flags: dict[str, Any] = draw(
+        st.fixed_dictionaries({}, optional={"last_tile": st.booleans(), "first_turn": st.booleans()})
+    )
     if any("kong" in m["type"] for m in melds):  # a kong blossom needs a kong
         flags["after_kong"] = draw(st.booleans())
     if by == "discard" and draw(st.booleans()):

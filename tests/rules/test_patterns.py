@@ -15,6 +15,7 @@ from engine.decompose import Decomposition, Form, decompose
 from engine.rules import hefei, nanning, ningbo, ningxia, yuxi
 from engine.rules.base import Pattern, ScoreInput, resolve_options
 from engine.rules.nanning.patterns import DEFAULT_TABLE
+from engine.waits import WaitShape
 from tests.builders import payload
 
 PLAIN = "123m456p678s22s555z"  # four sets and a pair, one dragon pung, no wilds under the 9p indicator
@@ -50,7 +51,7 @@ def _input(variant: str, hand: str, fields: dict[str, Any]) -> ScoreInput:
 def ningbo_context(
     hand: str = PLAIN,
     *,
-    wait: str | None = None,
+    wait: WaitShape | None = None,
     only_wait: bool = False,
     options: dict[str, Any] | None = None,
     baida: str = "9p",
@@ -69,7 +70,7 @@ def ningbo_context(
         d,
         wait,
         only_wait,
-        wild,  # type: ignore[arg-type]
+        wild,
         inp.hand.winning_tile in wild.kinds,
         len(faces) + kong_wilds,
         kong_wilds,

@@ -17,6 +17,7 @@ from engine.contract import exit_code, waits
 from engine.melds import MeldKind
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
+from engine.seats import Seat
 from engine.tiles import format_tiles
 from tests.builders import payload as build_payload
 from tests.builders import scored
@@ -570,7 +571,7 @@ def test_next_dealer(winners: list, drawn: bool, options: dict, expected: str) -
     ],
 )
 def test_next_dealer_several_winners_nearest_after_discarder(
-    winners: list, discarder: str, options: dict, expected: str
+    winners: list[Seat], discarder: Seat, options: dict, expected: str
 ) -> None:
     """FAQ: "it goes to whoever is closer in turn after the person who discarded the tile"."""
     opts = resolve_options(YUXI.options, options)
