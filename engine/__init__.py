@@ -20,7 +20,7 @@ Start here::
 
 Modules: :mod:`engine.tiles` (notation), :mod:`engine.tilesets`, :mod:`engine.seats`,
 :mod:`engine.melds`, :mod:`engine.hand`, :mod:`engine.decompose`, :mod:`engine.waits`,
-:mod:`engine.rules` (one module per rule set), :mod:`engine.contract` (JSON in, JSON out).
+:mod:`engine.rules` (one package per rule set), :mod:`engine.contract` (JSON in, JSON out).
 """
 
 from .decompose import NO_WILDS, Decomposition, Group, WildSpec, decompose, is_winning, is_winning_counts

@@ -363,7 +363,7 @@ COMMON_WIN_FLAGS = ("after_kong", "robbed_kong", "last_tile", "first_turn")
 
 
 class Variant(ABC):
-    """One rule set. Modules in :mod:`engine.rules` each define one subclass instance."""
+    """One rule set. Each package in :mod:`engine.rules` defines one subclass instance, ``VARIANT``."""
 
     name: ClassVar[str]
     title: ClassVar[str]
