@@ -429,9 +429,6 @@ def create_app(data_dir: str | os.PathLike | None = None, *, max_upload: int | N
             status = _contract_status(result)
             raise ApiError(status, err.get("code", "refused"), err.get("message", "the hand was refused"),
                            err.get("field"))
-        if len(payloads) == 1:
-            result = {"ok": True, "results": [result | {"winner": payloads[0]["winner"]}],
-                      "payments": result["payments"]}
         for r in result["results"]:
             if not r.get("ok", True):  # pragma: no cover - contract reports refusals at the top level
                 raise ApiError(422, r["error"]["code"], r["error"]["message"])

@@ -193,9 +193,10 @@ def openapi_document() -> dict:
                 "baida": {"type": "string"}, "bloom": {"type": "array", "items": {"type": "string"}},
                 "fish": {"type": "array", "items": {"type": "string"}}}},
             "ScoreResult": {"type": "object", "properties": {
-                "ok": {"type": "boolean"}, "value": {"type": "number"},
-                "items": {"type": "array"}, "multipliers": {"type": "array"}, "payments": {"type": "object"},
-                "results": {"type": "array", "description": "several winners"}}},
+                "ok": {"type": "boolean"}, "payments": {"type": "object", "description": "summed over the winners"},
+                "results": {"type": "array", "description": "one per winner", "items": {"type": "object", "properties": {
+                    "winner": {"$ref": "#/components/schemas/Seat"}, "value": {"type": "number"},
+                    "items": {"type": "array"}, "multipliers": {"type": "array"}, "payments": {"type": "object"}}}}}},
             "HandBody": {"type": "object", "properties": {
                 "winners": {"type": "array", "minItems": 1, "maxItems": 3, "items": {"type": "object", "properties": {
                     "winner": {"$ref": "#/components/schemas/Seat"}, "win": {"$ref": "#/components/schemas/Win"},

@@ -20,8 +20,9 @@ Start here::
 
 Modules: :mod:`engine.tiles` (notation), :mod:`engine.tilesets`, :mod:`engine.seats`,
 :mod:`engine.melds`, :mod:`engine.hand`, :mod:`engine.decompose`, :mod:`engine.waits`,
-:mod:`engine.rules` (one module per rule set), :mod:`engine.contract` (JSON in, JSON out).
+:mod:`engine.rules` (one package per rule set), :mod:`engine.contract` (JSON in, JSON out).
 """
+
 from .decompose import NO_WILDS, Decomposition, Group, WildSpec, decompose, is_winning, is_winning_counts
 from .errors import MahjongError
 from .hand import Hand
@@ -31,8 +32,26 @@ from .tilesets import HEFEI_84, STANDARD_136, WITH_FLOWERS_144, TileSet
 from .waits import has_single_winning_tile, wait_shapes, winning_tiles
 
 __all__ = [
-    "NO_WILDS", "Decomposition", "Group", "WildSpec", "decompose", "is_winning", "is_winning_counts",
-    "MahjongError", "Hand", "Meld", "MeldKind", "format_tiles", "parse_tile", "parse_tiles", "tile_str",
-    "HEFEI_84", "STANDARD_136", "WITH_FLOWERS_144", "TileSet", "has_single_winning_tile", "wait_shapes",
+    "NO_WILDS",
+    "Decomposition",
+    "Group",
+    "WildSpec",
+    "decompose",
+    "is_winning",
+    "is_winning_counts",
+    "MahjongError",
+    "Hand",
+    "Meld",
+    "MeldKind",
+    "format_tiles",
+    "parse_tile",
+    "parse_tiles",
+    "tile_str",
+    "HEFEI_84",
+    "STANDARD_136",
+    "WITH_FLOWERS_144",
+    "TileSet",
+    "has_single_winning_tile",
+    "wait_shapes",
     "winning_tiles",
 ]

@@ -17,19 +17,22 @@ stands for in :attr:`Decomposition.substitutions`.
 The win check (:func:`is_winning_counts`) runs on per-suit lookup tables (see
 :mod:`engine.suit_tables`) and never enumerates; :func:`decompose` lists every arrangement.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 from operator import itemgetter
-from typing import Iterable, Literal, Sequence
+from typing import Literal, cast
 
 from .melds import Meld
-from .suit_tables import INF, suit_arrangements, suit_complete, suit_need
+from .suit_tables import INF, SuitGroup, suit_arrangements, suit_complete, suit_need
 from .tiles import NUM_KINDS, ORPHANS, Tile, format_tiles, tile_str
 
 Form = Literal["standard", "seven_pairs", "thirteen_orphans"]
+GroupKind = Literal["chow", "pung", "kong", "pair", "orphans"]
 ALL_FORMS: tuple[Form, ...] = ("standard", "seven_pairs", "thirteen_orphans")
 
 _SUIT_SLICES = ((0, 9, True), (9, 18, True), (18, 27, True), (27, 34, False))
@@ -68,7 +71,7 @@ class Group:
     filled by wild tiles; ``meld`` the declared meld when the group is one.
     """
 
-    kind: Literal["chow", "pung", "kong", "pair", "orphans"]
+    kind: GroupKind
     tiles: tuple[Tile, ...]
     wilds: tuple[Tile, ...] = ()
     meld: Meld | None = None
@@ -194,9 +197,15 @@ def _standard_complete(counts: Sequence[int]) -> bool:
     return pair_suits == 1
 
 
-def is_winning_counts(counts: Sequence[int], wilds: int = 0, *, melds: Sequence[Meld] = (),
-                      allow_fifth_copy: bool = False, forms: Sequence[Form] = ALL_FORMS,
-                      visible: Sequence[Tile] = ()) -> bool:
+def is_winning_counts(
+    counts: Sequence[int],
+    wilds: int = 0,
+    *,
+    melds: Sequence[Meld] = (),
+    allow_fifth_copy: bool = False,
+    forms: Sequence[Form] = ALL_FORMS,
+    visible: Sequence[Tile] = (),
+) -> bool:
     """The fast win check on natural counts (34 kinds) plus ``wilds`` wild tiles.
 
     ``sum(counts) + wilds + 3 * len(melds)`` must be 14. Seven pairs and thirteen orphans need a
@@ -241,12 +250,18 @@ def _orphans_ok(counts: Sequence[int], wilds: int) -> bool:
     return missing + (0 if has_pair else 1) <= wilds
 
 
-def is_winning(concealed: Sequence[Tile], melds: Sequence[Meld] = (), *, wilds: WildSpec = NO_WILDS,
-               forms: Sequence[Form] = ALL_FORMS) -> bool:
+def is_winning(
+    concealed: Sequence[Tile],
+    melds: Sequence[Meld] = (),
+    *,
+    wilds: WildSpec = NO_WILDS,
+    forms: Sequence[Form] = ALL_FORMS,
+) -> bool:
     """Does ``concealed`` (winning tile included) with ``melds`` form a winning hand?"""
     counts, faces = wilds.split(concealed)
-    return is_winning_counts(counts, len(faces), melds=melds, allow_fifth_copy=wilds.allow_fifth_copy,
-                             forms=forms, visible=wilds.visible)
+    return is_winning_counts(
+        counts, len(faces), melds=melds, allow_fifth_copy=wilds.allow_fifth_copy, forms=forms, visible=wilds.visible
+    )
 
 
 # --------------------------------------------------------------------------- decomposition
@@ -266,20 +281,22 @@ def _substitutions(faces: Sequence[Tile], stands: Sequence[Tile]) -> tuple[tuple
     return tuple(sorted(pairs))
 
 
-def _suit_group_to_group(group, lo: int) -> Group:
+def _suit_group_to_group(group: SuitGroup, lo: int) -> Group:
+    """A suit table's group (kind, first rank, wild ranks) as a :class:`Group` of suit ``lo``."""
     kind, first, wild_idx = group
     base = lo + first
+    tiles: tuple[Tile, ...]
     if kind == "chow":
         tiles = (base, base + 1, base + 2)
     elif kind == "pung":
         tiles = (base,) * 3
     else:
         tiles = (base,) * 2
-    return Group(kind, tiles, tuple(lo + w for w in wild_idx))
+    return Group(cast(GroupKind, kind), tiles, tuple(lo + w for w in wild_idx))
 
 
 def _meld_group(meld: Meld) -> Group:
-    kind = "chow" if meld.kind.value == "chow" else ("kong" if meld.is_kong else "pung")
+    kind: GroupKind = "chow" if meld.kind.value == "chow" else ("kong" if meld.is_kong else "pung")
     return Group(kind, meld.tiles, (), meld)
 
 
@@ -315,8 +332,9 @@ def decompose(
         seen.add(key)
         out.append(Decomposition(form, tuple(groups), _substitutions(faces, stands)))
 
-    if "standard" in forms and is_winning_counts(counts, n_wild, melds=melds, allow_fifth_copy=wilds.allow_fifth_copy,
-                                                 forms=("standard",), visible=wilds.visible):
+    if "standard" in forms and is_winning_counts(
+        counts, n_wild, melds=melds, allow_fifth_copy=wilds.allow_fifth_copy, forms=("standard",), visible=wilds.visible
+    ):
         _standard(counts, n_wild, melds, caps, kinds_free, emit)
     if not melds:
         if "seven_pairs" in forms and _seven_pairs_ok(counts, n_wild):
@@ -326,14 +344,15 @@ def decompose(
     return out
 
 
-def _free_groups(n_pungs: int, with_pair: bool, used: list[int], caps: Sequence[int],
-                 kinds: Sequence[Tile]) -> list[list[Group]]:
+def _free_groups(
+    n_pungs: int, with_pair: bool, used: list[int], caps: Sequence[int], kinds: Sequence[Tile]
+) -> list[list[Group]]:
     """Groups made only of wilds: ``n_pungs`` pungs and maybe a pair, over ``kinds`` within caps."""
     results: list[list[Group]] = []
     pair_choices: Iterable = kinds if with_pair else [None]
     for pair_kind in pair_choices:
         for pung_kinds in combinations_with_replacement(kinds, n_pungs):
-            extra = {}
+            extra: dict[Tile, int] = {}
             for k in pung_kinds:
                 extra[k] = extra.get(k, 0) + 3
             if pair_kind is not None:

@@ -3,6 +3,7 @@
 Every error carries a stable ``code`` (used by the JSON contract and the HTTP API)
 and a message that says what is wrong and what to do about it.
 """
+
 from __future__ import annotations
 
 

@@ -9,10 +9,11 @@ waiting one. Kongs hold a fourth tile that does not count (so the physical count
 per kong); flowers never count. Wild flowers (Ningbo, when the indicator is a flower) are kept in
 ``concealed`` and do count.
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .errors import MahjongError, TileCountError, TileSetError
 from .melds import Meld
@@ -34,7 +35,7 @@ class Hand:
         melds: Iterable[Meld] = (),
         flowers: str = "",
         winning_tile: str | None = None,
-    ) -> "Hand":
+    ) -> Hand:
         """``Hand.parse("123m456p789s1122z", winning_tile="2z")``."""
         return cls(
             tuple(parse_tiles(concealed)),
@@ -61,17 +62,13 @@ class Hand:
         out.extend(self.flowers)
         return out
 
-    def without_winning_tile(self) -> "Hand":
+    def without_winning_tile(self) -> Hand:
         """The 13-count hand before the winning tile arrived."""
         if self.winning_tile is None:
             return self
         rest = list(self.concealed)
         rest.remove(self.winning_tile)
         return Hand(tuple(rest), self.melds, self.flowers, None)
-
-    def with_tile(self, tile: Tile) -> "Hand":
-        """The hand completed by ``tile`` (added to ``concealed`` and set as winning tile)."""
-        return Hand(self.concealed + (tile,), self.melds, self.flowers, tile)
 
     def validate(
         self,
@@ -96,7 +93,9 @@ class Hand:
                 )
         for tile in self.flowers:
             if not is_flower(tile):
-                raise TileSetError(f"{tile_str(tile)} is not a flower; only 1f-8f go under 'flowers'", field="hand.flowers")
+                raise TileSetError(
+                    f"{tile_str(tile)} is not a flower; only 1f-8f go under 'flowers'", field="hand.flowers"
+                )
         try:
             tileset.check(self.all_tiles())
         except MahjongError as err:

@@ -4,6 +4,7 @@ A claimed meld remembers the seat it was claimed from (``from_seat``); a conceal
 An added kong (加槓) is a claimed pung upgraded with the fourth tile from the hand: it keeps the
 seat the pung was claimed from.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,18 +42,23 @@ class Meld:
         if any(t >= 34 for t in tiles):
             raise MeldError(f"a {self.kind.value} cannot contain flowers: '{text}'")
         if self.kind == MeldKind.CHOW:
-            ok = len(tiles) == 3 and is_suited(tiles[0]) and tiles[0] // 9 == tiles[2] // 9 and (
-                tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2
+            ok = (
+                len(tiles) == 3
+                and is_suited(tiles[0])
+                and tiles[0] // 9 == tiles[2] // 9
+                and (tiles[1] == tiles[0] + 1 and tiles[2] == tiles[0] + 2)
             )
             if not ok:
                 raise MeldError(f"'{text}' is not a chow: a chow is three consecutive tiles of one suit, like 345p")
         else:
             size = 4 if self.kind.is_kong else 3
             if len(tiles) != size or len(set(tiles)) != 1:
-                raise MeldError(f"'{text}' is not a {self.kind.value.replace('_', ' ')}: it needs {size} identical tiles")
+                raise MeldError(
+                    f"'{text}' is not a {self.kind.value.replace('_', ' ')}: it needs {size} identical tiles"
+                )
 
     @classmethod
-    def parse(cls, kind: str, tiles: str, from_seat: str | None = None) -> "Meld":
+    def parse(cls, kind: str, tiles: str, from_seat: str | None = None) -> Meld:
         """Build a meld from JSON-style fields: ``Meld.parse("pung", "555p", "N")``."""
         try:
             meld_kind = MeldKind(kind)

@@ -1,4 +1,5 @@
 """Seats ``E S W N``. East is always the dealer of the hand; play goes E → S → W → N."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -7,7 +8,6 @@ from .errors import SeatError
 
 Seat = Literal["E", "S", "W", "N"]
 SEATS: tuple[Seat, ...] = ("E", "S", "W", "N")
-DEALER: Seat = "E"
 
 
 def parse_seat(value: object, *, field: str = "seat") -> Seat:
@@ -15,11 +15,6 @@ def parse_seat(value: object, *, field: str = "seat") -> Seat:
     if isinstance(value, str) and value.upper() in SEATS:
         return value.upper()  # type: ignore[return-value]
     raise SeatError(f"{field} must be one of E S W N, got {value!r}", field=field)
-
-
-def wind_tile(seat: Seat) -> int:
-    """The wind tile kind of a seat (East seat → East wind ``1z`` …)."""
-    return 27 + SEATS.index(seat)
 
 
 def next_seat(seat: Seat, steps: int = 1) -> Seat:

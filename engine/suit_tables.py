@@ -15,9 +15,10 @@ copies of that kind (4 by default, lowered by copies already in declared melds).
 an arrangement lists holds at least one natural tile; groups made only of wilds are added by
 the caller.
 """
+
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 INF = 99
 
@@ -35,8 +36,15 @@ def _first(rem: tuple[int, ...]) -> int:
     return -1
 
 
-def _options(rem: tuple[int, ...], wa: tuple[int, ...], caps: tuple[int, ...], orig: tuple[int, ...],
-             i: int, chows: bool, pair_open: bool):
+def _options(
+    rem: tuple[int, ...],
+    wa: tuple[int, ...],
+    caps: tuple[int, ...],
+    orig: tuple[int, ...],
+    i: int,
+    chows: bool,
+    pair_open: bool,
+):
     """Every group that uses at least one natural tile at index ``i`` (the lowest one left).
 
     Yields (group, new_rem, new_wa, wilds_used, pair_taken). Natural tiles above ``i`` are used
@@ -177,12 +185,12 @@ def suit_need(key: bytes, chows: bool = True, caps: bytes = b"") -> tuple[int, i
 _NEED_CACHE: dict[tuple[bytes, bool, bytes], tuple[int, int]] = {}
 
 
-@lru_cache(maxsize=None)
+@cache
 def _stretch_need(key: bytes, chows: bool, caps: bytes) -> tuple[int, int]:
     orig = tuple(key)
     cap = tuple(caps)
 
-    @lru_cache(maxsize=None)
+    @cache
     def go(rem: tuple[int, ...], wa: tuple[int, ...], pair_open: bool) -> int:
         i = _first(rem)
         if i < 0:
@@ -200,7 +208,7 @@ def _stretch_need(key: bytes, chows: bool, caps: bytes) -> tuple[int, int]:
     return go(orig, zero, False), go(orig, zero, True)
 
 
-@lru_cache(maxsize=None)
+@cache
 def suit_arrangements(key: bytes, chows: bool, caps: bytes, max_wilds: int) -> tuple[Arrangement, ...]:
     """Every arrangement of the natural tiles ``key`` into groups, using at most ``max_wilds``.
 

@@ -19,19 +19,18 @@ The compact notation groups digits before their suit letter: ``123m456p789s1122z
 writes it back in sorted, grouped form. Kinds 0-33 are the 34 playing kinds; flowers are never
 part of a meld or pair.
 """
+
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .errors import NotationError
 
 Tile = int
 
 SUITS = "mpsz"
-FLOWER_SUIT = "f"
 NUM_KINDS = 34
 NUM_ALL = 42
-FIRST_FLOWER = 34
 
 EAST, SOUTH, WEST, NORTH, WHITE, GREEN, RED = range(27, 34)
 WINDS = (EAST, SOUTH, WEST, NORTH)
@@ -51,8 +50,19 @@ _FLOWER_ZH = ("梅", "蘭", "菊", "竹", "春", "夏", "秋", "冬")
 
 # Alternative spellings accepted by parse_tiles for Chinese input.
 _ZH_ALIASES = {
-    "万": "萬", "条": "條", "索": "條", "饼": "筒", "餅": "筒", "东": "東", "发": "發", "兰": "蘭",
-    "白板": "白", "红中": "中", "紅中": "中", "发财": "發", "發財": "發",
+    "万": "萬",
+    "条": "條",
+    "索": "條",
+    "饼": "筒",
+    "餅": "筒",
+    "东": "東",
+    "发": "發",
+    "兰": "蘭",
+    "白板": "白",
+    "红中": "中",
+    "紅中": "中",
+    "发财": "發",
+    "發財": "發",
 }
 
 
@@ -86,10 +96,6 @@ def is_flower(tile: Tile) -> bool:
     return 34 <= tile < 42
 
 
-def is_terminal(tile: Tile) -> bool:
-    return tile in TERMINALS
-
-
 def make_tile(rank: int, suit: str) -> Tile:
     """The kind with notation ``f"{rank}{suit}"``; raises :class:`NotationError` if there is none."""
     if suit in "mps" and 1 <= rank <= 9:
@@ -104,7 +110,9 @@ def make_tile(rank: int, suit: str) -> Tile:
             f"'{rank}{suit}' is not a tile: {SUIT_NAMES[suit]} go {limits[suit]}"
             + (" (write red fives as ordinary fives: 5m 5p 5s)" if rank == 0 and suit in "mps" else "")
         )
-    raise NotationError(f"unknown suit letter '{suit}': use m (characters), p (dots), s (bamboo), z (honours), f (flowers)")
+    raise NotationError(
+        f"unknown suit letter '{suit}': use m (characters), p (dots), s (bamboo), z (honours), f (flowers)"
+    )
 
 
 def tile_str(tile: Tile) -> str:
@@ -132,7 +140,7 @@ def parse_tiles(text: str) -> list[Tile]:
     cleaned = "".join(ch for ch in text if not ch.isspace() and ch not in ",;")
     if any("\u4e00" <= ch <= "\u9fff" for ch in cleaned):
         return _parse_chinese(cleaned)
-    if any("\U0001F000" <= ch <= "\U0001F02B" for ch in cleaned):
+    if any("\U0001f000" <= ch <= "\U0001f02b" for ch in cleaned):
         return [_from_glyph(ch) for ch in cleaned]
     tiles: list[Tile] = []
     pending: list[int] = []
@@ -142,13 +150,17 @@ def parse_tiles(text: str) -> list[Tile]:
         elif ch.isalpha():
             letter = ch.lower()
             if not pending:
-                raise NotationError(f"suit letter '{ch}' at position {pos + 1} has no digits before it (write e.g. '123{letter}')")
+                raise NotationError(
+                    f"suit letter '{ch}' at position {pos + 1} has no digits before it (write e.g. '123{letter}')"
+                )
             tiles.extend(make_tile(rank, letter) for rank in pending)
             pending = []
         else:
             raise NotationError(f"unexpected character '{ch}' at position {pos + 1}: use digits and m p s z f")
     if pending:
-        raise NotationError(f"digits '{''.join(map(str, pending))}' at the end have no suit letter (add m, p, s, z or f)")
+        raise NotationError(
+            f"digits '{''.join(map(str, pending))}' at the end have no suit letter (add m, p, s, z or f)"
+        )
     return tiles
 
 
@@ -170,7 +182,7 @@ def _parse_chinese(text: str) -> list[Tile]:
             tiles.append(34 + _FLOWER_ZH.index(ch))
             i += 1
         else:
-            raise NotationError(f"cannot read '{text[i:i + 2]}' as a tile name (try 一萬, 五筒, 九條, 東, 中, 梅)")
+            raise NotationError(f"cannot read '{text[i : i + 2]}' as a tile name (try 一萬, 五筒, 九條, 東, 中, 梅)")
     return tiles
 
 
@@ -238,15 +250,6 @@ def _from_glyph(ch: str) -> Tile:
     if ch not in _GLYPH_TO_TILE:
         raise NotationError(f"the glyph {ch!r} is not a playing tile or flower")
     return _GLYPH_TO_TILE[ch]
-
-
-def counts_of(tiles: Iterable[Tile]) -> list[int]:
-    """A 34-long list of how many of each playing kind ``tiles`` holds (flowers ignored)."""
-    counts = [0] * NUM_KINDS
-    for tile in tiles:
-        if tile < NUM_KINDS:
-            counts[tile] += 1
-    return counts
 
 
 def next_in_cycle(tile: Tile) -> Tile:

@@ -4,10 +4,11 @@
 * ``WITH_FLOWERS_144``: the 136 plus the eight flowers, one each (Ningbo).
 * ``HEFEI_84``: ranks 2-8 of the three suits only, × 4 (no 1s, 9s, honours or flowers).
 """
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from .errors import TileSetError, TooManyCopiesError
 from .tiles import NUM_ALL, Tile, name_en, tile_str

@@ -11,9 +11,11 @@ Wait shapes (for the winning tile inside one group of a decomposition):
 * ``double_pung`` (雙碰) — a pung completed while the hand waited on two pairs.
 * ``thirteen_orphans`` — the thirteen orphans form.
 """
+
 from __future__ import annotations
 
-from typing import Literal, Sequence
+from collections.abc import Sequence
+from typing import Literal
 
 from .decompose import NO_WILDS, Decomposition, WildSpec, is_winning
 from .melds import Meld
@@ -53,8 +55,13 @@ def winning_tiles(
     return out
 
 
-def wait_shapes(decomposition: Decomposition, winning_tile: Tile, *, tileset: TileSet = STANDARD_136,
-                winning_tile_is_wild: bool = False) -> set[WaitShape]:
+def wait_shapes(
+    decomposition: Decomposition,
+    winning_tile: Tile,
+    *,
+    tileset: TileSet = STANDARD_136,
+    winning_tile_is_wild: bool = False,
+) -> set[WaitShape]:
     """Every shape the winning tile can have in ``decomposition``.
 
     The winning tile may sit in any concealed group that holds its kind (or, when it is a wild,

@@ -1,8 +1,12 @@
-"""The five rule sets, one module each, looked up by name.
+"""The five rule sets, one package each, looked up by name.
 
-Each module ``engine.rules.<name>`` defines ``VARIANT``, an instance of
-:class:`engine.rules.base.Variant`.
+Each package ``engine.rules.<name>`` has the same shape: ``variant.py`` (the
+:class:`engine.rules.base.Variant` subclass and its scoring flow), ``patterns.py`` (every scoring
+pattern as a small :class:`engine.rules.base.Pattern`), ``options.py`` (the house rules with their
+documented defaults) and, where the rule set has its own, ``errors.py``. Its ``__init__`` exports
+``VARIANT``, ``OPTIONS`` and ``PATTERNS``.
 """
+
 from __future__ import annotations
 
 from importlib import import_module
@@ -20,7 +24,5 @@ class UnknownVariantError(MahjongError):
 def get_variant(name: str) -> Variant:
     """The rule set called ``name`` (one of :data:`VARIANT_NAMES`)."""
     if name not in VARIANT_NAMES:
-        raise UnknownVariantError(
-            f"unknown variant {name!r}: use one of {', '.join(VARIANT_NAMES)}", field="variant"
-        )
+        raise UnknownVariantError(f"unknown variant {name!r}: use one of {', '.join(VARIANT_NAMES)}", field="variant")
     return import_module(f"{__name__}.{name}").VARIANT

@@ -6,18 +6,23 @@
   rejects unknown names and wrong types.
 * :class:`Pattern` — one scoring pattern (riichi ``mahjong`` library style): a name, a value,
   English and Chinese labels, and ``is_condition_met``.
+* :class:`Scored` and :func:`best_of` — every reading of a hand scored, the best kept by the rule
+  set's own ordering.
 * :class:`ScoreResult` — items, multipliers, payments (always summing to zero) and the
   variant-specific extras (``wilds``, ``fish``, ``bloom``).
 * :class:`Refusal` and its subclasses — a hand the rules do not pay (named, documented codes).
 * :class:`Variant` — the interface each rule-set module implements.
 """
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Generic, Literal, Mapping, Sequence, TypeVar
+from operator import attrgetter
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from ..decompose import ALL_FORMS, NO_WILDS, Form, WildSpec
+from ..decompose import ALL_FORMS, NO_WILDS, Decomposition, Form, WildSpec
 from ..errors import MahjongError
 from ..hand import Hand
 from ..melds import MeldKind
@@ -132,10 +137,14 @@ class OptionSpec:
         else:
             ok = isinstance(value, kind)
         if not ok:
-            raise OptionError(f"option '{self.name}' must be a {kind.__name__}, got {value!r}", field=f"options.{self.name}")
+            raise OptionError(
+                f"option '{self.name}' must be a {kind.__name__}, got {value!r}", field=f"options.{self.name}"
+            )
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(map(repr, self.choices))
-            raise OptionError(f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}")
+            raise OptionError(
+                f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}"
+            )
         return value
 
     def to_dict(self) -> dict:
@@ -187,7 +196,7 @@ class Pattern(ABC, Generic[Ctx]):
     def value_for(self, ctx: Ctx) -> int:
         return self.value
 
-    def item(self, ctx: Ctx) -> "ScoreItem":
+    def item(self, ctx: Ctx) -> ScoreItem:
         return ScoreItem(self.name, self.label, self.label_zh, self.value_for(ctx))
 
 
@@ -276,6 +285,43 @@ def add_payments(*parts: Mapping[Seat, int]) -> dict[Seat, int]:
     return out
 
 
+@dataclass(frozen=True)
+class Scored(Generic[Ctx]):
+    """One reading of the hand scored: its ``value`` in the rule set's unit, the ``items`` that
+    count, the ``context`` the patterns read (one decomposition, and where the rule set asks, one
+    place of the winning tile), the ``multipliers`` applied and the ``unpaid`` items that hold but
+    are not paid (Nanning's ``combine: "highest"``)."""
+
+    value: int
+    items: tuple[ScoreItem, ...]
+    decomposition: Decomposition
+    context: Ctx
+    multipliers: tuple[Multiplier, ...] = ()
+    unpaid: tuple[ScoreItem, ...] = ()
+
+
+Reading = TypeVar("Reading")
+
+
+def best_of(
+    readings: Iterable[Reading],
+    score: Callable[[Reading], Iterable[Scored[Ctx]]],
+    key: Callable[[Scored[Ctx]], Any] = attrgetter("value"),
+) -> Scored[Ctx] | None:
+    """Score every reading of the hand and keep the best: ``score`` turns one reading (a
+    decomposition) into its scored candidates (none where the rule set refuses that reading, several
+    where the winning tile has several places); the first candidate with the greatest ``key`` wins,
+    so ties go to the earlier reading. ``None`` when no reading gave a candidate."""
+    best: Scored[Ctx] | None = None
+    best_key: Any = None
+    for reading in readings:
+        for candidate in score(reading):
+            candidate_key = key(candidate)
+            if best is None or candidate_key > best_key:
+                best, best_key = candidate, candidate_key
+    return best
+
+
 # --------------------------------------------------------------------------- refusals
 
 
@@ -317,7 +363,7 @@ COMMON_WIN_FLAGS = ("after_kong", "robbed_kong", "last_tile", "first_turn")
 
 
 class Variant(ABC):
-    """One rule set. Modules in :mod:`engine.rules` each define one subclass instance."""
+    """One rule set. Each package in :mod:`engine.rules` defines one subclass instance, ``VARIANT``."""
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -365,8 +411,12 @@ class Variant(ABC):
         Default: the engine's :func:`engine.waits.winning_tiles` with :meth:`winning_forms`, the
         wild spec and the face-up indicator tiles. Override where a rule set adds win conditions."""
         return engine_winning_tiles(
-            list(inp.hand.concealed), inp.hand.melds, wilds=self.wild_spec(inp, opts), tileset=self.tileset,
-            visible=self.visible_tiles(inp), forms=self.winning_forms(opts),
+            list(inp.hand.concealed),
+            inp.hand.melds,
+            wilds=self.wild_spec(inp, opts),
+            tileset=self.tileset,
+            visible=self.visible_tiles(inp),
+            forms=self.winning_forms(opts),
         )
 
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
@@ -378,14 +428,22 @@ class Variant(ABC):
         return ()
 
     @abstractmethod
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Immediate payments for a kong as it is declared (all zeros where the rule set has none).
         ``from_seat`` is the discarder of an exposed kong, or the seat an added kong's pung came from."""
 
     @abstractmethod
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """Which seat deals the next hand, in this hand's seats: ``"E"`` means the dealer keeps the
         deal, ``"S"`` that it passes to the next player; a rule set may name another seat.
         ``discarder``: who discarded the winning tile; ``last_drawer``: who drew the wall's last tile
@@ -417,4 +475,3 @@ def no_payments() -> dict[Seat, int]:
 def everyone_pays(winner: Seat, amount: int) -> dict[Seat, int]:
     """Self-draw style: each of the three others pays ``amount``."""
     return pay(winner, {s: amount for s in others(winner)})
-

@@ -1,28 +1,27 @@
 """Ningxia Waterslide through the JSON contract: every payout-table row, every reading, every option."""
+
 from __future__ import annotations
 
-import pytest
-from hypothesis import given, settings, strategies as st
+from functools import partial
 
-from engine.contract import exit_code, score, waits
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.contract import exit_code, waits
 from engine.errors import MahjongError
 from engine.melds import MeldKind
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
 from engine.tiles import format_tiles
+from tests.builders import payload as build_payload
+from tests.builders import scored
 
 VARIANT = get_variant("ningxia")
 DEFAULTS = resolve_options(VARIANT.options, {})
 
 
-def payload(concealed: str, winning: str, *, winner: str = "S", by: str = "self_draw", frm: str | None = None,
-            melds: list | None = None, options: dict | None = None, **win_flags) -> dict:
-    win = {"by": by, **win_flags}
-    if frm:
-        win["from"] = frm
-    return {"variant": "ningxia", "winner": winner, "win": win, "options": options or {},
-            "hand": {"concealed": concealed, "winning_tile": winning, "melds": melds or []}}
-
+payload = partial(build_payload, "ningxia", options={})
 
 STANDARD = "123m456p789s11122z"
 SEVEN_PAIRS = "1155m2288p3399s11z"
@@ -32,69 +31,81 @@ DOUBLE_DRAGON = "1111222233m4455p"
 
 # --------------------------------------------------------------------------- the payout table, row by row
 
-@pytest.mark.parametrize("hand, winning, name, each, discard", [
-    (STANDARD, "2z", "standard_win", 2, 3),
-    (SEVEN_PAIRS, "1z", "seven_pairs", 6, 9),
-    (DRAGON, "6m", "dragon_seven_pairs", 10, 15),
-])
+
+@pytest.mark.parametrize(
+    "hand, winning, name, each, discard",
+    [
+        (STANDARD, "2z", "standard_win", 2, 3),
+        (SEVEN_PAIRS, "1z", "seven_pairs", 6, 9),
+        (DRAGON, "6m", "dragon_seven_pairs", 10, 15),
+    ],
+)
 def test_payout_table_rows(hand, winning, name, each, discard):
-    drawn = score(payload(hand, winning))
+    drawn = scored(payload(hand, winning))
     assert drawn["ok"] and exit_code(drawn) == 0
     assert [i["name"] for i in drawn["items"]] == [name]
     assert drawn["payments"] == {"E": -each, "S": 3 * each, "W": -each, "N": -each}
     assert drawn["value"] == 3 * each
-    on_discard = score(payload(hand, winning, by="discard", frm="N"))
+    on_discard = scored(payload(hand, winning, by="discard", frm="N"))
     assert on_discard["payments"] == {"E": 0, "S": discard, "W": 0, "N": -discard}
     assert on_discard["value"] == discard
 
 
 def test_two_fours_of_a_kind_pay_as_dragon_seven_pairs():
-    result = score(payload(DOUBLE_DRAGON, "3m"))
+    result = scored(payload(DOUBLE_DRAGON, "3m"))
     assert result["items"][0]["name"] == "dragon_seven_pairs"
     assert result["payments"]["S"] == 30
 
 
 def test_best_reading_is_paid_seven_pairs_over_standard():
     # 22334455667788m reads as four chows + pair and as seven pairs: seven pairs pays more.
-    result = score(payload("223344556677m88p", "8p", by="discard", frm="W"))
+    result = scored(payload("223344556677m88p", "8p", by="discard", frm="W"))
     assert result["items"][0]["name"] == "seven_pairs" and result["payments"]["S"] == 9
 
 
 def test_dealer_pays_and_collects_like_everyone_else():
     # "no fault, no loss": being dealer changes nothing
-    won = score(payload(STANDARD, "2z", winner="E"))
+    won = scored(payload(STANDARD, "2z", winner="E"))
     assert won["payments"] == {"E": 6, "S": -2, "W": -2, "N": -2}
-    lost = score(payload(STANDARD, "2z", winner="N", by="discard", frm="E"))
+    lost = scored(payload(STANDARD, "2z", winner="N", by="discard", frm="E"))
     assert lost["payments"] == {"E": -3, "S": 0, "W": 0, "N": 3}
 
 
 def test_melds_and_kongs_in_a_standard_win():
-    melds = [{"type": "pung", "tiles": "555p", "from": "E"}, {"type": "concealed_kong", "tiles": "7777s"},
-             {"type": "added_kong", "tiles": "3333z", "from": "W"}, {"type": "kong", "tiles": "9999m", "from": "N"}]
-    result = score(payload("11z", "1z", melds=melds, by="discard", frm="W"))
+    melds = [
+        {"type": "pung", "tiles": "555p", "from": "E"},
+        {"type": "concealed_kong", "tiles": "7777s"},
+        {"type": "added_kong", "tiles": "3333z", "from": "W"},
+        {"type": "kong", "tiles": "9999m", "from": "N"},
+    ]
+    result = scored(payload("11z", "1z", melds=melds, by="discard", frm="W"))
     assert result["items"][0]["name"] == "standard_win" and result["payments"]["W"] == -3
 
 
 def test_robbing_a_kong_is_paid_by_the_kong_declarer():
-    result = score(payload(STANDARD, "2z", by="discard", frm="E", robbed_kong=True))
+    result = scored(payload(STANDARD, "2z", by="discard", frm="E", robbed_kong=True))
     assert result["payments"] == {"E": -3, "S": 3, "W": 0, "N": 0}
 
 
 def test_other_win_flags_change_nothing():
-    plain = score(payload(STANDARD, "2z"))
+    plain = scored(payload(STANDARD, "2z"))
     for flag in ("after_kong", "last_tile", "first_turn"):
-        assert score(payload(STANDARD, "2z", **{flag: True}))["payments"] == plain["payments"]
+        assert scored(payload(STANDARD, "2z", **{flag: True}))["payments"] == plain["payments"]
 
 
 # --------------------------------------------------------------------------- kongs
 
-@pytest.mark.parametrize("kind, declarer, frm, expected", [
-    (MeldKind.CONCEALED_KONG, "S", None, {"E": -2, "S": 6, "W": -2, "N": -2}),
-    (MeldKind.KONG, "S", "N", {"E": 0, "S": 3, "W": 0, "N": -3}),
-    (MeldKind.ADDED_KONG, "W", "E", {"E": -1, "S": -1, "W": 3, "N": -1}),
-    (MeldKind.PUNG, "W", "E", {"E": 0, "S": 0, "W": 0, "N": 0}),
-    (MeldKind.CHOW, "W", "S", {"E": 0, "S": 0, "W": 0, "N": 0}),
-])
+
+@pytest.mark.parametrize(
+    "kind, declarer, frm, expected",
+    [
+        (MeldKind.CONCEALED_KONG, "S", None, {"E": -2, "S": 6, "W": -2, "N": -2}),
+        (MeldKind.KONG, "S", "N", {"E": 0, "S": 3, "W": 0, "N": -3}),
+        (MeldKind.ADDED_KONG, "W", "E", {"E": -1, "S": -1, "W": 3, "N": -1}),
+        (MeldKind.PUNG, "W", "E", {"E": 0, "S": 0, "W": 0, "N": 0}),
+        (MeldKind.CHOW, "W", "S", {"E": 0, "S": 0, "W": 0, "N": 0}),
+    ],
+)
 def test_kong_payment_table_rows(kind, declarer, frm, expected):
     out = VARIANT.kong_payments(kind, declarer, frm, DEFAULTS)
     assert out == expected and sum(out.values()) == 0
@@ -117,10 +128,12 @@ SEVEN_PAIRS_ON_5P = "5566m55p3344s4477z"
 
 
 def test_one_discard_three_wins_pays_three_to_each():
-    hands = [payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="E"),
-             payload(CHOWS_ON_5P, "5p", winner="W", by="discard", frm="E"),
-             payload(PAIR_ON_5P, "5p", winner="N", by="discard", frm="E")]
-    result = score(hands)
+    hands = [
+        payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="E"),
+        payload(CHOWS_ON_5P, "5p", winner="W", by="discard", frm="E"),
+        payload(PAIR_ON_5P, "5p", winner="N", by="discard", frm="E"),
+    ]
+    result = scored(hands)
     assert result["ok"] and exit_code(result) == 0
     assert result["payments"] == {"E": -9, "S": 3, "W": 3, "N": 3}
     assert [r["winner"] for r in result["results"]] == ["S", "W", "N"]
@@ -128,99 +141,122 @@ def test_one_discard_three_wins_pays_three_to_each():
 
 
 def test_two_winners_each_paid_in_full_with_own_hand():
-    result = score([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
-                    payload(SEVEN_PAIRS_ON_5P, "5p", winner="N", by="discard", frm="W")])
+    result = scored(
+        [
+            payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+            payload(SEVEN_PAIRS_ON_5P, "5p", winner="N", by="discard", frm="W"),
+        ]
+    )
     assert [r["items"][0]["name"] for r in result["results"]] == ["standard_win", "seven_pairs"]
     assert result["payments"] == {"E": 0, "S": 3, "W": -12, "N": 9}
 
 
 def test_several_winners_one_refused_is_exit_1():
     # North's tiles with the same 5p are no winning hand: 234m 567m 678s, two pairs and a lone 5p
-    result = score([payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
-                    payload("234567m5p678s3344z", "5p", winner="N", by="discard", frm="W")])
+    result = scored(
+        [
+            payload(STANDARD_ON_5P, "5p", winner="S", by="discard", frm="W"),
+            payload("234567m5p678s3344z", "5p", winner="N", by="discard", frm="W"),
+        ]
+    )
     assert result["error"]["code"] == "not_a_win" and exit_code(result) == 1
 
 
 # --------------------------------------------------------------------------- refusals and options
 
-@pytest.mark.parametrize("hand, winning", [
-    ("123m456p789s11123z", "3z"),  # no pair
-    ("19m19p19s12345677z", "7z"),  # thirteen orphans: not a Ningxia hand
-])
+
+@pytest.mark.parametrize(
+    "hand, winning",
+    [
+        ("123m456p789s11123z", "3z"),  # no pair
+        ("19m19p19s12345677z", "7z"),  # thirteen orphans: not a Ningxia hand
+    ],
+)
 def test_not_a_win(hand, winning):
-    result = score(payload(hand, winning))
+    result = scored(payload(hand, winning))
     assert result["error"]["code"] == "not_a_win" and exit_code(result) == 1
 
 
 def test_claimed_chow_refused_by_default_and_allowed_by_option():
     melds = [{"type": "chow", "tiles": "123m", "from": "E"}]
-    refused = score(payload("456p789s11122z", "2z", melds=melds))
+    refused = scored(payload("456p789s11122z", "2z", melds=melds))
     assert refused["error"]["code"] == "chow_claim_not_allowed" and exit_code(refused) == 1
-    allowed = score(payload("456p789s11122z", "2z", melds=melds, options={"claimed_chows": True}))
+    allowed = scored(payload("456p789s11122z", "2z", melds=melds, options={"claimed_chows": True}))
     assert allowed["items"][0]["name"] == "standard_win"
 
 
 def test_chows_formed_in_hand_are_fine():
-    assert score(payload("123456m123789p55s", "5s"))["ok"]
+    result = scored(payload("123456m123789p55s", "5s"))
+    assert result["items"][0]["name"] == "standard_win" and result["value"] == 6
 
 
 def test_seven_pairs_option_off():
-    refused = score(payload(SEVEN_PAIRS, "1z", options={"seven_pairs": False}))
+    refused = scored(payload(SEVEN_PAIRS, "1z", options={"seven_pairs": False}))
     assert refused["error"]["code"] == "seven_pairs_not_allowed" and exit_code(refused) == 1
     # a hand that also reads as four sets and a pair is still paid, as a standard win
-    standard = score(payload("223344556677m88p", "8p", options={"seven_pairs": False}))
+    standard = scored(payload("223344556677m88p", "8p", options={"seven_pairs": False}))
     assert standard["items"][0]["name"] == "standard_win" and standard["value"] == 6
 
 
 def test_honours_option_off_rejects_an_honour():
-    result = score(payload(STANDARD, "2z", options={"honours": False}))
+    result = scored(payload(STANDARD, "2z", options={"honours": False}))
     assert result["error"]["code"] == "tile_not_in_set" and exit_code(result) == 2
     assert result["error"]["field"] == "hand.concealed"
     melds = [{"type": "pung", "tiles": "777z", "from": "E"}]
-    in_meld = score(payload("123m456p789s55p", "5p", melds=melds, options={"honours": False}))
+    in_meld = scored(payload("123m456p789s55p", "5p", melds=melds, options={"honours": False}))
     assert in_meld["error"]["field"] == "hand.melds"
-    assert score(payload("123m456p789s22255p", "5p", options={"honours": False}))["ok"]
+    suited = scored(payload("123m456p789s22255p", "5p", options={"honours": False}))
+    assert suited["items"][0]["name"] == "standard_win" and suited["value"] == 6
 
 
 def test_red_dragon_wild_option():
     hand = "123m456p789s11127z"  # the Red dragon stands in for the second 2z
-    assert score(payload(hand, "7z"))["error"]["code"] == "not_a_win"
-    result = score(payload(hand, "7z", options={"red_dragon_wild": True}))
+    assert scored(payload(hand, "7z"))["error"]["code"] == "not_a_win"
+    result = scored(payload(hand, "7z", options={"red_dragon_wild": True}))
     assert result["ok"] and result["value"] == 6
-    pairs = score(payload("1155m2288p3399s17z", "7z", options={"red_dragon_wild": True}))
+    pairs = scored(payload("1155m2288p3399s17z", "7z", options={"red_dragon_wild": True}))
     assert pairs["items"][0]["name"] == "seven_pairs"
 
 
 def test_red_dragon_wild_needs_honours():
-    result = score(payload("123m456p789s22255p", "5p", options={"red_dragon_wild": True, "honours": False}))
+    result = scored(payload("123m456p789s22255p", "5p", options={"red_dragon_wild": True, "honours": False}))
     assert result["error"]["code"] == "bad_option" and result["error"]["field"] == "options.red_dragon_wild"
     assert exit_code(result) == 2
 
 
 # --------------------------------------------------------------------------- malformed input
 
-@pytest.mark.parametrize("mutate, field", [
-    (lambda p: p.pop("hand"), "hand"),
-    (lambda p: p["options"].update(fish=2), "options.fish"),
-    (lambda p: p["options"].update(seven_pairs="yes"), "options.seven_pairs"),
-    (lambda p: p["options"].update(dealer_rotation="random"), "options.dealer_rotation"),
-    (lambda p: p.update(winner="X"), "winner"),
-    (lambda p: p["win"].update(by="discard"), "win.from"),
-    (lambda p: p["hand"].update(concealed="123m456p789s1115f"), "hand.concealed"),
-])
+
+@pytest.mark.parametrize(
+    "mutate, field",
+    [
+        (lambda p: p.pop("hand"), "hand"),
+        (lambda p: p["options"].update(fish=2), "options.fish"),
+        (lambda p: p["options"].update(seven_pairs="yes"), "options.seven_pairs"),
+        (lambda p: p["options"].update(dealer_rotation="random"), "options.dealer_rotation"),
+        (lambda p: p.update(winner="X"), "winner"),
+        (lambda p: p["win"].update(by="discard"), "win.from"),
+        (lambda p: p["hand"].update(concealed="123m456p789s1115f"), "hand.concealed"),
+    ],
+)
 def test_malformed_input_exit_2_naming_the_field(mutate, field):
     p = payload(STANDARD, "2z")
     mutate(p)
-    result = score(p)
+    result = scored(p)
     assert not result["ok"] and exit_code(result) == 2
     assert result["error"]["field"] == field
 
 
 # --------------------------------------------------------------------------- waits
 
+
 def wait_payload(concealed: str, options: dict | None = None, melds: list | None = None) -> dict:
-    return {"variant": "ningxia", "winner": "S", "options": options or {},
-            "hand": {"concealed": concealed, "melds": melds or []}}
+    return {
+        "variant": "ningxia",
+        "winner": "S",
+        "options": options or {},
+        "hand": {"concealed": concealed, "melds": melds or []},
+    }
 
 
 def test_waits_standard_hand():
@@ -244,28 +280,35 @@ def test_waits_with_claimed_chow_refused():
 
 # --------------------------------------------------------------------------- dealer rotation
 
-@pytest.mark.parametrize("winners, drawn, rotation, expected", [
-    ([], True, "winner", "E"),  # "If the game ends in a draw ... the same dealer continuing"
-    (["E"], False, "winner", "E"),  # "If the dealer wins ... they retain their position"
-    (["W"], False, "winner", "W"),  # "The winner of the hand becomes the next dealer"
-    (["N", "S"], False, "winner", "N"),  # several winners: the first listed
-    (["S", "E"], False, "winner", "E"),  # the dealer among them keeps the deal
-    ([], True, "next_seat", "E"),
-    (["E"], False, "next_seat", "E"),
-    (["W"], False, "next_seat", "S"),
-])
+
+@pytest.mark.parametrize(
+    "winners, drawn, rotation, expected",
+    [
+        ([], True, "winner", "E"),  # "If the game ends in a draw ... the same dealer continuing"
+        (["E"], False, "winner", "E"),  # "If the dealer wins ... they retain their position"
+        (["W"], False, "winner", "W"),  # "The winner of the hand becomes the next dealer"
+        (["N", "S"], False, "winner", "N"),  # several winners: the first listed
+        (["S", "E"], False, "winner", "E"),  # the dealer among them keeps the deal
+        ([], True, "next_seat", "E"),
+        (["E"], False, "next_seat", "E"),
+        (["W"], False, "next_seat", "S"),
+    ],
+)
 def test_next_dealer(winners, drawn, rotation, expected):
     opts = resolve_options(VARIANT.options, {"dealer_rotation": rotation})
     assert VARIANT.next_dealer(winners, drawn, opts) == expected
 
 
-@pytest.mark.parametrize("winners, discarder, expected", [
-    (["S", "N"], "W", "N"),  # after West: North, East, South
-    (["N", "S"], "E", "S"),  # after East: South first
-    (["W", "N"], "S", "W"),
-    (["N", "W", "S"], "E", "S"),  # One Discard, Three Wins
-    (["S", "E"], "W", "E"),  # the dealer among the winners keeps the deal
-])
+@pytest.mark.parametrize(
+    "winners, discarder, expected",
+    [
+        (["S", "N"], "W", "N"),  # after West: North, East, South
+        (["N", "S"], "E", "S"),  # after East: South first
+        (["W", "N"], "S", "W"),
+        (["N", "W", "S"], "E", "S"),  # One Discard, Three Wins
+        (["S", "E"], "W", "E"),  # the dealer among the winners keeps the deal
+    ],
+)
 def test_next_dealer_several_winners_nearest_after_discarder(winners, discarder, expected):
     assert VARIANT.next_dealer(winners, False, DEFAULTS, discarder=discarder, last_drawer=None) == expected
     next_seat = resolve_options(VARIANT.options, {"dealer_rotation": "next_seat"})
@@ -280,11 +323,17 @@ def test_next_dealer_needs_a_winner_unless_drawn():
 def test_describe_lists_documented_options():
     desc = VARIANT.describe()
     assert desc["tiles"] == 136
-    assert {o["name"] for o in desc["options"]} == {"seven_pairs", "honours", "red_dragon_wild", "claimed_chows",
-                                                    "dealer_rotation"}
+    assert {o["name"] for o in desc["options"]} == {
+        "seven_pairs",
+        "honours",
+        "red_dragon_wild",
+        "claimed_chows",
+        "dealer_rotation",
+    }
 
 
 # --------------------------------------------------------------------------- properties
+
 
 @st.composite
 def winning_hands(draw):
@@ -339,21 +388,48 @@ def test_payments_sum_to_zero_for_random_winning_hands(hand, by, winner):
     for m in melds:  # a meld cannot be claimed from its owner
         if m.get("from") == winner:
             m["from"] = "S" if winner != "S" else "E"
-    result = score(payload(concealed, winning, winner=winner, by=by, frm=frm, melds=melds))
+    result = scored(payload(concealed, winning, winner=winner, by=by, frm=frm, melds=melds))
     assert result["ok"], result
     assert sum(result["payments"].values()) == 0
     assert result["value"] in (6, 3, 18, 9, 30, 15)
 
 
 @settings(max_examples=150, deadline=None)
-@given(st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
-                        st.sampled_from(["variant", "winner", "hand", "win", "options", "concealed", "winning_tile",
-                                         "melds", "by", "from", "type", "tiles"]), inner, max_size=5),
-                    max_leaves=20))
+@given(
+    st.recursive(
+        st.none() | st.booleans() | st.integers() | st.text(max_size=20),
+        lambda inner: (
+            st.lists(inner, max_size=4)
+            | st.dictionaries(
+                st.sampled_from(
+                    [
+                        "variant",
+                        "winner",
+                        "hand",
+                        "win",
+                        "options",
+                        "concealed",
+                        "winning_tile",
+                        "melds",
+                        "by",
+                        "from",
+                        "type",
+                        "tiles",
+                    ]
+                ),
+                inner,
+                max_size=5,
+            )
+        ),
+        max_leaves=20,
+    )
+)
 def test_random_payloads_never_raise(junk):
-    for candidate in (junk, {"variant": "ningxia", "winner": "S", "hand": junk},
-                      {"variant": "ningxia", "winner": "S", "hand": {"concealed": junk, "winning_tile": "1m"}}):
-        result = score(candidate)
+    for candidate in (
+        junk,
+        {"variant": "ningxia", "winner": "S", "hand": junk},
+        {"variant": "ningxia", "winner": "S", "hand": {"concealed": junk, "winning_tile": "1m"}},
+    ):
+        result = scored(candidate)
         assert isinstance(result, dict) and exit_code(result) in (0, 1, 2)
         assert isinstance(waits(candidate), dict)

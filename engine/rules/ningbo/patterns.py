@@ -1,20 +1,22 @@
 """Ningbo (宁波麻将) scoring patterns: one small :class:`Pattern` per row of the guide's tai table,
 plus the optional flower patterns. Each reads a :class:`NingboContext` — one decomposition of the
-hand with one placement of the winning tile — built by :mod:`engine.rules.ningbo`.
+hand with one placement of the winning tile — built by :mod:`engine.rules.ningbo.variant`.
 
-The rule text is ``shared/rules/ningbo.txt``; ``docs/rules/ningbo.md`` traces every row here.
+The rule text is ``../shared/rules/ningbo.txt``; ``docs/rules/ningbo.md`` traces every row here.
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
-from ..decompose import Decomposition, Group, WildSpec
-from ..seats import SEATS, Seat
-from ..tiles import DRAGONS, FLOWERS, Tile, is_honour, is_suited
-from ..waits import WaitShape
-from .base import Pattern, ScoreInput
+from ...decompose import Decomposition, Group, WildSpec
+from ...seats import SEATS, Seat
+from ...tiles import DRAGONS, FLOWERS, Tile, is_honour, is_suited
+from ...waits import WaitShape
+from ..base import Pattern, ScoreInput
 
 
 @dataclass(frozen=True)
@@ -371,10 +373,27 @@ class FlowerSet(NingboPattern):
 
 
 PATTERNS: tuple[NingboPattern, ...] = (
-    EdgeWait(), ClosedWait(), SingleWait(),
-    BaidaWin(), NoBaida(), HaiDa(), WildPair(),
-    PureSuit(), HalfPureSuit(), AllPungs(), AllHonours(),
-    DragonPung(), RoundWindPung(), SeatWindPung(),
-    KongWin(), LastTile(), SelfDraw(), HeavenlyHand(), EarthlyHand(),
-    EightFlowers(), SeatFlowers(), OtherFlowers(), FlowerSet(),
+    EdgeWait(),
+    ClosedWait(),
+    SingleWait(),
+    BaidaWin(),
+    NoBaida(),
+    HaiDa(),
+    WildPair(),
+    PureSuit(),
+    HalfPureSuit(),
+    AllPungs(),
+    AllHonours(),
+    DragonPung(),
+    RoundWindPung(),
+    SeatWindPung(),
+    KongWin(),
+    LastTile(),
+    SelfDraw(),
+    HeavenlyHand(),
+    EarthlyHand(),
+    EightFlowers(),
+    SeatFlowers(),
+    OtherFlowers(),
+    FlowerSet(),
 )

@@ -1,4 +1,5 @@
 """Tiles and notation: parsing, formatting, names, glyphs, and every notation error."""
+
 import pytest
 
 from engine.errors import NotationError
@@ -93,14 +94,24 @@ def test_names():
     assert name_en(parse_tile("1z")) == "East wind"
     assert name_en(parse_tile("3f")) == "Chrysanthemum"
     assert name_zh(parse_tile("1m")) == "一萬"
-    assert glyph(parse_tile("7z")) == "\U0001F004"
-    assert glyph(parse_tile("5z")) == "\U0001F006"
+    assert glyph(parse_tile("7z")) == "\U0001f004"
+    assert glyph(parse_tile("5z")) == "\U0001f006"
 
 
 @pytest.mark.parametrize(
     "indicator, following",
-    [("3s", "4s"), ("9m", "1m"), ("9p", "1p"), ("1z", "2z"), ("4z", "1z"), ("6z", "7z"), ("7z", "5z"),
-     ("5z", "6z"), ("8f", "1f"), ("2f", "3f")],
+    [
+        ("3s", "4s"),
+        ("9m", "1m"),
+        ("9p", "1p"),
+        ("1z", "2z"),
+        ("4z", "1z"),
+        ("6z", "7z"),
+        ("7z", "5z"),
+        ("5z", "6z"),
+        ("8f", "1f"),
+        ("2f", "3f"),
+    ],
 )
 def test_indicator_cycle(indicator, following):
     assert tile_str(next_in_cycle(parse_tile(indicator))) == following

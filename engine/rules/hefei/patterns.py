@@ -4,13 +4,15 @@ The rule text has two tables, the general one and the special hands; every row i
 below, and the points of every pattern met are summed (a special hand adds to the general rows
 it also meets; within the seven-pairs family only the highest tier counts).
 """
+
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
-from ..decompose import Decomposition
-from .base import Pattern
+from ...decompose import Decomposition
+from ..base import Pattern
 
 EIGHT = 8  # a win needs at least 8 tiles of one suit (kongs count 4)
 STREAK_POINTS = 4  # 庄家的输赢: +4 per consecutive dealer win or loss (on a discard: option)
@@ -281,8 +283,12 @@ class TenIdenticalTiles(HefeiPattern):
 class DoubleConcealedDoubleSequences(HefeiPattern):
     """'Double Concealed Double Sequences (双暗双铺子) — Two concealed double sequences +100 points'."""
 
-    name, value, label, label_zh = ("double_concealed_double_sequences", 100,
-                                    "Two concealed double sequences", "双暗双铺子")
+    name, value, label, label_zh = (
+        "double_concealed_double_sequences",
+        100,
+        "Two concealed double sequences",
+        "双暗双铺子",
+    )
 
     def count(self, ctx: HefeiContext) -> int:
         return int(ctx.concealed_double_sequences >= 2)
@@ -308,12 +314,29 @@ class EarthlyWin(HefeiPattern):
 
 
 GENERAL: tuple[HefeiPattern, ...] = (
-    WinningHand(), SuitBonus(), SingleWait(), SameNumber(), ConcealedPung(), VisibleDoubleSequence(),
-    TwoSuitsOnly(), ConcealedDoubleSequence(), ConcealedKong(), FourOfAKind(), DealerStreak(),
+    WinningHand(),
+    SuitBonus(),
+    SingleWait(),
+    SameNumber(),
+    ConcealedPung(),
+    VisibleDoubleSequence(),
+    TwoSuitsOnly(),
+    ConcealedDoubleSequence(),
+    ConcealedKong(),
+    FourOfAKind(),
+    DealerStreak(),
 )
 SPECIAL: tuple[HefeiPattern, ...] = (
-    SevenPairs(), SeaFloorWin(), LuxurySevenPairs(), DoubleLuxurySevenPairs(), PureSuit(),
-    ThreeConsecutivePungs(), FourConcealedPungs(), TenIdenticalTiles(), DoubleConcealedDoubleSequences(),
-    HeavenlyWin(), EarthlyWin(),
+    SevenPairs(),
+    SeaFloorWin(),
+    LuxurySevenPairs(),
+    DoubleLuxurySevenPairs(),
+    PureSuit(),
+    ThreeConsecutivePungs(),
+    FourConcealedPungs(),
+    TenIdenticalTiles(),
+    DoubleConcealedDoubleSequences(),
+    HeavenlyWin(),
+    EarthlyWin(),
 )
 PATTERNS: tuple[HefeiPattern, ...] = GENERAL + SPECIAL

@@ -1,4 +1,5 @@
 """Hands and melds: the count rule, copy limits, tile sets, meld shapes."""
+
 import pytest
 
 from engine.errors import MeldError, SeatError, TileCountError, TileSetError, TooManyCopiesError
@@ -52,7 +53,11 @@ def test_flowers_do_not_count():
 
 
 def test_waiting_hand_is_13():
-    Hand.parse("123m456p789s1122z").validate(STANDARD_136, complete=False)
+    hand = Hand.parse("123m456p789s1122z")
+    hand.validate(STANDARD_136, complete=False)
+    assert hand.counted_tiles == 13 and hand.winning_tile is None
+    with pytest.raises(TileCountError, match="13 tiles"):
+        hand.validate(STANDARD_136)
 
 
 @pytest.mark.parametrize(

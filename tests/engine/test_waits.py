@@ -1,4 +1,5 @@
 """Waits: the tiles that complete a hand, the wait shape of the winning tile, single-tile waits."""
+
 import pytest
 
 from engine.decompose import WildSpec, decompose

@@ -1,12 +1,12 @@
 """Hefei (合肥麻将): 84 tiles, at least eight of one suit, points (嘴) times a base of 20.
 
-The rule text (``/work/shared/rules/hefei.txt``):
+The rule text (``../shared/rules/hefei.txt``, beside the repository):
 
 * Tiles: ranks 2-8 of characters, dots and bamboo only, four each (``HEFEI_84``).
 * Win: four sets and a pair (or seven pairs, from the special table) with at least 8 tiles of
   one suit, melds included (a kong counts 4). Otherwise :class:`FewerThanEight`.
 * Points: every row of the general table and the special-hands table that the hand meets is
-  summed (:mod:`engine.rules.hefei_patterns`); the score is points × the base score (20).
+  summed (:mod:`engine.rules.hefei.patterns`); the score is points × the base score (20).
   Worked example: concealed pung 1 + single wait 1 + suit bonus 1 + dealer with two consecutive
   wins 8 = 11 points → 220. The text's "+15 for winning a hand", which the example leaves out,
   is the option ``win_points`` (default on; see ``docs/rules/hefei.md``).
@@ -22,112 +22,36 @@ The rule text (``/work/shared/rules/hefei.txt``):
 When a hand reads several ways (and, on a discard, the winning tile could complete more than one
 group) every reading is scored and the best is paid.
 """
+
 from __future__ import annotations
 
-from typing import Any, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
-from ..decompose import Decomposition, Form, decompose, is_winning
-from ..melds import Meld, MeldKind
-from ..seats import Seat, next_seat, others
-from ..tiles import Tile
-from ..tilesets import HEFEI_84
-from ..waits import wait_shapes
-from .base import (
+from ...decompose import Decomposition, Form, decompose, is_winning
+from ...melds import Meld, MeldKind
+from ...seats import Seat, next_seat, others
+from ...tiles import Tile
+from ...tilesets import HEFEI_84
+from ...waits import wait_shapes
+from ..base import (
     Multiplier,
     NotAWin,
     OptionError,
-    OptionSpec,
-    Refusal,
+    Scored,
     ScoreInput,
-    ScoreItem,
     ScoreResult,
     Variant,
+    best_of,
     no_payments,
     pay,
 )
-from .hefei_patterns import EIGHT, PATTERNS, STREAK_POINTS, HefeiContext
+from .errors import ChowClaimNotAllowed, FewerThanEight
+from .options import OPTIONS
+from .patterns import EIGHT, PATTERNS, STREAK_POINTS, HefeiContext
 
 FORMS: tuple[Form, ...] = ("standard", "seven_pairs")
 RANKS = range(1, 8)  # ranks 2-8 as offsets within a suit
-
-
-class FewerThanEight(Refusal):
-    """The tiles form sets and a pair but no suit has 8 tiles (melds included, a kong as 4)."""
-
-    code = "fewer_than_eight"
-
-
-class ChowClaimNotAllowed(Refusal):
-    """A declared (claimed) chow: the Hefei text lets a discard be called only for a pung, a kong
-    or the win (option ``claimed_chows``)."""
-
-    code = "chow_claim_not_allowed"
-
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "win_points", True,
-        "Count the general table's 'Winning a Hand +15 points'. The text's worked example (11 points → 220) "
-        "leaves it out; two independent Hefei implementations count 15 for a win. False reproduces the example.",
-    ),
-    OptionSpec("base_score", 20, "The base score the points are multiplied by ('typically 20'); a whole number of "
-               "at least 1."),
-    OptionSpec(
-        "single_wait", "one_tile",
-        "卡: 'one_tile' — exactly one tile kind could complete the hand (23 waiting 4, 78 waiting 6, a closed or "
-        "pair wait with no other winning tile); 'shape' — the winning tile completed an edge, closed or pair wait.",
-        ("one_tile", "shape"),
-    ),
-    OptionSpec(
-        "same_number_tiles", "concealed",
-        "Which tiles 同 and 10同 count: 'concealed' (the tiles in hand, as the xgmj server does) or 'all' "
-        "(declared melds too).",
-        ("concealed", "all"),
-    ),
-    OptionSpec(
-        "same_number_counting", "beyond_four",
-        "同 points per rank held 4+ times: 'beyond_four' — one per tile beyond the fourth (xgmj: count − 4); "
-        "'from_four' — the fourth tile already scores (count − 3).",
-        ("beyond_four", "from_four"),
-    ),
-    OptionSpec(
-        "same_number_ranks", "best",
-        "同 over 'best' rank only (xgmj) or 'all' ranks held 4+ times, summed.",
-        ("best", "all"),
-    ),
-    OptionSpec(
-        "dealer_streak_on_loss", True,
-        "庄家的输赢: when a non-dealer wins and the dealer pays, the dealer's payment includes +4 points per "
-        "consecutive dealer hand. False: the streak only counts when the dealer wins.",
-    ),
-    OptionSpec(
-        "dealer_streak_on_discard", 4,
-        "Points per consecutive dealer hand when the hand is won on a discard: 4 (the text's flat '+4 points per "
-        "round') or 2 (the xgmj server: +2 × n on a discard, +4 × n on a self-draw).",
-        (4, 2),
-    ),
-    OptionSpec(
-        "multiple_winners", "nearest",
-        "Several players win on one discard: 'nearest' (the text's FAQ: the tile goes to whoever is closer in turn "
-        "after the discarder; the others are paid nothing) or 'all' (each is paid in full by the discarder).",
-        ("nearest", "all"),
-    ),
-    OptionSpec(
-        "kong_replacement_doubles", False,
-        "A win on a kong's replacement tile doubles the score (the xgmj server; the text is silent).",
-    ),
-    OptionSpec(
-        "claimed_chows", False,
-        "A discard may be claimed for a chow. The text's calling rules name only pung, kong and the win; by "
-        "default a declared chow meld is refused (code chow_claim_not_allowed).",
-    ),
-    OptionSpec(
-        "dealer_rotation", "every_hand",
-        "'every_hand' (the text: after each hand the next player deals) or 'keep_on_win' (the dealer keeps the "
-        "deal while winning, which is what a dealer streak needs).",
-        ("every_hand", "keep_on_win"),
-    ),
-)
 
 
 def suit_counts(hand_tiles: Sequence[Tile], melds: Sequence[Meld]) -> tuple[int, int, int]:
@@ -187,12 +111,16 @@ class Hefei(Variant):
         return [i for i, g in enumerate(d.groups) if not g.is_declared and tile in g.tiles]
 
     def _single_wait(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int) -> bool:
+        """卡: the winning tile completed an edge, closed or pair wait in group ``at`` (``shape``), or
+        exactly one kind could complete the hand (``one_tile``)."""
+        win_tile = inp.hand.winning_tile
+        assert win_tile is not None
         if opts["single_wait"] == "shape":
             group = d.groups[at]
-            shapes = wait_shapes(Decomposition(d.form, (group,)), inp.hand.winning_tile, tileset=HEFEI_84)
+            shapes = wait_shapes(Decomposition(d.form, (group,)), win_tile, tileset=HEFEI_84)
             return bool(shapes & {"edge", "closed", "single"})
         before = list(inp.hand.concealed)
-        before.remove(inp.hand.winning_tile)
+        before.remove(win_tile)
         return len(hefei_winning_tiles(before, inp.hand.melds)) == 1
 
     def _rank_counts(self, inp: ScoreInput, opts: Mapping[str, Any]) -> tuple[int, ...]:
@@ -212,11 +140,15 @@ class Hefei(Variant):
                 held[meld.tiles[0]] += 3
         return sum(1 for c in held if c == 4)
 
-    def _context(self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int,
-                 single_wait: bool) -> HefeiContext:
+    def context(
+        self, inp: ScoreInput, opts: Mapping[str, Any], d: Decomposition, at: int, single_wait: bool
+    ) -> HefeiContext:
+        """The facts the patterns read for reading ``d`` with the winning tile in group ``at``: on a
+        discard that group is exposed (its pung is not concealed, its chow not a concealed one)."""
         exposed = None if inp.win.self_draw else at
-        pungs = tuple(g.first for i, g in enumerate(d.groups)
-                      if g.kind == "pung" and not g.is_declared and i != exposed)
+        pungs = tuple(
+            g.first for i, g in enumerate(d.groups) if g.kind == "pung" and not g.is_declared and i != exposed
+        )
         kongs = tuple(m.tiles[0] for m in inp.hand.melds if m.kind == MeldKind.CONCEALED_KONG)
         chows: dict[tuple[Tile, ...], list[bool]] = {}
         for i, g in enumerate(d.groups):
@@ -249,8 +181,9 @@ class Hefei(Variant):
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Sum the points of every row met by the best reading; pay points × base."""
         if opts["base_score"] < 1:
-            raise OptionError(f"option 'base_score' must be at least 1, got {opts['base_score']}",
-                              field="options.base_score")
+            raise OptionError(
+                f"option 'base_score' must be at least 1, got {opts['base_score']}", field="options.base_score"
+            )
         self._check_claims(inp, opts)
         hand = inp.hand
         readings = decompose(hand.concealed, hand.melds, forms=FORMS)
@@ -262,28 +195,31 @@ class Hefei(Variant):
                 f"no suit has 8 tiles (characters {counts[0]}, dots {counts[1]}, bamboo {counts[2]}, melds "
                 "included): Hefei needs at least 8 tiles of one suit to win"
             )
-        assert hand.winning_tile is not None
-        one_tile = None
-        best: tuple[int, HefeiContext, list[ScoreItem]] | None = None
-        for d in readings:
-            for at in self._placements(d, hand.winning_tile):
+        win_tile = hand.winning_tile
+        assert win_tile is not None
+        one_tile: list[bool] = []  # "one_tile" single wait: the same for every reading, found once
+
+        def places(d: Decomposition) -> Iterator[Scored[HefeiContext]]:
+            """Reading ``d`` scored once per concealed group the winning tile can sit in."""
+            for at in self._placements(d, win_tile):
                 if opts["single_wait"] == "one_tile":
-                    if one_tile is None:
-                        one_tile = self._single_wait(inp, opts, d, at)
-                    single = one_tile
+                    if not one_tile:
+                        one_tile.append(self._single_wait(inp, opts, d, at))
+                    single = one_tile[0]
                 else:
                     single = self._single_wait(inp, opts, d, at)
-                ctx = self._context(inp, opts, d, at, single)
-                items = [p.item(ctx) for p in PATTERNS if p.is_condition_met(ctx)]
-                points = sum(int(i.value) for i in items)
-                if best is None or points > best[0]:
-                    best = (points, ctx, items)
-        assert best is not None  # the winning tile is always in some concealed group
-        points, ctx, items = best
-        return self._pay(inp, opts, points, ctx, items)
+                ctx = self.context(inp, opts, d, at, single)
+                items = tuple(p.item(ctx) for p in PATTERNS if p.is_condition_met(ctx))
+                yield Scored(sum(int(i.value) for i in items), items, d, ctx)
 
-    def _pay(self, inp: ScoreInput, opts: Mapping[str, Any], points: int, ctx: HefeiContext,
-             items: list[ScoreItem]) -> ScoreResult:
+        best = best_of(readings, places)
+        assert best is not None  # the winning tile is always in some concealed group
+        return self._pay(inp, opts, best)
+
+    def _pay(self, inp: ScoreInput, opts: Mapping[str, Any], best: Scored[HefeiContext]) -> ScoreResult:
+        """Points × base (× 2 on a kong replacement under ``kong_replacement_doubles``): the
+        discarder pays, or each other player on a self-draw; a paying dealer adds its streak."""
+        points, ctx = best.value, best.context
         base = opts["base_score"]
         multipliers = [Multiplier("base_score", "Base score", "底分", base)]
         factor = 1
@@ -305,11 +241,11 @@ class Hefei(Variant):
             notes.append("no sea floor bonus on a discard: the sea fishing phase has no discards")
         return ScoreResult(
             value=value,
-            items=items,
+            items=list(best.items),
             payments=pay(inp.winner, amounts),
             multipliers=multipliers,
             extras=extras,
-            decomposition=str(ctx.decomposition),
+            decomposition=str(best.decomposition),
             notes=notes,
         )
 
@@ -326,21 +262,35 @@ class Hefei(Variant):
         order = [next_seat(discarder, i) for i in (1, 2, 3)]
         nearest = min((inp.winner for inp in inputs), key=order.index)
         return [
-            result if inp.winner == nearest else ScoreResult(
-                value=0, items=[], payments={}, extras={"points": 0, "discard_goes_to": nearest},
-                notes=[f"the discard goes to {nearest}, closer in turn after {discarder}"])
+            result
+            if inp.winner == nearest
+            else ScoreResult(
+                value=0,
+                items=[],
+                payments={},
+                extras={"points": 0, "discard_goes_to": nearest},
+                notes=[f"the discard goes to {nearest}, closer in turn after {discarder}"],
+            )
             for inp, result in zip(inputs, results)
         ]
 
     # ----------------------------------------------------------------- kongs and the deal
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Hefei kongs pay nothing as they are declared (a concealed kong scores +4 points in a won hand)."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """'After each hand, the dealer changes': the next seat deals, win or draw. Under
         ``keep_on_win`` the dealer keeps the deal by winning. ``discarder`` and ``last_drawer``
         play no part in Hefei."""

@@ -1,6 +1,6 @@
 """Ningxia Waterslide (宁夏滑水麻将): flat payouts, "no fault, no loss".
 
-The rule text (``/work/shared/rules/ningxia-waterslide.txt``) pays a fixed amount per hand kind,
+The rule text (``../shared/rules/ningxia-waterslide.txt``, beside the repository) pays a fixed amount per hand kind,
 "What You Pay Is What You See", with no formula:
 
 =================== ============================== ==============
@@ -25,149 +25,33 @@ discard: the dealer if among them, else the winner nearest in turn after the dis
 ``ScoreResult.value`` is the total the winner collects; each item's value is what one payer pays.
 See ``docs/rules/ningxia.md`` for every sentence of the text and the readings chosen.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
-from ..decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
-from ..errors import MahjongError, TileSetError
-from ..melds import MeldKind
-from ..seats import SEATS, Seat
-from ..tiles import RED, is_honour, tile_str
-from ..tilesets import STANDARD_136
-from .base import (
+from ...decompose import NO_WILDS, Decomposition, Form, WildSpec, decompose
+from ...errors import TileSetError
+from ...melds import MeldKind
+from ...seats import SEATS, Seat
+from ...tiles import RED, is_honour, tile_str
+from ...tilesets import STANDARD_136
+from ..base import (
     NotAWin,
     OptionError,
-    OptionSpec,
-    Pattern,
-    Refusal,
+    Scored,
     ScoreInput,
     ScoreResult,
     Variant,
+    best_of,
     everyone_pays,
     no_payments,
     pay,
 )
-
-
-class NingxiaInputError(MahjongError):
-    """Table facts that cannot describe a Ningxia event (an exposed kong without its discarder, a
-    hand that was neither won nor drawn)."""
-
-    code = "bad_input"
-
-
-class ChowClaimNotAllowed(Refusal):
-    """A declared (claimed) chow: the Ningxia text lets a discard be called only for a pung, a
-    kong or the win (option ``claimed_chows``)."""
-
-    code = "chow_claim_not_allowed"
-
-
-class SevenPairsNotAllowed(Refusal):
-    """The hand only wins as seven pairs and the table plays without seven pairs
-    (option ``seven_pairs`` false)."""
-
-    code = "seven_pairs_not_allowed"
-
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec(
-        "seven_pairs", True,
-        "Seven pairs (and dragon seven pairs) win. The text lists both in its payout table; some Ningxia "
-        "game clients make seven pairs a table setting. False: a hand that only reads as seven pairs is refused "
-        "(code seven_pairs_not_allowed).",
-    ),
-    OptionSpec(
-        "honours", True,
-        "Play with the 28 wind and dragon tiles, as the text's 136-tile set says. False: the 108-tile table "
-        "(带风 off in Ningxia clients); a hand holding an honour is rejected as a tile not in the set.",
-    ),
-    OptionSpec(
-        "red_dragon_wild", False,
-        "The four Red dragons (7z) are wild (红中赖子, a Ningxia client setting the text does not mention). "
-        "Needs honours on.",
-    ),
-    OptionSpec(
-        "claimed_chows", False,
-        "A discard may be claimed for a chow. The text's calling rules name only pung, kong and the win, so "
-        "by default a declared chow meld is refused (code chow_claim_not_allowed); chows formed in hand are "
-        "always fine.",
-    ),
-    OptionSpec(
-        "dealer_rotation", "winner",
-        "Who deals next. 'winner' (the text: 'The winner of the hand becomes the next dealer'; a draw keeps "
-        "the dealer); 'next_seat': the dealer keeps the deal on a win or a draw, else it passes to the next "
-        "seat (the common Chinese custom).",
-        ("winner", "next_seat"),
-    ),
-)
-
-
-# --------------------------------------------------------------------------- patterns
-
-
-@dataclass(frozen=True)
-class NingxiaContext:
-    """What the flat patterns read: one reading of the hand and how it was won."""
-
-    decomposition: Decomposition
-    self_draw: bool
-
-
-class FlatWin(Pattern[NingxiaContext]):
-    """A row of the payout table: ``each`` from every other player on a self-draw, ``discard``
-    from the discarder alone."""
-
-    each: ClassVar[int]
-    discard: ClassVar[int]
-
-    def value_for(self, ctx: NingxiaContext) -> int:
-        return self.each if ctx.self_draw else self.discard
-
-
-class StandardWin(FlatWin):
-    """'Standard Win: 4 melds + 1 pair — 2 points from each other player / 3 points' from the discarder."""
-
-    name = "standard_win"
-    label = "Standard win"
-    label_zh = "平胡"
-    each = 2
-    discard = 3
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "standard"
-
-
-class SevenPairs(FlatWin):
-    """'Seven Pairs: exactly 7 pairs — 6 points from each other player / 9 points'."""
-
-    name = "seven_pairs"
-    label = "Seven pairs"
-    label_zh = "七对"
-    each = 6
-    discard = 9
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads == 0
-
-
-class DragonSevenPairs(FlatWin):
-    """'Dragon Seven Pairs: six pairs plus one four-of-a-kind — 10 points from each / 15 points'.
-    Two fours of a kind pay the same (the table has no bigger row)."""
-
-    name = "dragon_seven_pairs"
-    label = "Dragon seven pairs"
-    label_zh = "龙七对"
-    each = 10
-    discard = 15
-
-    def is_condition_met(self, ctx: NingxiaContext) -> bool:
-        return ctx.decomposition.form == "seven_pairs" and ctx.decomposition.quads >= 1
-
-
-PATTERNS: tuple[FlatWin, ...] = (StandardWin(), SevenPairs(), DragonSevenPairs())
+from .errors import ChowClaimNotAllowed, NingxiaInputError, SevenPairsNotAllowed
+from .options import OPTIONS
+from .patterns import PATTERNS, NingxiaContext
 
 # Kong payments as declared: (kind, amount, who pays).
 CONCEALED_KONG_EACH = 2
@@ -192,8 +76,10 @@ class Ningxia(Variant):
         if not opts["red_dragon_wild"]:
             return NO_WILDS
         if not opts["honours"]:
-            raise OptionError("option 'red_dragon_wild' needs 'honours': without honours there is no Red dragon",
-                              field="options.red_dragon_wild")
+            raise OptionError(
+                "option 'red_dragon_wild' needs 'honours': without honours there is no Red dragon",
+                field="options.red_dragon_wild",
+            )
         return WildSpec(frozenset({RED}))
 
     def winning_forms(self, opts: Mapping[str, Any]) -> tuple[Form, ...]:
@@ -231,21 +117,23 @@ class Ningxia(Variant):
         self._check(inp, opts)
         readings = self._readings(inp.hand.concealed, inp, opts)
         if not readings:
-            if not opts["seven_pairs"] and decompose(inp.hand.concealed, inp.hand.melds,
-                                                     wilds=self.wild_spec(inp, opts), forms=("seven_pairs",)):
+            if not opts["seven_pairs"] and decompose(
+                inp.hand.concealed, inp.hand.melds, wilds=self.wild_spec(inp, opts), forms=("seven_pairs",)
+            ):
                 raise SevenPairsNotAllowed("seven pairs does not win at this table (option 'seven_pairs' is false)")
             raise NotAWin("not a winning hand: Ningxia Waterslide needs four sets and a pair, or seven pairs")
         self_draw = inp.win.self_draw
-        best: tuple[int, FlatWin, Decomposition] | None = None
-        for d in readings:
+
+        def rows(d: Decomposition) -> Iterator[Scored[NingxiaContext]]:
+            """Every row of the table reading ``d`` meets, worth what one payer pays."""
             ctx = NingxiaContext(d, self_draw)
             for pattern in PATTERNS:
                 if pattern.is_condition_met(ctx):
-                    value = pattern.value_for(ctx)
-                    if best is None or value > best[0]:
-                        best = (value, pattern, d)
+                    yield Scored(pattern.value_for(ctx), (pattern.item(ctx),), d, ctx)
+
+        best = best_of(readings, rows)
         assert best is not None  # every reading is standard or seven pairs
-        amount, pattern, reading = best
+        amount = best.value
         if self_draw:
             payments = everyone_pays(inp.winner, amount)
         else:
@@ -253,13 +141,14 @@ class Ningxia(Variant):
             payments = pay(inp.winner, {inp.win.from_seat: amount})
         return ScoreResult(
             value=payments[inp.winner],
-            items=[pattern.item(NingxiaContext(reading, self_draw))],
+            items=list(best.items),
             payments=payments,
-            decomposition=str(reading),
+            decomposition=str(best.decomposition),
         )
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """Concealed kong: 2 from each other player; exposed kong: 3 from the discarder; added kong:
         1 from each other player."""
         if kind == MeldKind.CONCEALED_KONG:
@@ -268,13 +157,23 @@ class Ningxia(Variant):
             return everyone_pays(declarer, ADDED_KONG_EACH)
         if kind == MeldKind.KONG:
             if from_seat is None or from_seat == declarer:
-                raise NingxiaInputError("an exposed kong is paid by the discarder: give 'from', the seat it was "
-                                        "claimed from (not the declarer)", field="from")
+                raise NingxiaInputError(
+                    "an exposed kong is paid by the discarder: give 'from', the seat it was "
+                    "claimed from (not the declarer)",
+                    field="from",
+                )
             return pay(declarer, {from_seat: EXPOSED_KONG_FROM_DISCARDER})
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """A draw keeps the dealer. Under 'winner' the winner deals next; with several winners on
         one discard the dealer keeps the deal if among them, otherwise the winner nearest in turn
         after ``discarder`` deals (the first listed when it is not given). Under 'next_seat' the

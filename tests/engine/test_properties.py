@@ -1,4 +1,5 @@
 """Property tests: invariants of the win check, decomposition and waits."""
+
 import random
 from collections import Counter
 
@@ -29,14 +30,19 @@ def winning_hands(draw):
             return tiles
 
 
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.filter_too_much])
+FAST = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.large_base_example, HealthCheck.filter_too_much],
+)
 
 
 @FAST
 @given(winning_hands())
 def test_four_sets_and_a_pair_always_win(tiles):
     assert is_winning(tiles)
-    assert decompose(tiles)
+    standard = [d for d in decompose(tiles) if d.form == "standard"]
+    assert standard and all(len(d.sets) == 4 and d.pair is not None for d in standard)
 
 
 @FAST
@@ -66,7 +72,7 @@ def test_replacing_tiles_by_wilds_keeps_the_hand_winning(tiles, k, rnd):
 @given(winning_hands(), st.integers(0, 13))
 def test_removing_a_tile_gives_a_hand_waiting_on_it(tiles, i):
     removed = tiles[i]
-    rest = tiles[:i] + tiles[i + 1:]
+    rest = tiles[:i] + tiles[i + 1 :]
     assert removed in winning_tiles(rest)
 
 
@@ -103,6 +109,8 @@ def test_agrees_with_the_mahjong_package_on_100000_hands():
         # documented difference: seven pairs may hold four of a kind as two pairs ('dragon' seven
         # pairs of the rule texts); mahjong's riichi chiitoitsu needs seven different pairs
         quad_pairs = all(c % 2 == 0 for c in counts) and 4 in counts
-        assert ours == (agari.is_agari(counts) or quad_pairs), format_tiles([k for k in range(34) for _ in range(counts[k])])
+        assert ours == (agari.is_agari(counts) or quad_pairs), format_tiles(
+            [k for k in range(34) for _ in range(counts[k])]
+        )
         wins += ours
     assert wins > 10_000

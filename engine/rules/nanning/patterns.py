@@ -22,15 +22,17 @@ A pattern holds for a win when its hand condition holds *and* the (possibly over
 has a cell for the win type. :data:`PATTERNS` lists them in table order; :data:`DEFAULT_TABLE`
 is the guide's table.
 """
+
 from __future__ import annotations
 
 from abc import abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import ClassVar, Literal, Mapping
+from typing import ClassVar, Literal
 
-from ..decompose import Decomposition
-from ..tiles import is_honour, is_suited
-from .base import Pattern, ScoreInput
+from ...decompose import Decomposition
+from ...tiles import is_honour, is_suited
+from ..base import Pattern, ScoreInput
 
 Cell = Literal["self_draw", "discard"]
 CELLS: tuple[Cell, ...] = ("self_draw", "discard")

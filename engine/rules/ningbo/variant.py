@@ -1,4 +1,4 @@
-"""Ningbo mahjong (宁波麻将), from ``shared/rules/ningbo.txt``.
+"""Ningbo mahjong (宁波麻将), from ``../shared/rules/ningbo.txt``.
 
 The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
 
@@ -12,7 +12,7 @@ The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
   indicator counts as one copy shown). Wilds only complete a win: a declared meld holding a wild
   face is invalid input, except a concealed kong of four wild copies; a discarded wild cannot be
   won on ("You cannot call Baida").
-* Tai: every row of the guide's table (:mod:`engine.rules.ningbo_patterns`); a win needs at least
+* Tai: every row of the guide's table (:mod:`engine.rules.ningbo.patterns`); a win needs at least
   4 tai (:class:`BelowMinimum` below it). Every decomposition and every place of the winning tile
   is scored; the best is paid.
 * Payment: total = tai × special multiplier. A discard win is paid by the discarder, a self-draw
@@ -23,114 +23,38 @@ The rules implemented (``docs/rules/ningbo.md`` traces every sentence):
   discarder ("it goes to whoever is closer in turn").
 * The deal passes to the next player after every hand.
 """
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from typing import Any
 
-from ..decompose import Decomposition, Form, WildSpec, decompose
-from ..errors import MahjongError
-from ..melds import MeldKind
-from ..seats import Seat, next_seat, others
-from ..tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, format_tiles, is_flower, next_in_cycle, tile_str
-from ..tilesets import WITH_FLOWERS_144
-from ..waits import has_single_winning_tile, wait_shapes
-from .base import (
+from ...decompose import Decomposition, Form, WildSpec, decompose
+from ...melds import MeldKind
+from ...seats import Seat, next_seat, others
+from ...tiles import FLOWERS, HONOURS, NUM_KINDS, Tile, format_tiles, is_flower, next_in_cycle, tile_str
+from ...tilesets import WITH_FLOWERS_144
+from ...waits import WaitShape, has_single_winning_tile, wait_shapes
+from ..base import (
     BelowMinimum,
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
     OptionError,
-    OptionSpec,
     Refusal,
+    Scored,
     ScoreInput,
     ScoreItem,
     ScoreResult,
     Variant,
+    best_of,
     everyone_pays,
     no_payments,
     pay,
 )
-from .ningbo_patterns import PATTERNS, NingboContext
-
-# --------------------------------------------------------------------------- errors
-
-
-class MissingBaidaError(MahjongError):
-    """No ``indicators.baida`` while option ``require_baida`` is on (the default)."""
-
-    code = "missing_indicator"
-
-
-class WildInMeldError(MahjongError):
-    """A declared meld holds a wild face: wilds cannot be claimed, punged or chowed."""
-
-    code = "wild_in_meld"
-
-
-class ChowNotAllowedError(MahjongError):
-    """A claimed chow while option ``claimed_chows`` is off: input the table's rules make
-    impossible (exit 2), like Nanning's declared chow."""
-
-    code = "chow_not_allowed"
-
-
-class WinFlagError(MahjongError):
-    """Win details that contradict Ningbo's rules (a kong win is a self-draw on a declared kong's
-    replacement tile) or each other (several winners of one discard won on different tiles)."""
-
-    code = "bad_input"
-
-
-class WildFlowerExposedError(MahjongError):
-    """A wild flower set aside under ``hand.flowers`` (with a flower indicator it is a wild)."""
-
-    code = "wild_flower_exposed"
-
-
-# --------------------------------------------------------------------------- options
-
-OPTIONS: tuple[OptionSpec, ...] = (
-    OptionSpec("require_baida", True,
-               "A missing indicators.baida is an error (true) or the hand is played without wilds (false)."),
-    OptionSpec("wild_fifth_copy", False,
-               "A wild may stand for a fifth copy of a kind (the face-up indicator counts as a copy shown)."),
-    OptionSpec("minimum_tai", 4, "Fewest tai a win needs ('at least 4 tai')."),
-    OptionSpec("baida_win", "winning_tile",
-               "'Baida win' 1 tai: the winning tile is a wild (winning_tile), any wild stands for another "
-               "kind (any_substitute), or no such item (never).",
-               ("winning_tile", "any_substitute", "never")),
-    OptionSpec("hai_da", "flat", "还搭: 1 tai once (flat) or 1 tai per wild used as itself (per_tile).",
-               ("flat", "per_tile")),
-    OptionSpec("win_on_discarded_wild", False,
-               "A discarded wild may complete a win (the guide: 'You cannot call Baida')."),
-    OptionSpec("wild_pair_on_discard", True,
-               "A discard may complete a pair with a wild (抛搭); false: such a wait wins by self-draw only."),
-    OptionSpec("waits_need_single_tile", False,
-               "Edge / closed / single wait tai only when the hand waited on that one kind (wild kinds aside)."),
-    OptionSpec("kong_win", "both",
-               "A win on a kong replacement: the 1-tai item and the x2 multiplier (both), or only one of them.",
-               ("both", "tai_only", "multiplier_only")),
-    OptionSpec("last_discard_counts", False, "Last-tile tai also for a win on the last discard."),
-    OptionSpec("earthly_hand", "first_discard",
-               "Earthly hand: a non-dealer winning on the dealer's first discard, on its own first draw, or either.",
-               ("first_discard", "first_draw", "either")),
-    OptionSpec("all_honours_tai", 10, "Tai for all honours (the guide: 10; MIL: 20)."),
-    OptionSpec("seat_flower_tai", 0, "Tai per flower of the winner's seat (guide: none; MIL 1, servers 2)."),
-    OptionSpec("other_flower_tai", 0, "Tai per flower not of the winner's seat."),
-    OptionSpec("flower_set_tai", 0, "Tai per complete set of four flowers (1f-4f or 5f-8f)."),
-    OptionSpec("claimed_chows", True, "Chows may be claimed from a discard (false: a declared chow is refused input)."),
-    OptionSpec("contract_counts_chows", False,
-               "Claimed chows count toward the three-meld contract (the prose says chowed/ponged/konged, "
-               "the table pungs or kongs)."),
-    OptionSpec("contract_pays", "all_shares",
-               "The contracted player pays what all payers owed x5 (all_shares) or one payer's share x5 (one_share).",
-               ("all_shares", "one_share")),
-    OptionSpec("multiple_winners", "closest",
-               "Several winners on one discard: only the closest in turn after the discarder wins (closest), "
-               "or each is paid (all).",
-               ("closest", "all")),
-)
+from .errors import ChowNotAllowedError, MissingBaidaError, WildFlowerExposedError, WildInMeldError, WinFlagError
+from .options import OPTIONS
+from .patterns import PATTERNS, NingboContext
 
 _FIXED = tuple(p for p in PATTERNS if not p.reads_wait)
 _BY_PLACE = tuple(p for p in PATTERNS if p.reads_wait)
@@ -144,15 +68,6 @@ ROB_FACTOR = 5
 CONTRACT_FACTOR = 5
 KONG_FLOWER_FACTOR = 2
 CONTRACT_CLAIMS = 3
-
-
-@dataclass(frozen=True)
-class _Scored:
-    """One way of seeing the hand, scored."""
-
-    tai: int
-    items: tuple[ScoreItem, ...]
-    decomposition: Decomposition
 
 
 class Ningbo(Variant):
@@ -205,7 +120,9 @@ class Ningbo(Variant):
         if inp.indicators.baida is None:
             return {}
         spec = self.wild_spec(inp, opts)
-        return {"wilds": {"indicator": tile_str(inp.indicators.baida), "kinds": [tile_str(k) for k in sorted(spec.kinds)]}}
+        return {
+            "wilds": {"indicator": tile_str(inp.indicators.baida), "kinds": [tile_str(k) for k in sorted(spec.kinds)]}
+        }
 
     # ------------------------------------------------------------------ scoring
 
@@ -228,9 +145,9 @@ class Ningbo(Variant):
             raise NotAWin("these tiles do not make four sets and a pair, even with the wilds")
         scored = self._best(inp, opts, wild, decomps, winning_is_wild)
         minimum = int(opts["minimum_tai"])
-        if scored.tai < minimum:
+        if scored.value < minimum:
             listed = ", ".join(f"{i.label_zh} {i.value}" for i in scored.items) or "nothing"
-            raise BelowMinimum(f"the hand is worth {scored.tai} tai ({listed}); Ningbo needs at least {minimum}")
+            raise BelowMinimum(f"the hand is worth {scored.value} tai ({listed}); Ningbo needs at least {minimum}")
         return self._paid(inp, opts, wild, scored)
 
     def _check_input(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec) -> None:
@@ -279,55 +196,65 @@ class Ningbo(Variant):
         """Every standard arrangement, groups of wilds only over representative kinds (the wild
         spec's ``visible`` indicator keeps wilds within the copies left)."""
         hand = inp.hand
-        return decompose(list(hand.concealed), hand.melds, wilds=wild, forms=FORMS,
-                         free_kinds=_free_kinds(inp, wild))
+        return decompose(list(hand.concealed), hand.melds, wilds=wild, forms=FORMS, free_kinds=_free_kinds(inp, wild))
 
-    def _best(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec,
-              decomps: list[Decomposition], winning_is_wild: bool) -> _Scored:
-        """Score every decomposition with every place of the winning tile; pay the best."""
+    def _best(
+        self,
+        inp: ScoreInput,
+        opts: Mapping[str, Any],
+        wild: WildSpec,
+        decomps: list[Decomposition],
+        winning_is_wild: bool,
+    ) -> Scored[NingboContext]:
+        """Score every decomposition with every place of the winning tile; pay the most tai. A
+        single wait pairing the discard with a wild is skipped under ``wild_pair_on_discard`` off;
+        when nothing else is left the hand wins by self-draw only."""
         hand = inp.hand
         win_tile = hand.winning_tile
         assert win_tile is not None
         _counts, faces = wild.split(hand.concealed)
         kong_wilds = sum(len(m.tiles) for m in hand.melds if set(m.tiles) & wild.kinds)
         only_wait = bool(opts["waits_need_single_tile"]) and has_single_winning_tile(
-            list(hand.concealed), win_tile, hand.melds, wilds=wild, tileset=self.tileset)
+            list(hand.concealed), win_tile, hand.melds, wilds=wild, tileset=self.tileset
+        )
         no_discard_wild_pair = not inp.win.self_draw and not opts["wild_pair_on_discard"]
-        best: _Scored | None = None
-        skipped = False
-        for d in decomps:
+
+        def places(d: Decomposition) -> Iterator[Scored[NingboContext]]:
+            """Decomposition ``d`` scored once per shape the winning tile's place can have."""
             shapes = wait_shapes(d, win_tile, tileset=self.tileset, winning_tile_is_wild=winning_is_wild)
             fixed: list[ScoreItem] | None = None
-            for shape in sorted(shapes) or [None]:
+            tried: list[WaitShape | None] = [*sorted(shapes)] or [None]
+            for shape in tried:
                 pair = d.pair
                 if no_discard_wild_pair and shape == "single" and pair is not None and pair.wilds:
-                    skipped = True
                     continue
-                ctx = NingboContext(inp, opts, d, shape, only_wait, wild, winning_is_wild,
-                                    len(faces) + kong_wilds, kong_wilds)
+                ctx = NingboContext(
+                    inp, opts, d, shape, only_wait, wild, winning_is_wild, len(faces) + kong_wilds, kong_wilds
+                )
                 if fixed is None:
                     fixed = [p.item(ctx) for p in _FIXED if p.is_condition_met(ctx)]
                 by_place = {p.name: p.item(ctx) for p in _BY_PLACE if p.is_condition_met(ctx)}
                 found = {i.name: i for i in fixed} | by_place
                 items = tuple(found[p.name] for p in PATTERNS if p.name in found)
-                tai = int(sum(i.value for i in items))
-                if best is None or tai > best.tai:
-                    best = _Scored(tai, items, d)
+                yield Scored(int(sum(i.value for i in items)), items, d, ctx)
+
+        best = best_of(decomps, places)
         if best is None:
-            assert skipped
             raise NotAllowedOnDiscard(
                 "the winning tile only pairs with a Baida (抛搭): this wait wins by self-draw only "
                 "(option wild_pair_on_discard)"
             )
         return best
 
-    def _paid(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec, scored: _Scored) -> ScoreResult:
+    def _paid(
+        self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec, scored: Scored[NingboContext]
+    ) -> ScoreResult:
         """Total = tai × special multipliers; discarder pays, or all three on a self-draw; the
         robbed kong's declarer or the contracted player pays alone, ×5."""
         winner = inp.winner
         multipliers: list[Multiplier] = []
         notes: list[str] = []
-        base = scored.tai
+        base = scored.value
         if inp.win.after_kong and opts["kong_win"] in ("both", "multiplier_only"):
             base *= KONG_FLOWER_FACTOR
             multipliers.append(Multiplier("kong_flower", "Kong flower win", "杠上开花", KONG_FLOWER_FACTOR))
@@ -344,8 +271,8 @@ class Ningbo(Variant):
             if inp.win.robbed_kong:
                 notes.append(
                     f"the robbed kong was {inp.win.from_seat}'s; the contract makes {victim} pay alone, ×5 once"
-                    if inp.win.from_seat != victim else
-                    f"{victim} is both the robbed kong's declarer and the contracted player: ×5 once"
+                    if inp.win.from_seat != victim
+                    else f"{victim} is both the robbed kong's declarer and the contracted player: ×5 once"
                 )
         elif inp.win.robbed_kong:
             assert inp.win.from_seat is not None
@@ -359,8 +286,15 @@ class Ningbo(Variant):
             payments = pay(winner, {inp.win.from_seat: value})
         if inp.indicators.baida is not None:
             extras["wilds"] = _wilds_extra(inp, wild, scored.decomposition)
-        return ScoreResult(value, list(scored.items), payments, multipliers, extras,
-                           decomposition=str(scored.decomposition), notes=notes)
+        return ScoreResult(
+            value,
+            list(scored.items),
+            payments,
+            multipliers,
+            extras,
+            decomposition=str(scored.decomposition),
+            notes=notes,
+        )
 
     # ------------------------------------------------------------------ several winners, kongs, dealer
 
@@ -398,17 +332,32 @@ class Ningbo(Variant):
             if inp.winner == taker:
                 out.append(result)
             else:
-                out.append(ScoreResult(0, [], no_payments(), extras={"passed_over": True, "tile_goes_to": taker},
-                                       notes=[f"the discard goes to {taker}, closer in turn after {discarder}"]))
+                out.append(
+                    ScoreResult(
+                        0,
+                        [],
+                        no_payments(),
+                        extras={"passed_over": True, "tile_goes_to": taker},
+                        notes=[f"the discard goes to {taker}, closer in turn after {discarder}"],
+                    )
+                )
         return out
 
-    def kong_payments(self, kind: MeldKind, declarer: Seat, from_seat: Seat | None,
-                      opts: Mapping[str, Any]) -> dict[Seat, int]:
+    def kong_payments(
+        self, kind: MeldKind, declarer: Seat, from_seat: Seat | None, opts: Mapping[str, Any]
+    ) -> dict[Seat, int]:
         """The guide pays nothing for a kong as it is declared."""
         return no_payments()
 
-    def next_dealer(self, winners: Sequence[Seat], drawn: bool, opts: Mapping[str, Any], *,
-                    discarder: Seat | None = None, last_drawer: Seat | None = None) -> Seat:
+    def next_dealer(
+        self,
+        winners: Sequence[Seat],
+        drawn: bool,
+        opts: Mapping[str, Any],
+        *,
+        discarder: Seat | None = None,
+        last_drawer: Seat | None = None,
+    ) -> Seat:
         """'After each game, the next person to the right (counterclockwise) becomes the dealer':
         the deal always passes, whoever won, discarded or drew the last tile."""
         return "S"
@@ -455,8 +404,9 @@ def _wilds_extra(inp: ScoreInput, wild: WildSpec, d: Decomposition) -> dict[str,
     in_hand = [{"tile": tile_str(face), "stands_for": tile_str(kind)} for face, kind in d.substitutions]
     for meld in inp.hand.melds:
         if set(meld.tiles) & wild.kinds:
-            in_hand.extend({"tile": tile_str(t), "stands_for": tile_str(t), "meld": meld.kind.value}
-                           for t in meld.tiles)
+            in_hand.extend(
+                {"tile": tile_str(t), "stands_for": tile_str(t), "meld": meld.kind.value} for t in meld.tiles
+            )
     assert inp.indicators.baida is not None
     return {
         "indicator": tile_str(inp.indicators.baida),
@@ -466,5 +416,3 @@ def _wilds_extra(inp: ScoreInput, wild: WildSpec, d: Decomposition) -> dict[str,
 
 
 VARIANT = Ningbo()
-
-__all__ = ["VARIANT", "Ningbo", "OPTIONS"]
