@@ -16,9 +16,7 @@ from engine.rules.base import Refusal
 class ApiError(Exception):
     """An answer other than success: HTTP ``status``, a stable ``code``, a message, the JSON field."""
 
-    def __init__(
-        self, status: int, code: str, message: str, field: str | None = None, kind: str | None = None
-    ) -> None:
+    def __init__(self, status: int, code: str, message: str, field: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.code = code

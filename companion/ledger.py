@@ -23,6 +23,7 @@ The next hand's state is the last effective hand's state advanced by its own out
 rule set's :meth:`~engine.rules.base.Variant.next_dealer`; the round wind moves on each time the
 deal has travelled four seats round the table.
 """
+
 from __future__ import annotations
 
 import logging
@@ -44,10 +45,10 @@ class HandState:
     wind, the dealer's streak and how far the deal has moved this round."""
 
     hand_no: int
-    dealer: int          # physical seat index of the dealer (East)
+    dealer: int  # physical seat index of the dealer (East)
     round_wind: str
-    streak: int          # consecutive hands the current dealer has kept the deal
-    steps: int = 0       # seats the deal has moved on this round (the round ends at 4)
+    streak: int  # consecutive hands the current dealer has kept the deal
+    steps: int = 0  # seats the deal has moved on this round (the round ends at 4)
 
     def wind_of(self, player: int) -> str:
         return SEATS[(player - self.dealer) % 4]
@@ -67,11 +68,12 @@ class HandState:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "HandState":
-        return cls(int(d["hand_no"]), int(d["dealer"]), str(d["round_wind"]), int(d["dealer_streak"]),
-                   int(d.get("steps", 0)))
+    def from_dict(cls, d: Mapping[str, Any]) -> HandState:
+        return cls(
+            int(d["hand_no"]), int(d["dealer"]), str(d["round_wind"]), int(d["dealer_streak"]), int(d.get("steps", 0))
+        )
 
-    def advance(self, next_wind: str) -> "HandState":
+    def advance(self, next_wind: str) -> HandState:
         """The next hand's state when ``next_wind`` (in this hand's winds) deals next."""
         new_dealer = self.player_at(next_wind)
         moved = (new_dealer - self.dealer) % 4
@@ -89,7 +91,7 @@ def initial_state(table: Table) -> HandState:
     return HandState(1, table.first_dealer, "E", 0, 0)
 
 
-def by_player(state: HandState, by_wind: Mapping[str, int]) -> list[int]:
+def by_player(state: HandState, by_wind: Mapping[Seat, int]) -> list[int]:
     """Payments by wind (the engine's) as payments by physical seat 0-3 under ``state``."""
     out = [0, 0, 0, 0]
     for wind, amount in by_wind.items():
@@ -105,8 +107,8 @@ class Replay:
     state: HandState
     claims: dict[str, dict[str, int]]
     balances: list[int]
-    entries: list[dict] = field(default_factory=list)   # effective events in the evening's order
-    log: list[dict] = field(default_factory=list)       # every event, with its status
+    entries: list[dict] = field(default_factory=list)  # effective events in the evening's order
+    log: list[dict] = field(default_factory=list)  # every event, with its status
     timeline: list[dict] = field(default_factory=list)  # balances after each effective event
     version: int = 0
     last_undoable: int | None = None
@@ -131,7 +133,7 @@ class Evening:
     timeline, the next hand's state and this hand's claims from what is in effect. A write folds
     the stored events once, derives the state it is computed from, appends its event, folds that
     one in and derives the answer: the ledger is read once per write, and the rule set is asked
-    who deals after a hand once (the wind the write checked is kept for the derivation).
+    who deals after a hand at most once per fold (the wind a write checked is kept with its event).
     """
 
     def __init__(self, table: Table, rules: TableRules) -> None:

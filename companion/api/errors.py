@@ -53,7 +53,9 @@ def _http_error(err: HTTPException) -> HTTPException | tuple[Response, int]:
         405: f"{request.method} is not allowed here; see /api/openapi.json",
         413: f"the upload is larger than {limit_mb} MB; send a smaller photo (the page downscales photos before upload)",
     }
-    return _answer(ApiError(status, HTTP_CODES.get(status, "http_error"), messages.get(status, err.description or "error")))
+    return _answer(
+        ApiError(status, HTTP_CODES.get(status, "http_error"), messages.get(status, err.description or "error"))
+    )
 
 
 def _unexpected(err: Exception) -> tuple[Response, int]:

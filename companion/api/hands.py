@@ -30,8 +30,9 @@ NO_PAYMENTS = [0, 0, 0, 0]
 
 def record(ref: TableRef, build: Build) -> tuple[Response, int]:
     """Append one event computed from the ledger inside the same transaction; answer 201 with the
-    table view derived from that ledger advanced by the event (the ledger is read once). A hand
-    the rule set cannot name the next dealer after is refused (400, field named), nothing recorded."""
+    table view derived from that ledger advanced by the event, so the ledger is read and folded
+    once per write. A hand the rule set cannot name the next dealer after is refused (400, field
+    named) and nothing is recorded."""
     db = store()
     with db.transaction() as conn:
         evening = Evening.of(ref.table, ref.rules, db.events(ref.table.id, conn))

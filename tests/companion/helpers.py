@@ -52,6 +52,13 @@ def new_table(client: Any, variant: str = "ningxia", **extra: Any) -> dict[str, 
     return view
 
 
+def answer(resp: Any) -> dict[str, Any]:
+    """A JSON answer's body."""
+    assert resp.is_json, resp.data[:200]
+    body: dict[str, Any] = resp.json
+    return body
+
+
 def err(resp: Any) -> dict[str, Any]:
     """The ``error`` of an error answer, checked to be the API's JSON shape without a stack trace."""
     assert resp.is_json, resp.data[:200]

@@ -164,3 +164,78 @@ def test_kong_and_claim_validation(client):
     resp = client.post(f"/api/tables/{t}/claims", json={"claimer": "X", "from": "S"})
     assert resp.status_code == 400 and err(resp)["field"] == "claimer"
     assert client.post(f"/api/tables/{t}/undo").status_code == 409
+
+
+def test_a_write_reads_the_ledger_once_and_answers_what_a_fresh_read_derives(app, client, monkeypatch):
+    """record() answers the ledger it derived inside its transaction, advanced by the new event: the
+    events are read once per write, the rule set is asked who deals next at most for the last hand
+    before the write and the last one after it (each once), and the answer is what reading the
+    table afresh gives."""
+    from companion.rules import TableRules
+    from companion.store import Store
+
+    t = new_table(client, start_points=50)["table"]["token"]
+    calls = {"events": 0, "next_wind": 0}
+    events, next_wind = Store.events, TableRules.next_wind
+
+    def counting_events(self, *a, **k):
+        calls["events"] += 1
+        return events(self, *a, **k)
+
+    def counting_next_wind(self, data):
+        calls["next_wind"] += 1
+        return next_wind(self, data)
+
+    monkeypatch.setattr(Store, "events", counting_events)
+    monkeypatch.setattr(TableRules, "next_wind", counting_next_wind)
+    fixed = {**WIN_S, "win": {"by": "discard", "from": "N"}}
+    writes = [
+        ("claims", {"claimer": "S", "from": "W"}, 0),
+        ("kongs", {"type": "kong", "declarer": "S", "from": "W"}, 0),
+        ("hands", {"winners": [WIN_S]}, 1),  # the new hand
+        ("hands/{hand}/correct", {"winners": [fixed]}, 2),  # the hand in effect, the correction
+        ("draws", {}, 2),  # the correction, the draw
+        ("undo", {}, 2),  # the draw, then the correction again in effect
+        ("undo", {}, 2),  # the correction, then the original hand again in effect
+        ("hands", {"drawn": True}, 2),  # the original hand, the draw
+    ]
+    hand = None
+    for path, body, winds in writes:
+        calls.update(events=0, next_wind=0)
+        resp = client.post(f"/api/tables/{t}/{path.format(hand=hand)}", json=body)
+        assert resp.status_code == 201, resp.json
+        assert calls == {"events": 1, "next_wind": winds}, path
+        if path == "hands" and hand is None:
+            hand = resp.json["event"]["id"]
+        fresh = client.get(f"/api/tables/{t}/ledger").json
+        assert {"ok": True, "changed": True, **resp.json["ledger"]} == fresh, path
+
+
+def test_engine_errors_answer_400_and_refusals_422_with_kind(client):
+    """One handler maps the engine's errors: malformed input 400 ``invalid``, a refusal 422 ``refused``."""
+    t = new_table(client, variant="nanning")["table"]["token"]
+    resp = client.post(f"/api/tables/{t}/kongs", json={"type": "added_kong", "declarer": "S"})
+    assert resp.status_code == 400 and err(resp)["field"] == "from" and err(resp)["kind"] == "invalid"
+    not_a_win = {**WIN_S, "hand": {"concealed": "123m456p789s11223z", "winning_tile": "3z"}}
+    resp = client.post(f"/api/tables/{t}/hands/score", json={"winners": [not_a_win]})
+    assert resp.status_code == 422 and err(resp)["code"] == "not_a_win" and err(resp)["kind"] == "refused"
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"winners": []}, "winners"),
+        ({"winners": [WIN_S] * 4}, "winners"),
+        ({"winners": [{**WIN_S, "winner": "X"}]}, "winners[0].winner"),
+        ({"winners": [{**WIN_S, "win": "self_draw"}]}, "winners[0].win"),
+        ({"winners": [WIN_S], "photo_id": "1"}, "photo_id"),
+        ({"drawn": True, "last_drawer": "Q"}, "last_drawer"),
+        ({"drawn": True, "winners": [WIN_S]}, "winners"),
+        ({"drawn": False}, "drawn"),
+    ],
+)
+def test_hand_bodies_name_the_field_at_fault(client, body, field):
+    t = new_table(client)["table"]["token"]
+    resp = client.post(f"/api/tables/{t}/hands", json=body)
+    assert resp.status_code == 400 and err(resp)["field"] == field
+    assert client.get(f"/api/tables/{t}/ledger").json["version"] == 0

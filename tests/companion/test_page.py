@@ -14,8 +14,8 @@ def test_page_and_static_files_are_local(client: FlaskClient) -> None:
     page = client.get("/")
     assert page.status_code == 200 and b"/static/app.js" in page.data
     assert page.mimetype == "text/html" and page.headers["Cache-Control"] == "no-cache"
-    for path in ("/t/sometoken", "/w/sometoken"):
-        resp = client.get(path)
+    for url in ("/t/sometoken", "/w/sometoken"):
+        resp = client.get(url)
         assert resp.status_code == 200 and resp.data == page.data
     for name, mimetype in PAGE_FILES.items():
         resp = client.get(f"/static/{name}")
