@@ -104,167 +104,170 @@ WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND}
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
 
-def _paths() -> dict[str, Any]:
-    def op(summary: str, responses: dict[str, Any], *, body: Any = None, params: tuple[Any, ...] = ()) -> dict:
-        out: dict[str, Any] = {"summary": summary, "responses": responses}
-        if params:
-            out["parameters"] = list(params)
-        if body is not None:
-            out["requestBody"] = body
-        return out
+def op(
+    summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None = None, params: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """One operation: its summary, parameters, request body and answers by status."""
+    out: dict[str, Any] = {"summary": summary, "responses": responses}
+    if params:
+        out["parameters"] = list(params)
+    if body is not None:
+        out["requestBody"] = body
+    return out
 
-    t = "/api/tables/{token}"
-    return {
-        "/api/health": {"get": op("liveness and schema version", {"200": _json(m.Health)})},
-        "/api/openapi.json": {"get": op("this document", {"200": _json({"type": "object"})})},
-        "/api/variants": {
-            "get": op("the installed rule sets with their options and defaults", {"200": _json(m.Variants)})
-        },
-        "/api/tiles": {"get": op("tile codes with English and Chinese names (the picker)", {"200": _json(m.Tiles)})},
-        "/api/notation": {
-            "post": op(
-                "read typed tiles (notation, Chinese names, Unicode glyphs) as tile codes",
-                {"200": _json(m.Notation), "400": BAD},
-                body=_body(m.NotationBody),
-            )
-        },
-        "/api/recognize": {
-            "post": op(
-                "read the tiles in a photo (the `mjc recognize --json` output)",
-                {"200": _json(m.Recognition), "400": _error("not a usable photo"), "413": TOO_LARGE},
-                body=PHOTO,
-            )
-        },
-        "/api/score": {
-            "post": op(
-                "score a won hand (the `mjc score` contract)",
-                {
-                    "200": _json(m.ScoreAnswer),
-                    "400": _json(CONTRACT | {"description": "malformed"}),
-                    "422": _json({"type": "object"}, "refused: the contract's error body"),
-                },
-                body=_body(CONTRACT),
-            )
-        },
-        "/api/waits": {
-            "post": op(
-                "the tiles that complete a hand one tile short (the `mjc waits` contract)",
-                {
-                    "200": _json(m.Waits),
-                    "400": _json({"type": "object"}, "malformed"),
-                    "422": _json({"type": "object"}, "refused"),
-                },
-                body=_body(CONTRACT),
-            )
-        },
-        "/api/tables": {
-            "post": op(
-                "create a table; the answer holds its control token and watch link",
-                {"201": _json(m.TableView), "400": BAD},
-                body=_body(m.NewTable),
-            )
-        },
-        t: {
-            "get": op(
-                "the table, the current hand's state and the ledger",
-                {"200": _json(m.TableView), "404": NOT_FOUND},
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/ledger": {
-            "get": op(
-                "the ledger; `?since=VERSION` answers `changed: false` when nothing happened",
-                {"200": _json(m.LedgerPoll), "404": NOT_FOUND},
-                params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}),
-            )
-        },
-        f"{t}/claims": {
-            "post": op(
-                "record a pung or kong claimed from another player this hand",
-                {"201": _json(m.TableView), **WRITE},
-                body=_body(m.ClaimBody),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/kongs": {
-            "post": op(
-                "record a kong with its immediate payments under the table's rule set",
-                {"201": _json(m.TableView), **WRITE},
-                body=_body(m.KongBody),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/draws": {
-            "post": op(
-                "record a drawn hand; the deal moves on by the rule set",
-                {"201": _json(m.TableView), **WRITE},
-                body=_body(m.DrawBody, required=False),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/hands/score": {
-            "post": op(
-                "score the current hand's winners without recording (the table fills in "
-                "variant, options, round wind, dealer streak and claims)",
-                {"200": _json(m.HandPreview), "400": BAD, "404": NOT_FOUND, "422": REFUSED},
-                body=_body(m.PreviewBody),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/hands": {
-            "post": op(
-                "record the current hand: a win (scored and paid) or `{drawn: true}`",
-                {"201": _json(m.TableView), **WRITE, "422": REFUSED},
-                body=_body(HAND_BODY),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/hands/{{event_id}}/correct": {
-            "post": op(
-                "correct a past hand: re-scored under the state it was played in; balances recompute",
-                {"201": _json(m.TableView), **WRITE, "422": REFUSED},
-                body=_body(HAND_BODY),
-                params=(TOKEN, _id("event_id")),
-            )
-        },
-        f"{t}/undo": {
-            "post": op(
-                "take back the latest effective event (recorded as an undo; nothing is deleted)",
-                {"201": _json(m.TableView), **WRITE, "409": _error("nothing to undo, or stale")},
-                body=_body(m.UndoBody, required=False),
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/photos": {
-            "post": op(
-                "upload a hand photo: stored with the table and recognised",
-                {"201": _json(m.Recognition), **WRITE, "413": TOO_LARGE},
-                body=PHOTO,
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/photos/{{photo_id}}": {
-            "get": op(
-                "a stored hand photo",
-                {"200": {"description": "the image", "content": {"image/jpeg": {}}}, "404": NOT_FOUND},
-                params=(TOKEN, _id("photo_id")),
-            )
-        },
-        f"{t}/export.json": {
-            "get": op(
-                "the table, the ledger and every recorded event",
-                {"200": _json(m.TableExport), "404": NOT_FOUND},
-                params=(TOKEN,),
-            )
-        },
-        f"{t}/export.csv": {
-            "get": op(
-                "the ledger as CSV: one row per effective event with changes and balances",
-                {"200": {"description": "CSV", "content": {"text/csv": {}}}, "404": NOT_FOUND},
-                params=(TOKEN,),
-            )
-        },
-    }
+
+T = "/api/tables/{token}"
+
+#: every route of the API (a test checks that each route of the app is here)
+PATHS: dict[str, Any] = {
+    "/api/health": {"get": op("liveness and schema version", {"200": _json(m.Health)})},
+    "/api/openapi.json": {"get": op("this document", {"200": _json({"type": "object"})})},
+    "/api/variants": {"get": op("the installed rule sets with their options and defaults", {"200": _json(m.Variants)})},
+    "/api/tiles": {"get": op("tile codes with English and Chinese names (the picker)", {"200": _json(m.Tiles)})},
+    "/api/notation": {
+        "post": op(
+            "read typed tiles (notation, Chinese names, Unicode glyphs) as tile codes",
+            {"200": _json(m.Notation), "400": BAD},
+            body=_body(m.NotationBody),
+        )
+    },
+    "/api/recognize": {
+        "post": op(
+            "read the tiles in a photo (the `mjc recognize --json` output)",
+            {"200": _json(m.Recognition), "400": _error("not a usable photo"), "413": TOO_LARGE},
+            body=PHOTO,
+        )
+    },
+    "/api/score": {
+        "post": op(
+            "score a won hand (the `mjc score` contract)",
+            {
+                "200": _json(m.ScoreAnswer),
+                "400": _json(CONTRACT | {"description": "malformed"}),
+                "422": _json({"type": "object"}, "refused: the contract's error body"),
+            },
+            body=_body(CONTRACT),
+        )
+    },
+    "/api/waits": {
+        "post": op(
+            "the tiles that complete a hand one tile short (the `mjc waits` contract)",
+            {
+                "200": _json(m.Waits),
+                "400": _json({"type": "object"}, "malformed"),
+                "422": _json({"type": "object"}, "refused"),
+            },
+            body=_body(CONTRACT),
+        )
+    },
+    "/api/tables": {
+        "post": op(
+            "create a table; the answer holds its control token and watch link",
+            {"201": _json(m.TableView), "400": BAD},
+            body=_body(m.NewTable),
+        )
+    },
+    T: {
+        "get": op(
+            "the table, the current hand's state and the ledger",
+            {"200": _json(m.TableView), "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/ledger": {
+        "get": op(
+            "the ledger; `?since=VERSION` answers `changed: false` when nothing happened",
+            {"200": _json(m.LedgerPoll), "404": NOT_FOUND},
+            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}),
+        )
+    },
+    f"{T}/claims": {
+        "post": op(
+            "record a pung or kong claimed from another player this hand",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.ClaimBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/kongs": {
+        "post": op(
+            "record a kong with its immediate payments under the table's rule set",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.KongBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/draws": {
+        "post": op(
+            "record a drawn hand; the deal moves on by the rule set",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.DrawBody, required=False),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands/score": {
+        "post": op(
+            "score the current hand's winners without recording (the table fills in "
+            "variant, options, round wind, dealer streak and claims)",
+            {"200": _json(m.HandPreview), "400": BAD, "404": NOT_FOUND, "422": REFUSED},
+            body=_body(m.PreviewBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands": {
+        "post": op(
+            "record the current hand: a win (scored and paid) or `{drawn: true}`",
+            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            body=_body(HAND_BODY),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands/{{event_id}}/correct": {
+        "post": op(
+            "correct a past hand: re-scored under the state it was played in; balances recompute",
+            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            body=_body(HAND_BODY),
+            params=(TOKEN, _id("event_id")),
+        )
+    },
+    f"{T}/undo": {
+        "post": op(
+            "take back the latest effective event (recorded as an undo; nothing is deleted)",
+            {"201": _json(m.TableView), **WRITE, "409": _error("nothing to undo, or stale")},
+            body=_body(m.UndoBody, required=False),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/photos": {
+        "post": op(
+            "upload a hand photo: stored with the table and recognised",
+            {"201": _json(m.Recognition), **WRITE, "413": TOO_LARGE},
+            body=PHOTO,
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/photos/{{photo_id}}": {
+        "get": op(
+            "a stored hand photo",
+            {"200": {"description": "the image", "content": {"image/jpeg": {}}}, "404": NOT_FOUND},
+            params=(TOKEN, _id("photo_id")),
+        )
+    },
+    f"{T}/export.json": {
+        "get": op(
+            "the table, the ledger and every recorded event",
+            {"200": _json(m.TableExport), "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/export.csv": {
+        "get": op(
+            "the ledger as CSV: one row per effective event with changes and balances",
+            {"200": {"description": "CSV", "content": {"text/csv": {}}}, "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+}
 
 
 def component_schemas() -> dict[str, Any]:
@@ -289,6 +292,6 @@ def openapi_document() -> dict[str, Any]:
             "JSON contract as `mjc score` / `mjc waits`, and keep a table's ledger. Errors are "
             "`{ok: false, error: {code, message, field?, kind?}}`.",
         },
-        "paths": _paths(),
+        "paths": PATHS,
         "components": {"schemas": component_schemas()},
     }
