@@ -27,14 +27,14 @@ deal has travelled four seats round the table.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.seats import SEATS, Seat
 
 from .rules import TableRules
-from .store import Event, Table
+from .store import Event, Store, Table
 
 log = logging.getLogger("companion.ledger")
 
@@ -247,6 +247,23 @@ class Evening:
 def replay(table: Table, rules: TableRules, events: Sequence[Event]) -> Replay:
     """The ledger derived from ``events`` (every event of the table, in ``seq`` order)."""
     return Evening.of(table, rules, events).derive()
+
+
+#: a write: from the ledger as it stands, the event's kind, data and target (raise to refuse)
+Build = Callable[[Replay], tuple[str, dict[str, Any], int | None]]
+
+
+def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Replay]:
+    """Append the event ``build`` computes from the ledger, in one transaction, and return it with
+    the ledger advanced by it: the events are read and folded once. A hand the rule set cannot name
+    the next dealer after raises the rule set's error, and nothing is recorded."""
+    with store.transaction() as conn:
+        evening = Evening.of(table, rules, store.events(table.id, conn))
+        kind, data, target = build(evening.derive())
+        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
+        event = store.append(conn, table.id, kind, data, target)
+    evening.fold(event, next_wind=wind)
+    return event, evening.derive()
 
 
 def _claims(ordered: Sequence[Event], hand_no: int) -> dict[str, dict[str, int]]:

@@ -1,5 +1,6 @@
 """Writes to a table's ledger: claims, kongs, drawn hands, won hands (preview and record),
-corrections and undo. Each write is one event appended in one transaction (:func:`record`).
+corrections and undo. Each write is one event appended in one transaction
+(:func:`companion.ledger.record`).
 
 For a won hand the table fills in the variant, its options, the round wind, the dealer's streak
 and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`).
@@ -7,7 +8,7 @@ and this hand's claims; the body holds only what the table saw (:class:`~.models
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -15,7 +16,7 @@ from flask import Blueprint, Response, jsonify
 from engine.melds import MeldKind
 
 from ..errors import ApiError, bad
-from ..ledger import Evening, HandState, Replay, by_player, replay
+from ..ledger import Build, HandState, Replay, by_player, record, replay
 from ..scoring import score_winners
 from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
 from .request import TableRef, object_body, parse, parse_body, store, table_for
@@ -23,34 +24,20 @@ from .views import table_view
 
 bp = Blueprint("hands", __name__, url_prefix="/api/tables/<token>")
 
-#: a write: from the ledger as it stands, the event's kind, data and target
-Build = Callable[[Replay], tuple[str, dict[str, Any], int | None]]
-NO_PAYMENTS = [0, 0, 0, 0]
 
-
-def record(ref: TableRef, build: Build) -> tuple[Response, int]:
-    """Append one event computed from the ledger inside the same transaction; answer 201 with the
-    table view derived from that ledger advanced by the event, so the ledger is read and folded
-    once per write. A hand the rule set cannot name the next dealer after is refused (400, field
-    named) and nothing is recorded."""
-    db = store()
-    with db.transaction() as conn:
-        evening = Evening.of(ref.table, ref.rules, db.events(ref.table.id, conn))
-        kind, data, target = build(evening.derive())
-        wind = ref.rules.next_wind(data) if kind in ("hand", "correct") else None
-        event = db.append(conn, ref.table.id, kind, data, target)
-    evening.fold(event, next_wind=wind)
-    out = table_view(ref, evening.derive())
-    out["event"] = event.to_dict()
-    return jsonify(out), 201
+def _recorded(ref: TableRef, build: Build) -> tuple[Response, int]:
+    """Record the event ``build`` computes (:func:`companion.ledger.record`); answer 201 with the
+    table view of the ledger that recording derived, and the event."""
+    event, ledger = record(store(), ref.table, ref.rules, build)
+    return jsonify(table_view(ref, ledger) | {"event": event.to_dict()}), 201
 
 
 @bp.post("/claims")
 def add_claim(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(ClaimBody)
-    claim = {"claimer": body.claimer, "from": body.from_, "meld": body.meld, "payments": NO_PAYMENTS}
-    return record(ref, lambda led: ("claim", _this_hand(led.state) | claim, None))
+    claim = {"claimer": body.claimer, "from": body.from_, "meld": body.meld, "payments": [0, 0, 0, 0]}
+    return _recorded(ref, lambda led: ("claim", _this_hand(led.state) | claim, None))
 
 
 @bp.post("/kongs")
@@ -63,14 +50,14 @@ def add_kong(token: str) -> tuple[Response, int]:
     def build(led: Replay) -> tuple[str, dict[str, Any], None]:
         return "kong", _this_hand(led.state) | kong | {"payments": by_player(led.state, by_wind)}, None
 
-    return record(ref, build)
+    return _recorded(ref, build)
 
 
 @bp.post("/draws")
 def add_draw(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(DrawBody, required=False)
-    return record(ref, lambda led: ("hand", _draw_data(led.state, led.claims, body), None))
+    return _recorded(ref, lambda led: ("hand", _draw_data(led.state, led.claims, body), None))
 
 
 @bp.post("/hands/score")
@@ -101,7 +88,7 @@ def add_hand(token: str) -> tuple[Response, int]:
     """Record the current hand: a win (scored and paid) or ``{"drawn": true}``."""
     ref = table_for(token, write=True)
     body = _hand_body()
-    return record(ref, lambda led: ("hand", _hand_data(ref, led.state, led.claims, body), None))
+    return _recorded(ref, lambda led: ("hand", _hand_data(ref, led.state, led.claims, body), None))
 
 
 @bp.post("/hands/<int:event_id>/correct")
@@ -121,7 +108,7 @@ def correct_hand(token: str, event_id: int) -> tuple[Response, int]:
         state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
         return "correct", _hand_data(ref, state, claims, body) | {"replaces": event_id}, event_id
 
-    return record(ref, build)
+    return _recorded(ref, build)
 
 
 @bp.post("/undo")
@@ -139,9 +126,9 @@ def undo(token: str) -> tuple[Response, int]:
                 "reload and undo again if still needed"
             )
             raise ApiError(409, "stale", message, "event_id")
-        return "undo", {"hand_no": led.state.hand_no, "payments": NO_PAYMENTS}, led.last_undoable
+        return "undo", {"hand_no": led.state.hand_no, "payments": [0, 0, 0, 0]}, led.last_undoable
 
-    return record(ref, build)
+    return _recorded(ref, build)
 
 
 def _hand_body() -> WonHand | DrawnHand:
@@ -162,7 +149,7 @@ def _hand_data(ref: TableRef, state: HandState, claims: Mapping[str, Any], body:
 
 def _draw_data(state: HandState, claims: Mapping[str, Any], body: DrawBody) -> dict[str, Any]:
     data = {"hand_no": state.hand_no, "outcome": "draw", "state": state.to_dict(), "claims": claims}
-    data["payments"] = NO_PAYMENTS
+    data["payments"] = [0, 0, 0, 0]
     if body.last_drawer:
         data["last_drawer"] = body.last_drawer
     return data
