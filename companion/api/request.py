@@ -2,8 +2,8 @@
 the table named by the token in the path with its rules resolved once.
 
 A body that is not JSON answers 400 ``bad_json``; one the model refuses answers 400 naming the
-field as a JSON path (``players[1]``, ``winners[0].context``); an engine error raised by a model's
-own check keeps its code and field.
+field as a JSON path (``players[1]``, ``winners[0].context``); an error raised by a model's own
+check (:class:`~companion.api.models.BodyError`) keeps its code and field.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def request_error(err: ValidationError) -> ApiError:
     path = json_path(first["loc"])
     cause = (first.get("ctx") or {}).get("error")
     if isinstance(cause, MahjongError):
-        return ApiError.from_engine(cause) if cause.field else ApiError(400, cause.code, cause.message, path or None)
+        return ApiError(400, cause.code, cause.message, cause.field or path or None)
     if first["type"] == "missing":
         message = f"missing field '{path}'"
     elif first["type"] == "extra_forbidden":

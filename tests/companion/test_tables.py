@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
+import pytest
+
 from .helpers import PLAYERS, WIN_S, err, new_table
 
 
@@ -59,3 +61,30 @@ def test_ledger_polling_says_when_nothing_changed(client):
     assert client.get(f"/api/tables/{t}/ledger?since=0").json == {"ok": True, "changed": False, "version": 0}
     client.post(f"/api/tables/{t}/draws")
     assert client.get(f"/api/tables/{t}/ledger?since=0").json["changed"] is True
+
+
+@pytest.mark.parametrize(
+    "extra, field, code",
+    [
+        ({"players": PLAYERS[:3]}, "players", "bad_input"),
+        ({"players": [*PLAYERS[:3], "x" * 41]}, "players[3]", "bad_input"),
+        ({"first_dealer": True}, "first_dealer", "bad_input"),
+        ({"first_dealer": "1"}, "first_dealer", "bad_input"),
+        ({"start_points": -1}, "start_points", "bad_input"),
+        ({"name": "x" * 81}, "name", "bad_input"),
+        ({"options": ["x"]}, "options", "bad_input"),
+        ({"options": {"seven_pairs": "yes"}}, "options.seven_pairs", "bad_option"),
+        ({"variant": 5}, "variant", "bad_input"),
+        ({"variant": "mars"}, "variant", "unknown_variant"),
+    ],
+)
+def test_a_new_table_names_the_field_at_fault(client, extra, field, code):
+    resp = client.post("/api/tables", json={"variant": "ningxia", "players": PLAYERS, **extra})
+    assert resp.status_code == 400 and err(resp)["field"] == field and err(resp)["code"] == code
+
+
+def test_a_new_table_keeps_trimmed_names_and_resolved_options(client):
+    view = new_table(client, players=["  Alice ", "Bob", "Chen", "Dora"], name=" Friday ", options=None)
+    assert view["table"]["players"] == PLAYERS and view["table"]["name"] == "Friday"
+    assert view["table"]["options"]["seven_pairs"] is True
+    assert view["table"]["variant"]["draw_needs"] == []
