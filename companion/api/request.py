@@ -85,7 +85,8 @@ def request_error(err: ValidationError) -> ApiError:
     elif first["type"] == "extra_forbidden":
         message = f"unknown field '{path}'; see /api/openapi.json for the fields this request takes"
     else:
-        message = f"field '{path}': {first['msg']}, got {first['input']!r}"
+        got = repr(first["input"])
+        message = f"field '{path}': {first['msg']}, got {got if len(got) <= 60 else got[:57] + '...'}"
     return bad(message, field=path or None)
 
 
