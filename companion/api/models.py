@@ -252,19 +252,20 @@ class Waits(OpenAnswer):
     notation: str
 
 
-class ScoreAnswer(OpenAnswer):
-    """The scoring contract's answer (`mjc score`): value, items, multipliers, payments by wind;
-    several winners: `results` and the summed `payments`."""
-
-    ok: bool
-    payments: dict[str, int]
-
-
 class WinnerResult(OpenAnswer):
     winner: str
     value: float
     items: list[dict[str, Any]]
     multipliers: list[dict[str, Any]]
+    payments: dict[str, int]
+
+
+class ScoreAnswer(OpenAnswer):
+    """The scoring contract's answer (`mjc score`): each winner's value, items, multipliers and
+    payments in `results`, and the `payments` by wind summed over the winners."""
+
+    ok: bool
+    results: list[WinnerResult] | None = None
     payments: dict[str, int]
 
 

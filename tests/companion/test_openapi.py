@@ -16,10 +16,12 @@ from companion.api.models import (
     LedgerPoll,
     Notation,
     Recognition,
+    ScoreAnswer,
     TableExport,
     TableView,
     Tiles,
     Variants,
+    Waits,
 )
 from companion.api.openapi import REF, REQUEST_MODELS
 
@@ -74,6 +76,10 @@ def test_answers_match_the_response_models(client: FlaskClient) -> None:
     Tiles.model_validate(answer(client.get("/api/tiles")))
     Notation.model_validate(answer(client.post("/api/notation", json={"tiles": "123m"})))
     ErrorBody.model_validate(answer(client.post("/api/notation", json={"tiles": "9z"})))
+    contract_hand = {"variant": "ningxia", "winner": "S", "hand": {"concealed": "123m456p789s1122z"}}
+    Waits.model_validate(answer(client.post("/api/waits", json=contract_hand)))
+    won = ScoreAnswer.model_validate(answer(client.post("/api/score", json={"variant": "ningxia", **WIN_S})))
+    assert sum(won.payments.values()) == 0
     view = new_table(client, start_points=10)
     TableView.model_validate(view)
     t = view["table"]["token"]
