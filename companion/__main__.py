@@ -1,4 +1,5 @@
 """``python -m companion`` is the ``mjc`` command line."""
+
 import sys
 
 from .cli import main

@@ -6,12 +6,14 @@ hand, 2 on malformed input. ``mjc recognize PHOTO… [--json] [--finder learned|
 reads tiles from photos.
 ``mjc serve`` starts the companion server.
 """
+
 from __future__ import annotations
 
 import argparse
 import json
 import sys
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from engine import contract
 
@@ -24,8 +26,13 @@ def _read_json(path: str | None) -> tuple[object, dict | None]:
     try:
         return json.loads(text), None
     except json.JSONDecodeError as err:
-        return None, {"ok": False, "error": {
-            "code": "bad_json", "message": f"not valid JSON at line {err.lineno} column {err.colno}: {err.msg}"}}
+        return None, {
+            "ok": False,
+            "error": {
+                "code": "bad_json",
+                "message": f"not valid JSON at line {err.lineno} column {err.colno}: {err.msg}",
+            },
+        }
 
 
 def _run_contract(fn, path: str | None) -> int:
@@ -40,14 +47,20 @@ def _recognize(paths: Sequence[str], as_json: bool, finder: str | None = None) -
     from vision import recognize
     from vision.errors import ImageError
 
-    outputs = []
+    outputs: list[dict[str, Any]] = []
     status = 0
     for path in paths:
         try:
             with open(path, "rb") as fh:
                 data = fh.read()
         except OSError as err:
-            outputs.append({"photo": path, "ok": False, "error": {"code": "cannot_read", "message": f"cannot read {path}: {err.strerror}"}})
+            outputs.append(
+                {
+                    "photo": path,
+                    "ok": False,
+                    "error": {"code": "cannot_read", "message": f"cannot read {path}: {err.strerror}"},
+                }
+            )
             status = 2
             continue
         try:
@@ -56,7 +69,9 @@ def _recognize(paths: Sequence[str], as_json: bool, finder: str | None = None) -
             outputs.append({"photo": path, "ok": False, "error": err.to_dict()})
             status = 2
             continue
-        outputs.append({"photo": path, "ok": True, **rec.to_dict()} if as_json else {"photo": path, "text": rec.to_text()})
+        outputs.append(
+            {"photo": path, "ok": True, **rec.to_dict()} if as_json else {"photo": path, "text": rec.to_text()}
+        )
     if as_json:
         print(json.dumps(outputs if len(outputs) != 1 else outputs[0], ensure_ascii=False, indent=2))
     else:
@@ -76,8 +91,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_rec = sub.add_parser("recognize", help="read the tiles in photos")
     p_rec.add_argument("photos", nargs="+")
     p_rec.add_argument("--json", action="store_true", help="print JSON")
-    p_rec.add_argument("--finder", choices=["learned", "classical"], default=None,
-                       help="tile finder (default: the learned one when its model ships)")
+    p_rec.add_argument(
+        "--finder",
+        choices=["learned", "classical"],
+        default=None,
+        help="tile finder (default: the learned one when its model ships)",
+    )
     p_serve = sub.add_parser("serve", help="start the companion server")
     p_serve.add_argument("--host", default="0.0.0.0")
     p_serve.add_argument("--port", type=int, default=8080)

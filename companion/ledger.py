@@ -17,36 +17,38 @@ Events (``kind``):
 ``undo``     takes back the latest effective event (``target``); undoing a correction brings
              back what it had replaced.
 
-Nothing is deleted: :func:`replay` works out which events are in effect, the balances (start
+Nothing is deleted: :func:`replay` (an :class:`Evening` folded from the events) works out which events are in effect, the balances (start
 points plus every effective payment), the timeline for the chart and the state of the next hand.
 The next hand's state is the last effective hand's state advanced by its own outcome, with the
 rule set's :meth:`~engine.rules.base.Variant.next_dealer`; the round wind moves on each time the
 deal has travelled four seats round the table.
 """
+
 from __future__ import annotations
 
-import inspect
 import logging
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Mapping, Sequence
+from typing import Any
 
-from engine.errors import MahjongError
-from engine.rules import get_variant
-from engine.rules.base import resolve_options
+from engine.seats import SEATS, Seat
 
-from .store import Event, Table
+from .rules import TableRules
+from .store import Event, Store, Table
 
-SEATS = ("E", "S", "W", "N")
 log = logging.getLogger("companion.ledger")
 
 
 @dataclass(frozen=True)
 class HandState:
+    """The state a hand is played under: its number, the dealer's physical seat (East), the round
+    wind, the dealer's streak and how far the deal has moved this round."""
+
     hand_no: int
-    dealer: int          # physical seat index of the dealer (East)
+    dealer: int  # physical seat index of the dealer (East)
     round_wind: str
-    streak: int          # consecutive hands the current dealer has kept the deal
-    steps: int = 0       # seats the deal has moved on this round (the round ends at 4)
+    streak: int  # consecutive hands the current dealer has kept the deal
+    steps: int = 0  # seats the deal has moved on this round (the round ends at 4)
 
     def wind_of(self, player: int) -> str:
         return SEATS[(player - self.dealer) % 4]
@@ -66,11 +68,12 @@ class HandState:
         }
 
     @classmethod
-    def from_dict(cls, d: Mapping[str, Any]) -> "HandState":
-        return cls(int(d["hand_no"]), int(d["dealer"]), str(d["round_wind"]), int(d["dealer_streak"]),
-                   int(d.get("steps", 0)))
+    def from_dict(cls, d: Mapping[str, Any]) -> HandState:
+        return cls(
+            int(d["hand_no"]), int(d["dealer"]), str(d["round_wind"]), int(d["dealer_streak"]), int(d.get("steps", 0))
+        )
 
-    def advance(self, next_wind: str) -> "HandState":
+    def advance(self, next_wind: str) -> HandState:
         """The next hand's state when ``next_wind`` (in this hand's winds) deals next."""
         new_dealer = self.player_at(next_wind)
         moved = (new_dealer - self.dealer) % 4
@@ -84,79 +87,28 @@ class HandState:
 
 
 def initial_state(table: Table) -> HandState:
+    """The first hand: the table's first dealer deals, East round."""
     return HandState(1, table.first_dealer, "E", 0, 0)
 
 
-def by_player(state: HandState, by_wind: Mapping[str, int]) -> list[int]:
+def by_player(state: HandState, by_wind: Mapping[Seat, int]) -> list[int]:
+    """Payments by wind (the engine's) as payments by physical seat 0-3 under ``state``."""
     out = [0, 0, 0, 0]
     for wind, amount in by_wind.items():
         out[state.player_at(wind)] += int(amount)
     return out
 
 
-def resolved_options(table: Table) -> dict:
-    variant = get_variant(table.variant)
-    return resolve_options(variant.options, table.options)
-
-
-def next_dealer_args(variant: Any) -> list[str]:
-    """The keyword facts a rule set's ``next_dealer`` accepts (``discarder``, ``last_drawer``)."""
-    try:
-        params = inspect.signature(variant.next_dealer).parameters
-    except (TypeError, ValueError):  # pragma: no cover
-        return []
-    return [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
-
-
-def draw_needs(variant: Any, opts: Mapping[str, Any]) -> list[str]:
-    """The facts a drawn hand must carry for this rule set to name the next dealer (Nanning:
-    ``last_drawer``, the player who drew the last tile), found by asking the rule set."""
-    try:
-        variant.next_dealer([], True, opts)
-    except MahjongError as err:
-        return [err.field] if err.field else ["last_drawer"]
-    except Exception:  # pragma: no cover - a rule set's own bug: let recording report it
-        return []
-    return []
-
-
-def next_wind(table: Table, data: Mapping[str, Any]) -> str:
-    """Who deals after a recorded hand, in that hand's winds. Raises the rule set's error when it
-    needs a fact the hand does not carry (Nanning's draw needs ``last_drawer``)."""
-    variant = get_variant(table.variant)
-    opts = resolved_options(table)
-    accepted = next_dealer_args(variant)
-    extra: dict[str, Any] = {}
-    if data["outcome"] == "draw":
-        if "last_drawer" in accepted and data.get("last_drawer"):
-            extra["last_drawer"] = data["last_drawer"]
-        wind = variant.next_dealer([], True, opts, **extra)
-    else:
-        winners = [r["winner"] for r in data["result"]["results"] if not r.get("passed_over")]
-        froms = {(w.get("win") or {}).get("from") for w in data.get("winners", [])
-                 if (w.get("win") or {}).get("by") == "discard"} - {None}
-        if "discarder" in accepted and len(froms) == 1:
-            extra["discarder"] = froms.pop()
-        wind = variant.next_dealer(winners, False, opts, **extra)
-    return wind if wind in SEATS else "S"
-
-
-def safe_next_wind(table: Table, data: Mapping[str, Any]) -> str:
-    """:func:`next_wind` for replaying what is already recorded: never fails a read (passes the deal)."""
-    try:
-        return next_wind(table, data)
-    except Exception:  # a rule set changed since the hand was recorded
-        log.warning("table %s: cannot work out the next dealer; passing the deal", table.id, exc_info=True)
-        return "S"
-
-
 @dataclass
 class Replay:
+    """The ledger as the API shows it: the next hand's state and claims, balances by seat, the
+    effective entries, every event with its status, the chart's timeline and the version."""
+
     state: HandState
     claims: dict[str, dict[str, int]]
     balances: list[int]
-    entries: list[dict] = field(default_factory=list)   # effective events in the evening's order
-    log: list[dict] = field(default_factory=list)       # every event, with its status
+    entries: list[dict] = field(default_factory=list)  # effective events in the evening's order
+    log: list[dict] = field(default_factory=list)  # every event, with its status
     timeline: list[dict] = field(default_factory=list)  # balances after each effective event
     version: int = 0
     last_undoable: int | None = None
@@ -174,75 +126,162 @@ class Replay:
         }
 
 
-def replay(table: Table, events: Sequence[Event]) -> Replay:
-    by_id = {e.id: e for e in events}
-    active: dict[int, Event] = {}
-    status: dict[int, str] = {}
-    undone_by: dict[int, int] = {}
-    for ev in events:
-        if ev.kind in ("hand", "kong", "claim"):
-            active[ev.id] = ev
-            status[ev.id] = "active"
-        elif ev.kind == "correct":
-            if ev.target in active:
-                del active[ev.target]
-                status[ev.target] = "corrected"
-            active[ev.id] = ev
-            status[ev.id] = "active"
-        elif ev.kind == "undo":
-            status[ev.id] = "undo"
-            target = active.pop(ev.target, None) if ev.target is not None else None
-            if target is not None:
-                status[target.id] = "undone"
-                undone_by[target.id] = ev.id
-                if target.kind == "correct" and target.target in by_id:
-                    active[target.target] = by_id[target.target]
-                    status[target.target] = "active"
+class Evening:
+    """The fold behind :class:`Replay`: which events are in effect, built one event at a time.
 
-    def position(ev: Event) -> int:
+    :meth:`fold` takes each stored event in order; :meth:`derive` works out the balances, the
+    timeline, the next hand's state and this hand's claims from what is in effect. A write folds
+    the stored events once, derives the state it is computed from, appends its event, folds that
+    one in and derives the answer: the ledger is read once per write, and the rule set is asked
+    who deals after a hand at most once per fold (the wind a write checked is kept with its event).
+    """
+
+    def __init__(self, table: Table, rules: TableRules) -> None:
+        self.table = table
+        self.rules = rules
+        self._events: list[Event] = []
+        self._by_id: dict[int, Event] = {}
+        self._active: dict[int, Event] = {}
+        self._status: dict[int, str] = {}
+        self._winds: dict[int, Seat] = {}
+
+    @classmethod
+    def of(cls, table: Table, rules: TableRules, events: Sequence[Event]) -> Evening:
+        """The evening folded from ``events`` (in ``seq`` order)."""
+        evening = cls(table, rules)
+        for ev in events:
+            evening.fold(ev)
+        return evening
+
+    def fold(self, ev: Event, next_wind: Seat | None = None) -> None:
+        """Take one more event into account. ``next_wind``: who deals after this hand, when the
+        caller has already asked the rule set."""
+        self._events.append(ev)
+        self._by_id[ev.id] = ev
+        if next_wind is not None:
+            self._winds[ev.id] = next_wind
+        if ev.kind in ("hand", "kong", "claim"):
+            self._activate(ev)
+        elif ev.kind == "correct":
+            if ev.target in self._active:
+                del self._active[ev.target]
+                self._status[ev.target] = "corrected"
+            self._activate(ev)
+        elif ev.kind == "undo":
+            self._status[ev.id] = "undo"
+            target = self._active.pop(ev.target, None) if ev.target is not None else None
+            if target is not None:
+                self._status[target.id] = "undone"
+                if target.kind == "correct" and target.target in self._by_id:
+                    self._activate(self._by_id[target.target])
+
+    def _activate(self, ev: Event) -> None:
+        self._active[ev.id] = ev
+        self._status[ev.id] = "active"
+
+    def _position(self, ev: Event) -> int:
+        """A correction keeps the place of the hand it replaces (followed back to the original)."""
         seen = 0
-        while ev.kind == "correct" and ev.target in by_id and seen < 1000:
-            ev = by_id[ev.target]
+        while ev.kind == "correct" and ev.target in self._by_id and seen < 1000:
+            ev = self._by_id[ev.target]
             seen += 1
         return ev.seq
 
-    ordered = sorted(active.values(), key=position)
-    balances = [int(table.start_points)] * 4
-    timeline = [{"seq": 0, "label": "start", "balances": list(balances)}]
-    entries = []
-    last_hand: Event | None = None
-    for ev in ordered:
-        pays = ev.data.get("payments", [0, 0, 0, 0])
-        balances = [b + int(p) for b, p in zip(balances, pays)]
-        entry = {"id": ev.id, "seq": ev.seq, "kind": "hand" if ev.kind == "correct" else ev.kind,
-                 "corrected": ev.kind == "correct", "created_at": ev.created_at, "balances": list(balances), **ev.data}
-        entries.append(entry)
-        timeline.append({"seq": ev.seq, "id": ev.id, "label": _label(entry), "balances": list(balances)})
-        if ev.kind in ("hand", "correct"):
-            last_hand = ev
+    def _next_wind(self, hand: Event) -> Seat:
+        """Who dealt after ``hand``; never fails a read (a rule set changed since: pass the deal)."""
+        if hand.id not in self._winds:
+            try:
+                self._winds[hand.id] = self.rules.next_wind(hand.data)
+            except Exception:
+                log.warning("table %s: cannot work out the next dealer; passing the deal", self.table.id, exc_info=True)
+                self._winds[hand.id] = "S"
+        return self._winds[hand.id]
 
-    state = initial_state(table)
-    if last_hand is not None:
-        state = HandState.from_dict(last_hand.data["state"]).advance(safe_next_wind(table, last_hand.data))
+    def derive(self) -> Replay:
+        """Balances, entries, timeline, next hand's state and its claims from the events in effect."""
+        ordered = sorted(self._active.values(), key=self._position)
+        balances = [int(self.table.start_points)] * 4
+        timeline = [{"seq": 0, "label": "start", "balances": list(balances)}]
+        entries = []
+        last_hand: Event | None = None
+        for ev in ordered:
+            pays = ev.data.get("payments", [0, 0, 0, 0])
+            balances = [b + int(p) for b, p in zip(balances, pays)]
+            entry = {
+                "id": ev.id,
+                "seq": ev.seq,
+                "kind": "hand" if ev.kind == "correct" else ev.kind,
+                "corrected": ev.kind == "correct",
+                "created_at": ev.created_at,
+                "balances": list(balances),
+                **ev.data,
+            }
+            entries.append(entry)
+            timeline.append({"seq": ev.seq, "id": ev.id, "label": _label(entry), "balances": list(balances)})
+            if ev.kind in ("hand", "correct"):
+                last_hand = ev
+        state = initial_state(self.table)
+        if last_hand is not None:
+            state = HandState.from_dict(last_hand.data["state"]).advance(self._next_wind(last_hand))
+        undoable = max(self._active.values(), key=lambda e: e.seq).id if self._active else None
+        version = self._events[-1].seq if self._events else 0
+        return Replay(
+            state, _claims(ordered, state.hand_no), balances, entries, self._log(), timeline, version, undoable
+        )
 
+    def _log(self) -> list[dict]:
+        return [
+            {
+                "id": e.id,
+                "seq": e.seq,
+                "kind": e.kind,
+                "target": e.target,
+                "status": self._status.get(e.id, "active"),
+                "created_at": e.created_at,
+                "hand_no": e.data.get("hand_no", e.data.get("state", {}).get("hand_no")),
+            }
+            for e in self._events
+        ]
+
+
+def replay(table: Table, rules: TableRules, events: Sequence[Event]) -> Replay:
+    """The ledger derived from ``events`` (every event of the table, in ``seq`` order)."""
+    return Evening.of(table, rules, events).derive()
+
+
+#: a write: from the ledger as it stands, the event's kind, data and target (raise to refuse)
+Build = Callable[[Replay], tuple[str, dict[str, Any], int | None]]
+
+
+def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Replay]:
+    """Append the event ``build`` computes from the ledger, in one transaction, and return it with
+    the ledger advanced by it: the events are read and folded once. A hand the rule set cannot name
+    the next dealer after raises the rule set's error, and nothing is recorded."""
+    with store.transaction() as conn:
+        evening = Evening.of(table, rules, store.events(table.id, conn))
+        kind, data, target = build(evening.derive())
+        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
+        event = store.append(conn, table.id, kind, data, target)
+    evening.fold(event, next_wind=wind)
+    return event, evening.derive()
+
+
+def _claims(ordered: Sequence[Event], hand_no: int) -> dict[str, dict[str, int]]:
+    """Pungs and kongs claimed this hand: each claim and each exposed kong (a concealed kong takes
+    nothing; an added kong upgrades a pung already claimed)."""
     claims: dict[str, dict[str, int]] = {}
     for ev in ordered:
-        if ev.kind not in ("claim", "kong") or ev.data.get("hand_no") != state.hand_no:
+        if ev.kind not in ("claim", "kong") or ev.data.get("hand_no") != hand_no:
             continue
         claimer, victim = ev.data.get("claimer"), ev.data.get("from")
         if ev.kind == "kong":
             claimer = ev.data.get("declarer")
             if ev.data.get("type") != "kong":
-                continue  # concealed kongs take nothing; an added kong upgrades a pung already claimed
+                continue
         if claimer and victim:
             row = claims.setdefault(claimer, {})
             row[victim] = row.get(victim, 0) + 1
-
-    log = [{"id": e.id, "seq": e.seq, "kind": e.kind, "target": e.target, "status": status.get(e.id, "active"),
-            "created_at": e.created_at, "hand_no": e.data.get("hand_no", e.data.get("state", {}).get("hand_no"))}
-           for e in events]
-    undoable = max(active.values(), key=lambda e: e.seq).id if active else None
-    return Replay(state, claims, balances, entries, log, timeline, events[-1].seq if events else 0, undoable)
+    return claims
 
 
 def _label(entry: Mapping[str, Any]) -> str:

@@ -1,4 +1,5 @@
 """``mjc serve``: the companion app under waitress (a production WSGI server), nothing else to run."""
+
 from __future__ import annotations
 
 import logging
@@ -20,7 +21,7 @@ def lan_addresses() -> list[str]:
         pass
     try:
         for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET):
-            addr = info[4][0]
+            addr = str(info[4][0])
             if addr not in found and not addr.startswith("127."):
                 found.append(addr)
     except OSError:
@@ -42,8 +43,11 @@ def serve(host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threa
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="mjc")
     except OSError as err:
-        print(f"mjc serve: cannot listen on {host}:{port}: {err.strerror or err}; "
-              f"is another server running? Try --port {port + 1}", file=sys.stderr)
+        print(
+            f"mjc serve: cannot listen on {host}:{port}: {err.strerror or err}; "
+            f"is another server running? Try --port {port + 1}",
+            file=sys.stderr,
+        )
         return 2
     data = Path(data_dir).resolve()
     print(f"Mahjong table companion — ledger in {data}", flush=True)

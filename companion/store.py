@@ -8,17 +8,19 @@
 * ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings an older file up to
   date in one transaction when the store opens.
 """
+
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Iterator
 
 DB_NAME = "companion.sqlite3"
 
@@ -90,10 +92,19 @@ class Table:
     created_at: str
 
     @classmethod
-    def from_row(cls, row: sqlite3.Row) -> "Table":
-        return cls(row["id"], row["token"], row["watch_token"], row["variant"], json.loads(row["options"]),
-                   json.loads(row["players"]), row["first_dealer"], row["start_points"], row["name"],
-                   row["created_at"])
+    def from_row(cls, row: sqlite3.Row) -> Table:
+        return cls(
+            row["id"],
+            row["token"],
+            row["watch_token"],
+            row["variant"],
+            json.loads(row["options"]),
+            json.loads(row["players"]),
+            row["first_dealer"],
+            row["start_points"],
+            row["name"],
+            row["created_at"],
+        )
 
 
 @dataclass
@@ -106,14 +117,20 @@ class Event:
     created_at: str
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "seq": self.seq, "kind": self.kind, "target": self.target, "data": self.data,
-                "created_at": self.created_at}
+        return {
+            "id": self.id,
+            "seq": self.seq,
+            "kind": self.kind,
+            "target": self.target,
+            "data": self.data,
+            "created_at": self.created_at,
+        }
 
 
 class Store:
     """Thread-safe access to the SQLite file (a connection per thread)."""
 
-    def __init__(self, data_dir: str | Path) -> None:
+    def __init__(self, data_dir: str | os.PathLike[str]) -> None:
         self.data_dir = Path(data_dir)
         self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
@@ -157,22 +174,34 @@ class Store:
         with self.transaction() as conn:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
-                raise StoreError(f"{self.path} was written by a newer version (schema {version}, this program "
-                                 f"knows {SCHEMA_VERSION}); upgrade the program or use another --data-dir")
+                raise StoreError(
+                    f"{self.path} was written by a newer version (schema {version}, this program "
+                    f"knows {SCHEMA_VERSION}); upgrade the program or use another --data-dir"
+                )
             for i in range(version, SCHEMA_VERSION):
                 for statement in _split_sql(MIGRATIONS[i]):
                     conn.execute(statement)
                 conn.execute(f"PRAGMA user_version = {i + 1}")
 
     # ------------------------------------------------------------------ tables
-    def create_table(self, *, variant: str, options: dict, players: list[str], first_dealer: int,
-                     start_points: int, name: str = "") -> Table:
+    def create_table(
+        self, *, variant: str, options: dict, players: list[str], first_dealer: int, start_points: int, name: str = ""
+    ) -> Table:
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO tables (token, watch_token, variant, options, players, first_dealer, start_points,"
                 " name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (secrets.token_urlsafe(18), secrets.token_urlsafe(18), variant, json.dumps(options),
-                 json.dumps(players, ensure_ascii=False), first_dealer, start_points, name, now()),
+                (
+                    secrets.token_urlsafe(18),
+                    secrets.token_urlsafe(18),
+                    variant,
+                    json.dumps(options),
+                    json.dumps(players, ensure_ascii=False),
+                    first_dealer,
+                    start_points,
+                    name,
+                    now(),
+                ),
             )
             row = conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
         return Table.from_row(row)
@@ -186,8 +215,9 @@ class Store:
 
     # ------------------------------------------------------------------ events
     def events(self, table_id: int, conn: sqlite3.Connection | None = None) -> list[Event]:
-        rows = (conn or self.conn).execute(
-            "SELECT * FROM events WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        rows = (
+            (conn or self.conn).execute("SELECT * FROM events WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+        )
         return [Event(r["id"], r["seq"], r["kind"], r["target"], json.loads(r["data"]), r["created_at"]) for r in rows]
 
     @staticmethod
@@ -199,7 +229,7 @@ class Store:
             "INSERT INTO events (table_id, seq, kind, target, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
             (table_id, seq, kind, target, json.dumps(data, ensure_ascii=False), created),
         )
-        return Event(cur.lastrowid, seq, kind, target, data, created)
+        return Event(_row_id(cur), seq, kind, target, data, created)
 
     # ------------------------------------------------------------------ photos
     def save_photo(self, table_id: int, data: bytes, recognition: dict) -> int:
@@ -216,14 +246,22 @@ class Store:
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO photos (table_id, sha256, path, recognition, created_at) VALUES (?, ?, ?, ?, ?)",
-                (table_id, sha, str(path.relative_to(self.data_dir)), json.dumps(recognition), now()))
-        return int(cur.lastrowid)
+                (table_id, sha, str(path.relative_to(self.data_dir)), json.dumps(recognition), now()),
+            )
+        return _row_id(cur)
 
     def photo(self, table_id: int, photo_id: int) -> tuple[Path, dict] | None:
         row = self.conn.execute("SELECT * FROM photos WHERE id = ? AND table_id = ?", (photo_id, table_id)).fetchone()
         if row is None:
             return None
         return self.data_dir / row["path"], json.loads(row["recognition"])
+
+
+def _row_id(cur: sqlite3.Cursor) -> int:
+    """The id of the row an ``INSERT`` just added."""
+    if cur.lastrowid is None:  # pragma: no cover - SQLite sets it on every INSERT
+        raise StoreError("the database did not report the new row's id")
+    return cur.lastrowid
 
 
 def _split_sql(script: str) -> list[str]:

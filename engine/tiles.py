@@ -145,7 +145,7 @@ def parse_tiles(text: str) -> list[Tile]:
     tiles: list[Tile] = []
     pending: list[int] = []
     for pos, ch in enumerate(cleaned):
-        if ch.isdigit():
+        if ch in "0123456789":
             pending.append(int(ch))
         elif ch.isalpha():
             letter = ch.lower()

@@ -115,3 +115,10 @@ def test_names():
 )
 def test_indicator_cycle(indicator, following):
     assert tile_str(next_in_cycle(parse_tile(indicator))) == following
+
+
+@pytest.mark.parametrize("text", ["¹m", "1²m", "①m", "١m"])
+def test_digits_other_than_ascii_are_a_notation_error(text):
+    with pytest.raises(NotationError) as info:
+        parse_tiles(text)
+    assert "unexpected character" in info.value.message

@@ -1,0 +1,67 @@
+"""The API's error handlers: every error under ``/api/`` answers JSON, never a stack trace.
+
+* :class:`~companion.errors.ApiError`: its status and body.
+* :class:`~engine.errors.MahjongError`: a refusal by the rules (:class:`~engine.rules.base.Refusal`)
+  answers 422, any other engine error (malformed input) 400, with the engine's code and field.
+* HTTP errors (404, 405, 413) under ``/api/``: JSON with a stable code; elsewhere as Flask has them.
+* Anything else: a clean 500 ``internal``; the request recorded nothing (writes are one transaction).
+"""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from engine.errors import MahjongError
+
+from ..errors import ApiError
+
+log = logging.getLogger("companion")
+
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def register_error_handlers(app: Flask) -> None:
+    """Install the handlers above on ``app``."""
+    app.register_error_handler(ApiError, _api_error)
+    app.register_error_handler(MahjongError, _engine_error)
+    app.register_error_handler(HTTPException, _http_error)
+    app.register_error_handler(Exception, _unexpected)
+
+
+def _answer(err: ApiError) -> tuple[Response, int]:
+    return jsonify(err.to_dict()), err.status
+
+
+def _api_error(err: ApiError) -> tuple[Response, int]:
+    return _answer(err)
+
+
+def _engine_error(err: MahjongError) -> tuple[Response, int]:
+    return _answer(ApiError.from_engine(err))
+
+
+def _http_error(err: HTTPException) -> HTTPException | tuple[Response, int]:
+    if not request.path.startswith("/api/"):
+        return err
+    status = err.code or 500
+    limit_mb = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
+    messages = {
+        404: "no such API resource; see /api/openapi.json",
+        405: f"{request.method} is not allowed here; see /api/openapi.json",
+        413: f"the upload is larger than {limit_mb} MB; send a smaller photo (the page downscales photos before upload)",
+    }
+    return _answer(
+        ApiError(status, HTTP_CODES.get(status, "http_error"), messages.get(status, err.description or "error"))
+    )
+
+
+def _unexpected(err: Exception) -> tuple[Response, int]:
+    log.exception("unexpected error on %s %s", request.method, request.path)
+    message = (
+        "something went wrong on the server; nothing was recorded by this request. "
+        "Try again, and if it persists note what you did."
+    )
+    return _answer(ApiError(500, "internal", message))

@@ -1,0 +1,182 @@
+"""Writes to a table's ledger: claims, kongs, drawn hands, won hands (preview and record),
+corrections and undo. Each write is one event appended in one transaction
+(:func:`companion.ledger.record`).
+
+For a won hand the table fills in the variant, its options, the round wind, the dealer's streak
+and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, Response, jsonify
+
+from engine.melds import MeldKind
+
+from ..errors import ApiError, bad
+from ..ledger import Build, HandState, Replay, by_player, record, replay
+from ..scoring import score_winners
+from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
+from .request import TableRef, object_body, parse, parse_body, store, table_for
+from .views import table_view
+
+bp = Blueprint("hands", __name__, url_prefix="/api/tables/<token>")
+
+
+def _recorded(ref: TableRef, build: Build) -> tuple[Response, int]:
+    """Record the event ``build`` computes (:func:`companion.ledger.record`); answer 201 with the
+    table view of the ledger that recording derived, and the event."""
+    event, ledger = record(store(), ref.table, ref.rules, build)
+    return jsonify(table_view(ref, ledger) | {"event": event.to_dict()}), 201
+
+
+@bp.post("/claims")
+def add_claim(token: str) -> tuple[Response, int]:
+    ref = table_for(token, write=True)
+    body = parse_body(ClaimBody)
+    claim = {"claimer": body.claimer, "from": body.from_, "meld": body.meld, "payments": [0, 0, 0, 0]}
+    return _recorded(ref, lambda led: ("claim", _this_hand(led.state) | claim, None))
+
+
+@bp.post("/kongs")
+def add_kong(token: str) -> tuple[Response, int]:
+    ref = table_for(token, write=True)
+    body = parse_body(KongBody)
+    by_wind = ref.rules.kong_payments(MeldKind(body.type), body.declarer, body.from_)
+    kong = {"type": body.type, "declarer": body.declarer, "from": body.from_, "payments_by_wind": by_wind}
+
+    def build(led: Replay) -> tuple[str, dict[str, Any], None]:
+        return "kong", _this_hand(led.state) | kong | {"payments": by_player(led.state, by_wind)}, None
+
+    return _recorded(ref, build)
+
+
+@bp.post("/draws")
+def add_draw(token: str) -> tuple[Response, int]:
+    ref = table_for(token, write=True)
+    body = parse_body(DrawBody, required=False)
+    return _recorded(ref, lambda led: ("hand", _draw_data(led.state, led.claims, body), None))
+
+
+@bp.post("/hands/score")
+def preview_hand(token: str) -> dict[str, Any]:
+    """Score the current hand's winners without recording; ``correct`` previews a correction under
+    that hand's own state and claims."""
+    ref = table_for(token)
+    body = parse_body(PreviewBody)
+    led = replay(ref.table, ref.rules, store().events(ref.table.id))
+    state, claims = led.state, led.claims
+    if "correct" in body.model_fields_set:
+        original = next((e for e in led.entries if e["id"] == body.correct and e["kind"] == "hand"), None)
+        if original is None:
+            raise bad(f"'correct' must name a hand in effect on this table, got {body.correct!r}", field="correct")
+        state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
+    result = score_winners(ref.rules, state, claims, _winners(body))
+    return {
+        "ok": True,
+        "state": state.to_dict(),
+        "claims": claims,
+        "result": result,
+        "payments_by_player": by_player(state, result["payments"]),
+    }
+
+
+@bp.post("/hands")
+def add_hand(token: str) -> tuple[Response, int]:
+    """Record the current hand: a win (scored and paid) or ``{"drawn": true}``."""
+    ref = table_for(token, write=True)
+    body = _hand_body()
+    return _recorded(ref, lambda led: ("hand", _hand_data(ref, led.state, led.claims, body), None))
+
+
+@bp.post("/hands/<int:event_id>/correct")
+def correct_hand(token: str, event_id: int) -> tuple[Response, int]:
+    """Replace a hand in effect, re-scored under the state and claims it was played with."""
+    ref = table_for(token, write=True)
+    body = _hand_body()
+
+    def build(led: Replay) -> tuple[str, dict[str, Any], int]:
+        original = next((e for e in led.entries if e["id"] == event_id), None)
+        if original is None or original["kind"] != "hand":
+            raise ApiError(
+                404,
+                "no_such_hand",
+                f"event {event_id} is not a hand in effect on this table; reload the ledger and pick the hand again",
+            )
+        state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
+        return "correct", _hand_data(ref, state, claims, body) | {"replaces": event_id}, event_id
+
+    return _recorded(ref, build)
+
+
+@bp.post("/undo")
+def undo(token: str) -> tuple[Response, int]:
+    """Take back the latest effective event (409 when there is none, or ``event_id`` is stale)."""
+    ref = table_for(token, write=True)
+    body = parse_body(UndoBody, required=False)
+
+    def build(led: Replay) -> tuple[str, dict[str, Any], int]:
+        if led.last_undoable is None:
+            raise ApiError(409, "nothing_to_undo", "there is nothing to undo at this table")
+        if body.event_id is not None and body.event_id != led.last_undoable:
+            message = (
+                "the ledger changed since you looked (another device recorded something); "
+                "reload and undo again if still needed"
+            )
+            raise ApiError(409, "stale", message, "event_id")
+        return "undo", {"hand_no": led.state.hand_no, "payments": [0, 0, 0, 0]}, led.last_undoable
+
+    return _recorded(ref, build)
+
+
+def _hand_body() -> WonHand | DrawnHand:
+    """A won hand, or a drawn one when the body says ``"drawn": true``."""
+    body = object_body()
+    return parse(DrawnHand, body) if body.get("drawn") is True else parse(WonHand, body)
+
+
+def _this_hand(state: HandState) -> dict[str, Any]:
+    return {"hand_no": state.hand_no, "state": state.to_dict()}
+
+
+def _hand_data(ref: TableRef, state: HandState, claims: Mapping[str, Any], body: WonHand | DrawnHand) -> dict[str, Any]:
+    if isinstance(body, DrawnHand):
+        return _draw_data(state, claims, body)
+    return _win_data(ref, state, claims, body)
+
+
+def _draw_data(state: HandState, claims: Mapping[str, Any], body: DrawBody) -> dict[str, Any]:
+    data = {"hand_no": state.hand_no, "outcome": "draw", "state": state.to_dict(), "claims": claims}
+    data["payments"] = [0, 0, 0, 0]
+    if body.last_drawer:
+        data["last_drawer"] = body.last_drawer
+    return data
+
+
+def _win_data(ref: TableRef, state: HandState, claims: Mapping[str, Any], body: WonHand) -> dict[str, Any]:
+    """A won hand scored under ``state`` and ``claims``, paid by player; 400 for a photo not of this table."""
+    winners = _winners(body)
+    result = score_winners(ref.rules, state, claims, winners)
+    data = {
+        "hand_no": state.hand_no,
+        "outcome": "win",
+        "state": state.to_dict(),
+        "claims": claims,
+        "winners": winners,
+        "result": result,
+        "payments": by_player(state, result["payments"]),
+    }
+    if body.photo_id is not None:
+        if store().photo(ref.table.id, body.photo_id) is None:
+            raise bad("field 'photo_id' names no photo of this table", field="photo_id")
+        data["photo_id"] = body.photo_id
+    if body.tiles is not None:
+        data["tiles"] = body.tiles
+    return data
+
+
+def _winners(body: WonHand) -> list[dict[str, Any]]:
+    """Each winner's fields as sent (the contract's ``winner``, ``win``, ``hand``, ``indicators``)."""
+    return [w.model_dump(by_alias=True, exclude_unset=True) for w in body.winners]

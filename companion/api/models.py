@@ -1,0 +1,382 @@
+"""Request and response models of the HTTP API (pydantic).
+
+Request models validate the JSON bodies: unknown fields are refused, types are checked strictly
+(no ``"1"`` for ``1``, no ``true`` for a number), and a validation error answers 400 naming the
+field as a JSON path (``players[1]``, ``winners[0].context``, ``from``). The same models give the
+OpenAPI document its schemas (:mod:`companion.api.openapi`). Response models document the answers;
+the test suite checks real answers against them.
+
+What a winner's ``win``, ``hand`` and ``indicators`` hold is the engine's scoring contract
+(:mod:`engine.contract`, ``README.md``): the models keep them as objects and the contract checks
+them, naming the field within the request (``winners[0].hand.concealed``).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
+
+from engine.errors import MahjongError
+
+
+class BodyError(MahjongError):
+    """A request body whose fields contradict each other (raised by a model's own checks)."""
+
+    code = "bad_input"
+
+
+def _upper(value: object) -> object:
+    return value.upper() if isinstance(value, str) else value
+
+
+#: a wind of the current hand, ``E S W N`` (East deals); lower case is read too
+Seat = Annotated[
+    Literal["E", "S", "W", "N"],
+    BeforeValidator(_upper),
+    Field(description="a wind of the current hand: E S W N (East deals)"),
+]
+PlayerName = Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=40)]
+
+
+class Request(BaseModel):
+    """A JSON request body: strict types, unknown fields refused."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+# ---------------------------------------------------------------------------- requests
+
+
+class NotationBody(Request):
+    """Typed tiles to read the way the engine does."""
+
+    tiles: str = Field(description="tiles in notation (`123m 5z`), Chinese names (`一萬 東`) or Unicode glyphs")
+
+
+class NewTable(Request):
+    """A new table: its rule set, house rules, the four players in seat order."""
+
+    variant: str = Field(description="a rule set name from /api/variants")
+    options: dict[str, Any] | None = Field(None, description="house rules (the rule set's documented options)")
+    players: list[PlayerName] = Field(
+        min_length=4, max_length=4, description="the four players' names in physical seat order (play order)"
+    )
+    first_dealer: int = Field(0, ge=0, le=3, description="the seat number 0-3 of the player who deals first")
+    start_points: int = Field(0, ge=0, le=1_000_000_000, description="each player's points at the start")
+    name: str = Field("", max_length=80, description="the table's display name")
+
+
+class ClaimBody(Request):
+    """A pung or kong one player claimed from another this hand."""
+
+    claimer: Seat
+    from_: Seat = Field(alias="from", description="the seat the tile was claimed from")
+    meld: Literal["pung", "kong"] = Field("pung", description="record a kong with its payments at /kongs")
+
+    @model_validator(mode="after")
+    def _another_seat(self) -> ClaimBody:
+        if self.claimer == self.from_:
+            raise BodyError("a player cannot claim from themself: 'from' must be another seat", field="from")
+        return self
+
+
+class KongBody(Request):
+    """A kong as it is declared; its immediate payments follow the table's rule set."""
+
+    type: Literal["kong", "concealed_kong", "added_kong"] = Field(
+        description="kong: exposed, from a discard; concealed_kong; added_kong: a claimed pung made a kong"
+    )
+    declarer: Seat
+    from_: Seat | None = Field(None, alias="from", description="the discarder (exposed kong)")
+
+    @model_validator(mode="after")
+    def _from_fits_the_type(self) -> KongBody:
+        if self.type == "kong" and self.from_ is None:
+            raise BodyError("missing field 'from': the seat whose discard made the kong", field="from")
+        if self.type == "concealed_kong" and self.from_ is not None:
+            raise BodyError("a concealed kong is not claimed from anyone: leave 'from' out", field="from")
+        if self.from_ == self.declarer:
+            raise BodyError("'from' must be another player's seat", field="from")
+        return self
+
+
+class DrawBody(Request):
+    """A drawn hand (no winner)."""
+
+    last_drawer: Seat | None = Field(
+        None, description="who drew the last tile (rule sets whose deal goes to them: Nanning)"
+    )
+
+
+class DrawnHand(DrawBody):
+    """A drawn hand recorded through /hands (or as a correction)."""
+
+    drawn: Literal[True] = Field(description="record a drawn hand instead of a win")
+
+
+class Winner(Request):
+    """One winner's hand as the table saw it (the engine's contract without the table's facts)."""
+
+    winner: Seat
+    win: dict[str, Any] | None = Field(None, description="the contract's `win`: by, from, after_kong, …")
+    hand: dict[str, Any] = Field(description="the contract's `hand`: concealed, winning_tile, melds, flowers")
+    indicators: dict[str, Any] | None = Field(None, description="the contract's `indicators`: baida, bloom, fish")
+
+
+class WonHand(Request):
+    """A won hand: one to three winners (several only on one discard)."""
+
+    winners: list[Winner] = Field(min_length=1, max_length=3)
+    photo_id: int | None = Field(None, description="the table photo the hand was read from")
+    tiles: Any = Field(None, description="the confirmed tile reading, kept with the hand")
+
+
+class PreviewBody(WonHand):
+    """A won hand to score without recording; ``correct`` scores it as a correction of that hand."""
+
+    correct: int | None = Field(None, description="score as a correction of this hand event (its state and claims)")
+
+
+class UndoBody(Request):
+    """What to undo: the latest effective event."""
+
+    event_id: int | None = Field(None, description="the event you mean to undo; 409 when it is no longer the latest")
+
+
+# ---------------------------------------------------------------------------- responses
+
+
+class Answer(BaseModel):
+    """A response body of known shape."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+class OpenAnswer(BaseModel):
+    """A response body whose documented fields may be joined by others (the engine's, the recogniser's)."""
+
+    model_config = ConfigDict(extra="allow")
+
+
+class ErrorDetail(Answer):
+    code: str
+    message: str
+    field: str | None = None
+    kind: Literal["refused", "invalid"] | None = Field(None, description="an engine error: refused or malformed")
+
+
+class ErrorBody(Answer):
+    """Every error: a stable code, a message saying what to do, the field concerned."""
+
+    ok: Literal[False]
+    error: ErrorDetail
+
+
+class Health(Answer):
+    ok: bool
+    schema_version: int
+
+
+class OptionInfo(OpenAnswer):
+    name: str
+    default: Any
+    description: str
+    choices: list[Any] | None = None
+
+
+class VariantInfo(OpenAnswer):
+    """An installed rule set, with its documented options and what the page asks about."""
+
+    name: str
+    title: str
+    title_zh: str
+    tiles: int
+    options: list[OptionInfo]
+    indicator: str | None = Field(None, description="the face-up table tiles this rule set reads besides the hand")
+    win_flags: list[str] = Field(default_factory=list, description="the `win` facts a photo cannot show")
+    roles: list[str] = Field(default_factory=list, description="what a group of tiles in a photo can be")
+    draw_needs: list[str] | None = Field(None, description="facts a drawn hand must carry (in a table's view)")
+
+
+class Variants(Answer):
+    ok: bool
+    variants: list[VariantInfo]
+
+
+class TileInfo(Answer):
+    code: str
+    suit: str
+    en: str
+    zh: str
+
+
+class Tiles(Answer):
+    ok: bool
+    tiles: list[TileInfo]
+
+
+class Notation(Answer):
+    ok: bool
+    tiles: list[str]
+    notation: str
+
+
+class RecognizedTile(OpenAnswer):
+    code: str
+    quad: list[list[float]]
+    confidence: float
+    alternatives: list[list[Any]]
+    rotated: bool
+    row: int
+    group: int
+
+
+class Recognition(OpenAnswer):
+    """The `mjc recognize --json` reading of a photo."""
+
+    ok: bool
+    width: int
+    height: int
+    tiles: list[RecognizedTile]
+    groups: list[dict[str, Any]]
+    timings_ms: dict[str, float]
+    reason: str | None = None
+    photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")
+    photo_id: int | None = Field(None, description="a table photo: its id, for the recorded hand")
+
+
+class Waits(OpenAnswer):
+    ok: bool
+    waits: list[str]
+    notation: str
+
+
+class WinnerResult(OpenAnswer):
+    winner: str
+    value: float
+    items: list[dict[str, Any]]
+    multipliers: list[dict[str, Any]]
+    payments: dict[str, int]
+
+
+class ScoreAnswer(OpenAnswer):
+    """The scoring contract's answer (`mjc score`): each winner's value, items, multipliers and
+    payments in `results`, and the `payments` by wind summed over the winners."""
+
+    ok: bool
+    results: list[WinnerResult] | None = None
+    payments: dict[str, int]
+
+
+class HandResult(Answer):
+    """A table hand's result: one entry per winner, the payments by wind summed."""
+
+    ok: bool
+    results: list[WinnerResult]
+    payments: dict[str, int]
+
+
+class HandStateView(Answer):
+    """The state a hand is played under."""
+
+    hand_no: int
+    dealer: int = Field(description="the dealer's physical seat 0-3")
+    round_wind: str
+    dealer_streak: int
+    steps: int = Field(description="seats the deal has moved on this round")
+    winds: list[str] = Field(description="each physical seat's wind this hand")
+    seats: dict[str, int] = Field(description="each wind's physical seat this hand")
+
+
+class LogItem(Answer):
+    id: int
+    seq: int
+    kind: str
+    target: int | None
+    status: Literal["active", "corrected", "undone", "undo"]
+    created_at: str
+    hand_no: int | None
+
+
+class TimelinePoint(Answer):
+    seq: int
+    id: int | None = None
+    label: str
+    balances: list[int]
+
+
+class Ledger(Answer):
+    """The ledger: next hand's state and claims, balances by seat, effective entries, every event."""
+
+    state: HandStateView
+    claims: dict[str, dict[str, int]]
+    balances: list[int]
+    entries: list[dict[str, Any]] = Field(description="effective events in the evening's order, with balances")
+    log: list[LogItem]
+    timeline: list[TimelinePoint]
+    version: int
+    last_undoable: int | None
+
+
+class LedgerPoll(Answer):
+    """`changed: false` and the version when nothing happened since `?since=`, else the ledger."""
+
+    ok: bool
+    changed: bool
+    version: int
+    state: HandStateView | None = None
+    claims: dict[str, dict[str, int]] | None = None
+    balances: list[int] | None = None
+    entries: list[dict[str, Any]] | None = None
+    log: list[LogItem] | None = None
+    timeline: list[TimelinePoint] | None = None
+    last_undoable: int | None = None
+
+
+class TableInfo(Answer):
+    name: str
+    variant: VariantInfo
+    options: dict[str, Any]
+    players: list[str]
+    first_dealer: int
+    start_points: int
+    created_at: str
+    read_only: bool
+    watch_token: str
+    links: dict[str, str]
+    token: str | None = Field(None, description="the control token (only through the control link)")
+
+
+class EventInfo(Answer):
+    id: int
+    seq: int
+    kind: str
+    target: int | None
+    data: dict[str, Any]
+    created_at: str
+
+
+class TableView(Answer):
+    """The table, its ledger, and after a write the event it recorded."""
+
+    ok: bool
+    table: TableInfo
+    ledger: Ledger
+    event: EventInfo | None = None
+
+
+class TableExport(TableView):
+    """The table view with every recorded event, undone and corrected ones included."""
+
+    events: list[EventInfo]
+
+
+class HandPreview(Answer):
+    """A hand scored under the table's rules, not recorded."""
+
+    ok: bool
+    state: HandStateView
+    claims: dict[str, dict[str, int]]
+    result: HandResult
+    payments_by_player: list[int]

@@ -1,0 +1,297 @@
+"""The OpenAPI 3.1 document served at ``/api/openapi.json``.
+
+The paths are listed here (summary, parameters, request and answers); every schema comes from
+the request and response models of :mod:`companion.api.models` (``model_json_schema``), the same
+models that validate the request bodies. The scoring contract of ``/api/score`` and
+``/api/waits`` is the engine's (:mod:`engine.contract` checks it): it is described as a
+free-form object pointing there. The test suite checks that every route is documented and that
+the document's request schemas are the models'.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from . import models as m
+
+REF = "#/components/schemas/{model}"
+
+#: the models that validate request bodies, by name in the document
+REQUEST_MODELS: tuple[type[BaseModel], ...] = (
+    m.NotationBody,
+    m.NewTable,
+    m.ClaimBody,
+    m.KongBody,
+    m.DrawBody,
+    m.DrawnHand,
+    m.WonHand,
+    m.PreviewBody,
+    m.UndoBody,
+)
+RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
+    m.ErrorBody,
+    m.Health,
+    m.Variants,
+    m.Tiles,
+    m.Notation,
+    m.Recognition,
+    m.ScoreAnswer,
+    m.Waits,
+    m.TableView,
+    m.TableExport,
+    m.LedgerPoll,
+    m.HandPreview,
+)
+
+CONTRACT = {
+    "type": "object",
+    "description": "the scoring contract of `mjc score` (engine/contract.py, README.md): variant, options, "
+    "round_wind, winner, win, hand, indicators, context; a list of such objects for several winners",
+}
+TOKEN = {
+    "name": "token",
+    "in": "path",
+    "required": True,
+    "schema": {"type": "string"},
+    "description": "the table's control token (tablet link) or watch token (read-only link); "
+    "an unknown token answers 404",
+}
+PHOTO = {
+    "required": True,
+    "content": {
+        "multipart/form-data": {
+            "schema": {
+                "type": "object",
+                "required": ["photo"],
+                "properties": {"photo": {"type": "string", "format": "binary"}},
+            }
+        }
+    },
+}
+
+
+def _ref(model: type[BaseModel]) -> dict[str, str]:
+    return {"$ref": REF.format(model=model.__name__)}
+
+
+def _json(schema: dict[str, Any] | type[BaseModel], description: str = "OK") -> dict[str, Any]:
+    body = schema if isinstance(schema, dict) else _ref(schema)
+    return {"description": description, "content": {"application/json": {"schema": body}}}
+
+
+def _error(description: str) -> dict[str, Any]:
+    return _json(m.ErrorBody, description)
+
+
+def _body(schema: dict[str, Any] | type[BaseModel], required: bool = True) -> dict[str, Any]:
+    return {"required": required, "content": _json(schema)["content"]}
+
+
+def _id(name: str) -> dict[str, Any]:
+    return {"name": name, "in": "path", "required": True, "schema": {"type": "integer"}}
+
+
+BAD = _error("malformed input; `error.field` names the culprit")
+NOT_FOUND = _error("no table has this token")
+READ_ONLY = _error("a write with the watch token")
+REFUSED = _error("the rules refuse the hand (`error.kind`: refused)")
+TOO_LARGE = _error("the upload is over the size limit")
+WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND}
+HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
+
+
+def op(
+    summary: str, responses: dict[str, Any], *, body: dict[str, Any] | None = None, params: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """One operation: its summary, parameters, request body and answers by status."""
+    out: dict[str, Any] = {"summary": summary, "responses": responses}
+    if params:
+        out["parameters"] = list(params)
+    if body is not None:
+        out["requestBody"] = body
+    return out
+
+
+T = "/api/tables/{token}"
+
+#: every route of the API (a test checks that each route of the app is here)
+PATHS: dict[str, Any] = {
+    "/api/health": {"get": op("liveness and schema version", {"200": _json(m.Health)})},
+    "/api/openapi.json": {"get": op("this document", {"200": _json({"type": "object"})})},
+    "/api/variants": {"get": op("the installed rule sets with their options and defaults", {"200": _json(m.Variants)})},
+    "/api/tiles": {"get": op("tile codes with English and Chinese names (the picker)", {"200": _json(m.Tiles)})},
+    "/api/notation": {
+        "post": op(
+            "read typed tiles (notation, Chinese names, Unicode glyphs) as tile codes",
+            {"200": _json(m.Notation), "400": BAD},
+            body=_body(m.NotationBody),
+        )
+    },
+    "/api/recognize": {
+        "post": op(
+            "read the tiles in a photo (the `mjc recognize --json` output)",
+            {"200": _json(m.Recognition), "400": _error("not a usable photo"), "413": TOO_LARGE},
+            body=PHOTO,
+        )
+    },
+    "/api/score": {
+        "post": op(
+            "score a won hand (the `mjc score` contract)",
+            {
+                "200": _json(m.ScoreAnswer),
+                "400": _json(CONTRACT | {"description": "malformed"}),
+                "422": _json({"type": "object"}, "refused: the contract's error body"),
+            },
+            body=_body(CONTRACT),
+        )
+    },
+    "/api/waits": {
+        "post": op(
+            "the tiles that complete a hand one tile short (the `mjc waits` contract)",
+            {
+                "200": _json(m.Waits),
+                "400": _json({"type": "object"}, "malformed"),
+                "422": _json({"type": "object"}, "refused"),
+            },
+            body=_body(CONTRACT),
+        )
+    },
+    "/api/tables": {
+        "post": op(
+            "create a table; the answer holds its control token and watch link",
+            {"201": _json(m.TableView), "400": BAD},
+            body=_body(m.NewTable),
+        )
+    },
+    T: {
+        "get": op(
+            "the table, the current hand's state and the ledger",
+            {"200": _json(m.TableView), "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/ledger": {
+        "get": op(
+            "the ledger; `?since=VERSION` answers `changed: false` when nothing happened",
+            {"200": _json(m.LedgerPoll), "404": NOT_FOUND},
+            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}),
+        )
+    },
+    f"{T}/claims": {
+        "post": op(
+            "record a pung or kong claimed from another player this hand",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.ClaimBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/kongs": {
+        "post": op(
+            "record a kong with its immediate payments under the table's rule set",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.KongBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/draws": {
+        "post": op(
+            "record a drawn hand; the deal moves on by the rule set",
+            {"201": _json(m.TableView), **WRITE},
+            body=_body(m.DrawBody, required=False),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands/score": {
+        "post": op(
+            "score the current hand's winners without recording (the table fills in "
+            "variant, options, round wind, dealer streak and claims)",
+            {"200": _json(m.HandPreview), "400": BAD, "404": NOT_FOUND, "422": REFUSED},
+            body=_body(m.PreviewBody),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands": {
+        "post": op(
+            "record the current hand: a win (scored and paid) or `{drawn: true}`",
+            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            body=_body(HAND_BODY),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/hands/{{event_id}}/correct": {
+        "post": op(
+            "correct a past hand: re-scored under the state it was played in; balances recompute",
+            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            body=_body(HAND_BODY),
+            params=(TOKEN, _id("event_id")),
+        )
+    },
+    f"{T}/undo": {
+        "post": op(
+            "take back the latest effective event (recorded as an undo; nothing is deleted)",
+            {"201": _json(m.TableView), **WRITE, "409": _error("nothing to undo, or stale")},
+            body=_body(m.UndoBody, required=False),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/photos": {
+        "post": op(
+            "upload a hand photo: stored with the table and recognised",
+            {"201": _json(m.Recognition), **WRITE, "413": TOO_LARGE},
+            body=PHOTO,
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/photos/{{photo_id}}": {
+        "get": op(
+            "a stored hand photo",
+            {"200": {"description": "the image", "content": {"image/jpeg": {}}}, "404": NOT_FOUND},
+            params=(TOKEN, _id("photo_id")),
+        )
+    },
+    f"{T}/export.json": {
+        "get": op(
+            "the table, the ledger and every recorded event",
+            {"200": _json(m.TableExport), "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/export.csv": {
+        "get": op(
+            "the ledger as CSV: one row per effective event with changes and balances",
+            {"200": {"description": "CSV", "content": {"text/csv": {}}}, "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+}
+
+
+def component_schemas() -> dict[str, Any]:
+    """Every model's JSON schema (requests as validated, responses as serialised), by model name."""
+    pairs = [(model, "validation") for model in REQUEST_MODELS] + [
+        (model, "serialization") for model in RESPONSE_MODELS
+    ]
+    _, top = models_json_schema(pairs, ref_template=REF)  # type: ignore[arg-type]
+    schemas: dict[str, Any] = top.get("$defs", {})
+    return schemas
+
+
+@lru_cache(maxsize=1)
+def openapi_document() -> dict[str, Any]:
+    """The whole document (built once)."""
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "Mahjong table companion API",
+            "version": "1.0.0",
+            "description": "Recognise tiles in a photo, score hands under five regional rule sets with the same "
+            "JSON contract as `mjc score` / `mjc waits`, and keep a table's ledger. Errors are "
+            "`{ok: false, error: {code, message, field?, kind?}}`.",
+        },
+        "paths": PATHS,
+        "components": {"schemas": component_schemas()},
+    }

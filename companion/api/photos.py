@@ -1,0 +1,34 @@
+"""A table's hand photos: uploaded with the table (stored, then read by the recogniser) and served
+back for the recorded hand."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify
+
+from ..errors import ApiError
+from .request import store, table_for
+from .uploads import read_photo, recognize
+
+bp = Blueprint("photos", __name__, url_prefix="/api/tables/<token>/photos")
+
+
+@bp.post("")
+def upload_photo(token: str) -> tuple[Response, int]:
+    """Store the photo with the table and answer its reading with ``photo_id`` (201)."""
+    ref = table_for(token, write=True)
+    data = read_photo()
+    reading = recognize(data)
+    photo_id = store().save_photo(ref.table.id, data, reading)
+    return jsonify({"ok": True, "photo_id": photo_id, **reading}), 201
+
+
+@bp.get("/<int:photo_id>")
+def get_photo(token: str, photo_id: int) -> Response:
+    """The stored photo (PNG or JPEG, by its first bytes); private, cacheable for a day."""
+    ref = table_for(token)
+    found = store().photo(ref.table.id, photo_id)
+    if found is None or not found[0].exists():
+        raise ApiError(404, "no_such_photo", "this table has no such photo")
+    data = found[0].read_bytes()
+    mime = "image/png" if data[:4] == b"\x89PNG" else "image/jpeg"
+    return Response(data, mimetype=mime, headers={"Cache-Control": "private, max-age=86400"})

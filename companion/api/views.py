@@ -1,0 +1,29 @@
+"""The table as the API shows it (:class:`~companion.api.models.TableView`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ledger import Replay
+from .request import TableRef
+
+
+def table_view(ref: TableRef, ledger: Replay) -> dict[str, Any]:
+    """The table, its resolved rules and ``ledger``; the control token and link only via the control link."""
+    table = ref.table
+    info: dict[str, Any] = {
+        "name": table.name,
+        "variant": ref.rules.describe(),
+        "options": ref.rules.options,
+        "players": table.players,
+        "first_dealer": table.first_dealer,
+        "start_points": table.start_points,
+        "created_at": table.created_at,
+        "read_only": not ref.control,
+        "watch_token": table.watch_token,
+        "links": {"watch": f"/w/{table.watch_token}"},
+    }
+    if ref.control:
+        info["token"] = table.token
+        info["links"]["control"] = f"/t/{table.token}"
+    return {"ok": True, "table": info, "ledger": ledger.to_dict()}

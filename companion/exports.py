@@ -1,0 +1,56 @@
+"""The ledger as a spreadsheet: one CSV row per effective event, with changes and running balances."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Mapping
+from typing import Any
+
+from .ledger import Replay
+from .store import Table
+
+
+def ledger_csv(table: Table, ledger: Replay) -> str:
+    """The CSV text (with a byte-order mark, so spreadsheets read it as UTF-8): a start row, then
+    each effective event with the hand, round wind, dealer, what happened, each player's change and
+    balance."""
+    buf = io.StringIO()
+    writer = csv.writer(buf)
+    players = table.players
+    writer.writerow(
+        ["seq", "time", "hand", "round_wind", "dealer", "event", "detail"]
+        + [f"{p} change" for p in players]
+        + [f"{p} balance" for p in players]
+    )
+    writer.writerow([0, table.created_at, "", "", "", "start", "", 0, 0, 0, 0, *[table.start_points] * 4])
+    for e in ledger.entries:
+        st = e.get("state") or {}
+        dealer = players[st["dealer"]] if "dealer" in st else ""
+        writer.writerow(
+            [e["seq"], e["created_at"], e.get("hand_no", ""), st.get("round_wind", ""), dealer, _event_name(e)]
+            + [_event_detail(e, players), *e.get("payments", [0] * 4), *e["balances"]]
+        )
+    return "\ufeff" + buf.getvalue()
+
+
+def _event_name(e: Mapping[str, Any]) -> str:
+    if e["kind"] == "hand":
+        return ("draw" if e.get("outcome") == "draw" else "win") + (" (corrected)" if e.get("corrected") else "")
+    return str(e["kind"])
+
+
+def _event_detail(e: Mapping[str, Any], players: list[str]) -> str:
+    """Who won and for how much; who declared a kong or claimed, from whom (players' names)."""
+    seats = (e.get("state") or {}).get("seats", {})
+
+    def who(w: str | None) -> str:
+        return players[seats[w]] if w in seats else (w or "")
+
+    if e["kind"] == "hand" and e.get("outcome") == "win":
+        return "; ".join(f"{who(r['winner'])} {r.get('value', '')}" for r in e["result"]["results"])
+    if e["kind"] == "kong":
+        return f"{who(e.get('declarer'))} {e.get('type')}" + (f" from {who(e.get('from'))}" if e.get("from") else "")
+    if e["kind"] == "claim":
+        return f"{who(e.get('claimer'))} {e.get('meld')} from {who(e.get('from'))}"
+    return ""
