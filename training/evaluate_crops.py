@@ -1,6 +1,6 @@
 """Crop-level evaluation of the tile classifier (no torch needed).
 
-    .venv/bin/python -m vision.evaluate_crops [--data ../shared/vision-data] [--synthetic 30]
+    .venv/bin/python -m training.evaluate_crops [--data ../shared/vision-data] [--synthetic 30]
 
 Two sets:
 
@@ -9,7 +9,7 @@ Two sets:
 * ``synthetic``: tiles rendered from the artwork with a fixed seed different from training's.
 
 :func:`evaluate_crops` returns a dict (accuracy, per-class accuracy, top confused pairs, errors) per
-set; :func:`print_report` prints it. ``vision/evaluate.py`` can call both.
+set; :func:`print_report` prints it. ``training/evaluate.py`` can call both.
 """
 from __future__ import annotations
 
@@ -19,7 +19,8 @@ from pathlib import Path
 
 import cv2
 
-from .classifier import TileClassifier, get_classifier, model_dir
+from vision.classifier import TileClassifier, get_classifier
+from vision.onnx_model import model_dir
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "vision-data"
 
@@ -63,7 +64,7 @@ def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int 
     out: dict = {}
     cam = data / "camerash-mahjong-dataset"
     if (cam / "tiles-data" / "data.csv").exists():
-        from .train import read_camerash_labels  # module-level imports are numpy/cv2 only
+        from training.train_classifier import read_camerash_labels  # module-level imports are numpy/cv2 only
         labels = read_camerash_labels(data)
         names = heldout_names()
         crops = [cv2.imread(str(cam / "tiles-resized" / n)) for n in names]
@@ -72,8 +73,8 @@ def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int 
         out["heldout_real"] = {"skipped": f"no Camerash data under {data}"}
     if synthetic_per_class > 0:
         try:
-            from . import artwork
-            from .train import render_set
+            from training import artwork
+            from training.train_classifier import render_set
             art = artwork.load_artwork(data)
             if not art:
                 raise FileNotFoundError("no artwork")

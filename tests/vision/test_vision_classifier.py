@@ -18,10 +18,10 @@ import pytest
 
 pytest.importorskip("onnxruntime")
 
-from vision import classifier as clfmod  # noqa: E402
+from vision import onnx_model  # noqa: E402
 from vision.classifier import TileClassifier, get_classifier  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
 FIXTURES = REPO / "tests" / "fixtures" / "crops"
 DATA = REPO.parent / "shared" / "vision-data"
@@ -127,12 +127,12 @@ def test_model_dir_env_and_cache(tmp_path, monkeypatch):
     for f in ("tile_classifier.onnx", "tile_classifier.json"):
         shutil.copy(MODELS / f, tmp_path / f)
     monkeypatch.setenv("MJC_MODEL_DIR", str(tmp_path))
-    assert clfmod.model_dir() == tmp_path
+    assert onnx_model.model_dir() == tmp_path
     c = get_classifier()
     assert c.model_path == tmp_path / "tile_classifier.onnx"
     assert get_classifier() is c
     monkeypatch.delenv("MJC_MODEL_DIR")
-    assert clfmod.model_dir() == MODELS
+    assert onnx_model.model_dir() == MODELS
 
 
 def test_heldout_list_consistent_with_split():
@@ -152,7 +152,7 @@ def test_heldout_list_consistent_with_split():
 @pytest.mark.skipif(not (DATA / "camerash-mahjong-dataset").exists(),
                     reason="../shared/vision-data (Camerash crops) not available")
 def test_heldout_real_accuracy_reproduces_metadata():
-    from vision.evaluate_crops import evaluate_crops
+    from training.evaluate_crops import evaluate_crops
     r = evaluate_crops(DATA, synthetic_per_class=0, classifier=TileClassifier(MODELS))["heldout_real"]
     meta = json.loads((MODELS / "tile_classifier.json").read_text())
     assert r["n"] == meta["validation"]["heldout_real_crops"]

@@ -10,11 +10,11 @@ Images are ``uint8`` numpy arrays, either
 * BGR (3 channels): an opaque *face* (the tile's front, including its own ivory/white ground), as
   cut from sprite sheets and scans (gnome smooth.png, xmahjongg sheets, FluffyStuff PNGs), or
 * BGRA (4 channels): a *glyph* on a transparent ground (kmahjongg SVG glyphs, ffalt Unicode SVG
-  glyphs, Unicode fonts), to be composed onto a synthetic face by :mod:`vision.render`.
+  glyphs, Unicode fonts), to be composed onto a synthetic face by :mod:`training.render`.
 
 Class codes are our notation (``1m``..``9m``, ``1p``.., ``1s``.., ``1z``..``7z``, ``1f``..``8f``) plus
 ``back``. Rendering SVGs needs ``rsvg-convert`` (Debian ``librsvg2-bin``); glyphs from fonts need
-Pillow. Both are training-time only. Results are cached as ``.npz`` in ``vision/.cache/`` (gitignored)
+Pillow. Both are training-time only. Results are cached as ``.npz`` in ``training/.cache/`` (gitignored)
 so later runs need neither tool. Styles whose tool is missing are skipped with a warning.
 
 Unusable styles are skipped on purpose: gnome ``edu_kang_xi`` (radicals instead of faces),
@@ -478,7 +478,7 @@ def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = Tr
     """Every usable face image per class, grouped by style.
 
     Returns ``{style_name: {class_code: [uint8 BGR or BGRA image, ...]}}``. Cached in
-    ``vision/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
+    ``training/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
     """
     data = Path(data_dir) if data_dir else DEFAULT_DATA
     cache = CACHE_DIR / f"artwork_v{CACHE_VERSION}.npz"

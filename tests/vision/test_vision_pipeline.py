@@ -16,10 +16,12 @@ import numpy as np
 import pytest
 
 import vision
-from vision import ImageError, grouping, photo, recognize, scenes, segment
+from training import scenes
+from vision import ImageError, grouping, photo, recognize
+from vision.finders import find_candidates
 
-FIXTURES = Path(__file__).parent / "fixtures" / "photos"
-MODELS = Path(__file__).resolve().parent.parent / "models"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
+MODELS = Path(__file__).resolve().parent.parent.parent / "models"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -58,7 +60,7 @@ def _scene(seed, **kw):
 def _segment_scene(sc, method=None):
     data = sc.jpeg(92)
     ph = photo.load(data)
-    cands = segment.segment(ph.image, method=method)
+    cands = find_candidates(ph.image, finder=method)
     quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
     return cands, quads
 
@@ -127,7 +129,7 @@ def test_rotated_tile_found_as_lying(finder):
     rot_gt = [i for i, t in enumerate(sc.tiles) if t["rotated"]]
     found = {g: p for g, p, _ in pairs}
     assert len(pairs) >= len(sc.tiles) - 1
-    assert all(g in found and cands[found[g]].rotated for g in rot_gt)
+    assert all(g in found and cands[found[g]].lying for g in rot_gt)
 
 
 def test_crops_are_upright_portrait(finder):
@@ -352,7 +354,7 @@ def test_back_probes_at_face_down_tiles():
     for seed in (5, 6, 7):
         sc = _kong_scene(seed)
         cands, quads = _segment_scene(sc, method="classical")
-        probes = [q for c, q in zip(cands, quads) if c.back_probe]
+        probes = [q for c, q in zip(cands, quads) if c.source == "back_probe"]
         backs = [t["quad"] for t in sc.tiles if t["code"] == "back"]
         total += len(backs)
         hits += len(_match(backs, probes, thr=0.5))
@@ -420,7 +422,7 @@ def test_frame_filling_closeup_split_into_tiles(finder):
     for seed in (1, 2):
         img, gt = _closeup(seed)
         ph = photo.load(_jpeg(img, 92))
-        cands = segment.segment(ph.image, with_crops=False, method=finder)
+        cands = find_candidates(ph.image, finder=finder, crops=False)
         quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
         pairs = _match(gt, quads, thr=0.5)
         assert len(pairs) >= len(gt) - 2, f"seed {seed}: {len(pairs)} of {len(gt)} tiles, {len(cands)} candidates"

@@ -7,7 +7,7 @@ wood grain, patterned cloth, automatic-table plastic), then seen through a rando
 homography and degraded (light gradient, cast shadow, glare, blur, noise, JPEG).
 
 Tile faces come from ``face_fn(code, rng) -> BGR uint8 portrait image``. By default the faces are
-drawn by :func:`vision.render` when the classifier engineer's renderer is importable, otherwise by
+drawn by :func:`training.render` when the classifier engineer's renderer is importable, otherwise by
 a private placeholder (coloured symbols on ivory) that is only good for geometry checks.
 
 Ground truth per tile: ``code``, ``quad`` (4 [x, y] points clockwise from the top-left of the
@@ -84,10 +84,10 @@ SCENE_STYLES = ["ffalt-classic", "ffalt-uni", "ffalt-unib", "kmahjongg-classic",
 
 
 def artwork_face_fn(styles: list[str] | None = None, one_style_per_scene: bool = True):
-    """Faces composed from the artwork styles (``vision.artwork`` + ``vision.render``), or ``None``
+    """Faces composed from the artwork styles (``training.artwork`` + ``training.render``), or ``None``
     when the artwork or the renderer is unavailable (no shared data)."""
     try:
-        from . import artwork, render
+        from training import artwork, render
     except Exception:
         return None
     if "art" not in _ART_CACHE:

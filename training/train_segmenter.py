@@ -2,17 +2,17 @@
 
     python3 run.py train-segmenter [--scenes 1200 --steps 4000 --time-budget 34]
 
-What it learns (see :mod:`vision.segmenter` for how the output is used): for every pixel of a
-table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.segmenter.find_tiles`),
+What it learns (see :mod:`vision.finders.learned` for how the output is used): for every pixel of a
+table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.finders.learned.find_tiles`),
 at half its resolution,
 
 * ``face``: the pixel lies on the top surface of a tile (a face-up face, or the back of a
   face-down tile), and
 * ``core``: the pixel lies in the tile's *core*, its top surface shrunk towards its centre to
-  :data:`vision.segmenter.CORE_SHRINK` of its size. Cores of touching tiles never touch, so each
+  :data:`vision.finders.learned.CORE_SHRINK` of its size. Cores of touching tiles never touch, so each
   connected core is one tile, whatever the seams, the surface or the light look like.
 
-Training data are synthetic table photos from :func:`vision.scenes.make_scene`, whose tile
+Training data are synthetic table photos from :func:`training.scenes.make_scene`, whose tile
 quadrilaterals are exact: hands (one or two rows, melds apart, lying claimed tiles, indicators,
 concealed kongs showing tile backs) and blocks of touching rows, on felt, wood, patterned cloth,
 plastic and dark tables, tiles lying flat or standing up facing the camera, under perspective, light gradients, cast shadows, glare, blur, noise and
@@ -36,8 +36,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import scenes as _scenes
-from .segmenter import CORE_SHRINK, MODEL_NAME
+from training import scenes as _scenes
+from vision.finders.learned import CORE_SHRINK, MODEL_NAME
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -186,7 +186,7 @@ def make_batch(data, rng, batch: int, patch: int):
 
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
-    from .segmenter import normalize as _n
+    from vision.finders.learned import normalize as _n
     return _n(img_bgr)
 
 
@@ -195,8 +195,8 @@ def normalize(img_bgr: np.ndarray) -> np.ndarray:
 
 def validate(model, val, max_items: int = 200) -> dict:
     import torch
-    from .segmenter import instances_from_maps
-    from .evaluate import match_quads
+    from vision.finders.learned import instances_from_maps
+    from training.evaluate import match_quads
     model.eval()
     n_gt = n_pred = n_hit = 0
     with torch.no_grad():
@@ -258,7 +258,7 @@ def main(argv=None) -> int:
     t_start = time.time()
     budget = a.time_budget * 60
     out = Path(a.out)
-    cache = REPO / "vision" / ".cache"
+    cache = REPO / "training" / ".cache"
     cache.mkdir(parents=True, exist_ok=True)
 
     n_val = max(20, min(200, a.scenes // 4))
@@ -316,7 +316,7 @@ def main(argv=None) -> int:
     meta = {
         "format": "mjc-tile-segmenter/1",
         "input": {"layout": "NCHW", "color": "BGR", "size": "any, padded to a multiple of 16; "
-                  "vision.segmenter.find_tiles scales a photo so its tiles are about 32 px wide",
+                  "vision.finders.learned.find_tiles scales a photo so its tiles are about 32 px wide",
                   "multiple_of": 16, "normalisation": "x / 255 - 0.5"},
         "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2,
                    "core_shrink": CORE_SHRINK},
@@ -324,7 +324,7 @@ def main(argv=None) -> int:
                      "batch": a.batch, "patch": a.patch, "lr": a.lr, "seed": a.seed,
                      "data_seconds": round(t_data), "train_seconds": round(train_s),
                      "threads": a.threads, "torch": torch.__version__,
-                     "source": "vision.scenes.make_scene (artwork faces from shared/vision-data)"},
+                     "source": "training.scenes.make_scene (artwork faces from shared/vision-data)"},
         "validation": {"measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
                                   "rendered size (tiles 10-90 px, no scale choice)",
                        "final": v, "during": log, "onnx_max_abs_diff": diff},

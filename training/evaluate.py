@@ -1,15 +1,15 @@
 """Benchmark of the photo pipeline (``vision.recognize``) against ground truth.
 
-    .venv/bin/python -m vision.evaluate [--data ../shared/vision-data] [--scenes 60] [--json out.json]
+    .venv/bin/python -m training.evaluate [--data ../shared/vision-data] [--scenes 60] [--json out.json]
 
 Prints tables of
 
-(a) the classifier on held-out real crops (``vision.evaluate_crops``, when the model exists);
-(b) synthetic table photos (:mod:`vision.scenes`, artwork faces, fixed seeds): tile detection recall
+(a) the classifier on held-out real crops (``training.evaluate_crops``, when the model exists);
+(b) synthetic table photos (:mod:`training.scenes`, artwork faces, fixed seeds): tile detection recall
     and precision (quad IoU >= 0.5), tiles read correctly, exact-photo rate, median / 95th-percentile
     time; (b2) the same for scenes with concealed kongs, with tile backs read / falsely reported;
     (b3) for hands standing up facing the camera;
-(c) labelled real photos (``vision/labels/real_photos.json``: photo name -> tile codes in reading
+(c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
@@ -31,8 +31,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import scenes as _scenes
-from .recognize import recognize
+from training import scenes as _scenes
+from vision.recognize import recognize
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "vision-data"
@@ -123,7 +123,7 @@ class Detector:
 
     def detect(self, data: bytes) -> tuple[list[str], list, float]:
         from PIL import Image, ImageOps
-        from .grouping import arrange
+        from vision.grouping import arrange
         t0 = time.perf_counter()
         img = Image.open(io.BytesIO(data))
         img = ImageOps.exif_transpose(img)
@@ -186,8 +186,8 @@ def standing_scenes(n: int, seed0: int = 8000):
 def _finders() -> dict:
     """Our systems to compare: the default finder ("ours"), and the classical one beside it when
     the learned model ships."""
-    from . import segmenter
-    return {"ours": None, CLASSICAL: "classical"} if segmenter.available() else {"ours": None}
+    from vision.finders import learned
+    return {"ours": None, CLASSICAL: "classical"} if learned.available() else {"ours": None}
 
 
 CLASSICAL = "ours, classical finder"
@@ -369,7 +369,7 @@ def main(argv=None) -> int:
 
     clf = None
     try:
-        from .classifier import get_classifier
+        from vision.classifier import get_classifier
         clf = get_classifier()
     except Exception as exc:
         print(f"classifier unavailable: {exc}; tiles are located but not read (codes '?')")
@@ -377,7 +377,7 @@ def main(argv=None) -> int:
     # (a) crops
     if clf is not None:
         try:
-            from .evaluate_crops import evaluate_crops
+            from training.evaluate_crops import evaluate_crops
             crops = evaluate_crops(data, synthetic_per_class=a.crops, classifier=clf)
             report["crops"] = {k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
                                for k, v in crops.items()}

@@ -4,7 +4,7 @@
 
 ``run.py train`` installs the ``train`` extra (torch 2.13.0 CPU, onnx, Pillow) and, as root, the
 Debian packages the artwork needs (librsvg2-bin fonts-arphic-ukai fonts-arphic-uming
-fonts-wqy-zenhei fonts-wqy-microhei), then runs ``python -m vision.train``.
+fonts-wqy-zenhei fonts-wqy-microhei), then runs ``python -m training.train_classifier``.
 
 (rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra character/wind/dragon/flower
 tiles. A missing tool or font only drops that style, with a warning.) ``--threads`` defaults to 2,
@@ -12,8 +12,8 @@ tiles. A missing tool or font only drops that style, with a warning.) ``--thread
 
 Data (see ``shared/vision-data/README.md``):
 
-* synthetic tiles: every artwork style from :mod:`vision.artwork` rendered by
-  :func:`vision.render.render_tile` onto random ivory/white tile bodies with heavy augmentation
+* synthetic tiles: every artwork style from :mod:`training.artwork` rendered by
+  :func:`training.render.render_tile` onto random ivory/white tile bodies with heavy augmentation
   (plus blank and framed white dragons and synthetic plain backs), pre-rendered once per run with a
   fixed seed;
 * real crops: the labelled Camerash crops (``tiles-resized``), augmented on the fly.
@@ -27,10 +27,10 @@ training. The split is stored in ``models/real_crops_split.csv`` and the held-ou
 
 How the shipped model was made (two stages, 22.5 min on the shared 2-core machine):
 
-1. ``python -m vision.train --data ../shared/vision-data --out models/`` (9 epochs from scratch,
+1. ``python -m training.train_classifier --data ../shared/vision-data --out models/`` (9 epochs from scratch,
    1157 s; at that time without the CJK-font styles, sampling images uniformly within a class);
-2. ``python -m vision.train --data ../shared/vision-data --out models/ --init
-   vision/.cache/tile_classifier.pt --lr 1e-3 --epochs 3 --time-budget 10`` (fine-tune, 196 s, with
+2. ``python -m training.train_classifier --data ../shared/vision-data --out models/ --init
+   training/.cache/tile_classifier.pt --lr 1e-3 --epochs 3 --time-budget 10`` (fine-tune, 196 s, with
    the current code: CJK-font styles, coloured-only synthetic backs, style-balanced sampling).
 
 ``tile_classifier.json`` records both (``training.fine_tuned_from``). A single from-scratch run of
@@ -53,8 +53,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import artwork, render
-from .artwork import CLASSES
+from training import artwork, render
+from training.artwork import CLASSES
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT_W, INPUT_H = 48, 64
@@ -344,7 +344,7 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--init", default=None, help="state_dict to fine-tune from (e.g. vision/.cache/tile_classifier.pt)")
+    ap.add_argument("--init", default=None, help="state_dict to fine-tune from (e.g. training/.cache/tile_classifier.pt)")
     ap.add_argument("--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it")
     a = ap.parse_args(argv)
 

@@ -11,7 +11,7 @@ Reusable API (numpy + OpenCV only):
   the classifier is trained on.
 * :func:`blank_face` / :func:`random_face_color` / :func:`compose_face` - the building blocks.
 
-Faces come from :mod:`vision.artwork`: BGR opaque faces (with their own ground) or BGRA glyphs
+Faces come from :mod:`training.artwork`: BGR opaque faces (with their own ground) or BGRA glyphs
 on a transparent ground. ``face=None`` renders a blank face (the plain white dragon).
 All randomness comes from the ``numpy.random.Generator`` passed in, so results are reproducible.
 """
