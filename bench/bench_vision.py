@@ -1,7 +1,8 @@
 """Benchmark of the photo pipeline: thin wrapper around :mod:`training.evaluate`.
 
-    .venv/bin/python bench/bench_vision.py [--data ../shared/vision-data] [--scenes 40] [--json out.json]
+.venv/bin/python bench/bench_vision.py [--data ../shared/vision-data] [--scenes 40] [--json out.json]
 """
+
 import sys
 from pathlib import Path
 

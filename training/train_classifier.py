@@ -39,6 +39,7 @@ the current code (stage 1 alone) is the simpler recipe for a retrain.
 The network is trained 180-degree-invariant (random half-turns), since the segmenter cannot always
 tell a tile's up from down; no pair of tile faces are half-turns of each other.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,8 +67,25 @@ for _i in range(9):
     CAMERASH_LABELS[1 + _i] = f"{_i + 1}p"
     CAMERASH_LABELS[10 + _i] = f"{_i + 1}s"
     CAMERASH_LABELS[19 + _i] = f"{_i + 1}m"
-CAMERASH_LABELS.update({28: "1z", 29: "2z", 30: "3z", 31: "4z", 32: "7z", 33: "6z", 34: "5z",
-                        35: "5f", 36: "6f", 37: "7f", 38: "8f", 39: "1f", 40: "2f", 41: "3f", 42: "4f"})
+CAMERASH_LABELS.update(
+    {
+        28: "1z",
+        29: "2z",
+        30: "3z",
+        31: "4z",
+        32: "7z",
+        33: "6z",
+        34: "5z",
+        35: "5f",
+        36: "6f",
+        37: "7f",
+        38: "8f",
+        39: "1f",
+        40: "2f",
+        41: "3f",
+        42: "4f",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -152,7 +170,7 @@ def make_split(data: Path, out_dir: Path, frac: float = 0.25, seed: int = 1234) 
             res[n] = (labels[n], s, sp)
             w.writerow([n, labels[n], photo, s, f"{score:.3f}", sp])
     with open(out_dir / "heldout_real_crops.txt", "w") as f:
-        f.write("# Camerash labelled crops held out from training (whole source sets: %s)\n" % ", ".join(held))
+        f.write(f"# Camerash labelled crops held out from training (whole source sets: {', '.join(held)})\n")
         for n in names:
             if res[n][2] == "heldout":
                 f.write(n + "\n")
@@ -190,7 +208,7 @@ def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), 
     X = np.empty((per_class * len(CLASSES), size[1], size[0], 3), np.uint8)
     y = np.empty(per_class * len(CLASSES), np.int64)
     i = 0
-    for k in range(per_class):
+    for _k in range(per_class):
         for ci, code in enumerate(CLASSES):
             X[i] = render.render_tile(sample_face(code, faces, rng), rng, size)
             y[i] = ci
@@ -201,6 +219,7 @@ def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), 
 def _render_worker(args):
     faces_path, per_class, seed = args
     import pickle
+
     with open(faces_path, "rb") as f:
         faces = pickle.load(f)
     return render_set(faces, per_class, seed)
@@ -211,6 +230,7 @@ def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
     import pickle
     import tempfile
     from multiprocessing import get_context
+
     chunks = [per_class // workers + (1 if i < per_class % workers else 0) for i in range(workers)]
     with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
         pickle.dump(faces, f)
@@ -249,6 +269,7 @@ def color_jitter_batch(x, rng: np.random.Generator):
     """Torch float batch (N,3,H,W) in 0..1: brightness/contrast/saturation/hue-ish jitter, grayscale,
     channel swaps (ink colours vary between sets), random half-turns."""
     import torch
+
     n = x.shape[0]
     b = torch.from_numpy(rng.uniform(0.65, 1.3, (n, 1, 1, 1)).astype(np.float32))
     c = torch.from_numpy(rng.uniform(0.6, 1.35, (n, 1, 1, 1)).astype(np.float32))
@@ -283,8 +304,11 @@ def build_model(num_classes: int = len(CLASSES)):
             super().__init__()
             self.a = cbr(i, o, s)
             self.b = nn.Sequential(nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o))
-            self.skip = (nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
-                         if (s != 1 or i != o) else nn.Identity())
+            self.skip = (
+                nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
+                if (s != 1 or i != o)
+                else nn.Identity()
+            )
             self.act = nn.ReLU(inplace=True)
 
         def forward(self, x):
@@ -295,12 +319,13 @@ def build_model(num_classes: int = len(CLASSES)):
 
         def __init__(self):
             super().__init__()
-            self.stem = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 1))      # 32x24
-            self.l1 = Block(32, 48, 2)                                     # 16x12
-            self.l2 = Block(48, 96, 2)                                     # 8x6
-            self.l3 = Block(96, 160, 2)                                    # 4x3
-            self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
-                                      nn.Linear(160, num_classes))
+            self.stem = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 1))  # 32x24
+            self.l1 = Block(32, 48, 2)  # 16x12
+            self.l2 = Block(48, 96, 2)  # 8x6
+            self.l3 = Block(96, 160, 2)  # 4x3
+            self.head = nn.Sequential(
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes)
+            )
 
         def forward(self, x):
             return self.head(self.l3(self.l2(self.l1(self.stem(x)))))
@@ -310,11 +335,13 @@ def build_model(num_classes: int = len(CLASSES)):
 
 def to_tensor(batch_u8: np.ndarray):
     import torch
+
     return torch.from_numpy(batch_u8).permute(0, 3, 1, 2).float().div_(255.0)
 
 
 def normalize(x):
     import torch
+
     m = torch.tensor(MEAN).view(1, 3, 1, 1)
     s = torch.tensor(STD).view(1, 3, 1, 1)
     return (x - m) / s
@@ -322,11 +349,12 @@ def normalize(x):
 
 def predict(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
     import torch
+
     model.eval()
     outs = []
     with torch.no_grad():
         for i in range(0, len(X), bs):
-            outs.append(torch.softmax(model(normalize(to_tensor(X[i:i + bs]))), 1).numpy())
+            outs.append(torch.softmax(model(normalize(to_tensor(X[i : i + bs]))), 1).numpy())
     return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)))
 
 
@@ -344,8 +372,12 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--init", default=None, help="state_dict to fine-tune from (e.g. training/.cache/tile_classifier.pt)")
-    ap.add_argument("--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it")
+    ap.add_argument(
+        "--init", default=None, help="state_dict to fine-tune from (e.g. training/.cache/tile_classifier.pt)"
+    )
+    ap.add_argument(
+        "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
+    )
     a = ap.parse_args(argv)
 
     import torch
@@ -372,13 +404,15 @@ def main(argv=None) -> int:
     yr = np.array([CLASSES.index(split[n][0]) for n in tr_names])
     Xho = load_real(data, ho_names, (INPUT_W, INPUT_H))
     yho = np.array([CLASSES.index(split[n][0]) for n in ho_names])
-    print(f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
-          f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})", flush=True)
+    print(
+        f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
+        f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})",
+        flush=True,
+    )
     t0 = time.time()
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
-    print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s",
-          flush=True)
+    print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
 
     # --- training
     model = build_model()
@@ -422,7 +456,7 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = lr_at(progress)
             step += 1
-            bi = idx[st * a.batch:(st + 1) * a.batch]
+            bi = idx[st * a.batch : (st + 1) * a.batch]
             xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
             yb = np.empty(len(bi), np.int64)
             for j, k in enumerate(bi):
@@ -448,9 +482,12 @@ def main(argv=None) -> int:
         # monitoring only: the final epoch's model is shipped whatever these say
         acc_ho = float((predict(model, Xho).argmax(1) == yho).mean()) if len(yho) else float("nan")
         acc_sv = float((predict(model, Xsv).argmax(1) == ysv).mean())
-        print(f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
-              f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
-              f"({time.time() - te:.0f}s)", flush=True)
+        print(
+            f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
+            f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
+            f"({time.time() - te:.0f}s)",
+            flush=True,
+        )
     print(f"trained {epochs_done:.2f} epochs, {step} steps", flush=True)
     train_s = time.time() - t_train
 
@@ -464,8 +501,10 @@ def main(argv=None) -> int:
     yho_raw = np.array([CLASSES.index(raw[n]) for n in ho_names])
     acc_ho_raw = float((p_ho.argmax(1) == yho_raw).mean())
     acc_sv = float((p_sv.argmax(1) == ysv).mean())
-    print(f"final: held-out real {acc_ho:.4f} ({len(yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
-          f"synthetic val {acc_sv:.4f} ({len(ysv)})")
+    print(
+        f"final: held-out real {acc_ho:.4f} ({len(yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
+        f"synthetic val {acc_sv:.4f} ({len(ysv)})"
+    )
 
     # --- export
     model.eval()
@@ -473,12 +512,22 @@ def main(argv=None) -> int:
     export_onnx(model, onnx_path)
     maxdiff = check_onnx(model, onnx_path, Xho[:32] if len(Xho) else Xsv[:32])
     import onnx
+
     meta = {
         "format": "mjc-tile-classifier/1",
         "classes": CLASSES,
-        "input": {"name": "input", "shape": ["N", 3, INPUT_H, INPUT_W], "width": INPUT_W, "height": INPUT_H,
-                  "channel_order": "BGR", "layout": "NCHW", "scale": "pixel/255",
-                  "mean": MEAN, "std": STD, "resize": "cv2.INTER_AREA to width x height, no padding"},
+        "input": {
+            "name": "input",
+            "shape": ["N", 3, INPUT_H, INPUT_W],
+            "width": INPUT_W,
+            "height": INPUT_H,
+            "channel_order": "BGR",
+            "layout": "NCHW",
+            "scale": "pixel/255",
+            "mean": MEAN,
+            "std": STD,
+            "resize": "cv2.INTER_AREA to width x height, no padding",
+        },
         "output": {"name": "logits", "softmax": "apply softmax to get probabilities"},
         "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
@@ -488,27 +537,37 @@ def main(argv=None) -> int:
             "synthetic_train_tiles": int(len(Xs)),
             "real_train_crops": int(len(tr_names)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
-            "augmentations": ["tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
-                              "lighting gradient, shadow edge, glare, colour cast", "drop shadow on random table",
-                              "crop box jitter: -6..+10% size, +-6% offset, corner noise, +-6 deg rotation (synthetic), "
-                              "-8..+12%, +-7%, +-10 deg (real)",
-                              "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
-                              "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
-                              "180-degree rotation 50%"],
-            "epochs": round(float(epochs_done), 2), "steps": step, "batch": a.batch, "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
-            "seed": a.seed, "train_seconds": round(train_s), "threads": a.threads,
+            "augmentations": [
+                "tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
+                "lighting gradient, shadow edge, glare, colour cast",
+                "drop shadow on random table",
+                "crop box jitter: -6..+10% size, +-6% offset, corner noise, +-6 deg rotation (synthetic), "
+                "-8..+12%, +-7%, +-10 deg (real)",
+                "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
+                "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
+                "180-degree rotation 50%",
+            ],
+            "epochs": round(float(epochs_done), 2),
+            "steps": step,
+            "batch": a.batch,
+            "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
+            "seed": a.seed,
+            "train_seconds": round(train_s),
+            "threads": a.threads,
             "sampling": "class-balanced; within a class a style uniformly, then one of its images; "
-                        "real crops repeated %d x per epoch" % a.real_repeat,
+            f"real crops repeated {a.real_repeat} x per epoch",
             "fine_tuned_from": base_run,
         },
         "validation": {
-            "heldout_real_accuracy": round(acc_ho, 4), "heldout_real_crops": int(len(yho)),
+            "heldout_real_accuracy": round(acc_ho, 4),
+            "heldout_real_crops": int(len(yho)),
             "heldout_real_label_fixes": LABEL_FIXES,
             "heldout_real_accuracy_dataset_labels": round(acc_ho_raw, 4),
             "heldout_real_sets": sorted({split[n][1] for n in ho_names}, key=int),
             "heldout_split": "whole source sets (photos of one physical tile set) held out; see "
-                             "heldout_real_crops.txt and real_crops_split.csv",
-            "synthetic_accuracy": round(acc_sv, 4), "synthetic_tiles": int(len(ysv)),
+            "heldout_real_crops.txt and real_crops_split.csv",
+            "synthetic_accuracy": round(acc_sv, 4),
+            "synthetic_tiles": int(len(ysv)),
             "synthetic_note": "same artwork styles as training, different random renders",
             "onnx_vs_torch_max_abs_diff": maxdiff,
         },
@@ -517,27 +576,39 @@ def main(argv=None) -> int:
     }
     with open(out / "tile_classifier.json", "w") as f:
         json.dump(meta, f, indent=2)
-    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
-          f"total {time.time() - t_start:.0f}s")
+    print(
+        f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
+        f"total {time.time() - t_start:.0f}s"
+    )
     torch.save(model.state_dict(), artwork.CACHE_DIR / "tile_classifier.pt")
     return 0
 
 
 def export_onnx(model, path: Path) -> None:
     import warnings
+
     import torch
+
     x = torch.zeros(1, 3, INPUT_H, INPUT_W)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(model, x, str(path), input_names=["input"], output_names=["logits"],
-                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, opset_version=17,
-                          dynamo=False)
+        torch.onnx.export(
+            model,
+            x,
+            str(path),
+            input_names=["input"],
+            output_names=["logits"],
+            dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}},
+            opset_version=17,
+            dynamo=False,
+        )
 
 
 def check_onnx(model, path: Path, X: np.ndarray) -> float:
     """Max abs difference of logits between PyTorch and onnxruntime on a batch; raises if > 1e-3."""
     import onnxruntime as ort
     import torch
+
     x = normalize(to_tensor(X))
     with torch.no_grad():
         ref = model(x).numpy()

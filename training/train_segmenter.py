@@ -24,6 +24,7 @@ The network is a four-level U-Net (16-24-40-64 channels, stride-2 stem, dilated 
 189k parameters, output at half the input resolution); loss = BCE(face) + BCE(core) +
 Dice(core). ONNX export is checked against PyTorch.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,6 +45,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 # --------------------------------------------------------------------------------------------
 # data
+
 
 def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Face and core masks (uint8 0/1) of ``tiles`` (ground-truth quads scaled by ``scale``)."""
@@ -69,11 +71,11 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
         kw["grid"] = (int(rng.integers(2, 6)), int(rng.integers(5, 19)))
         kw["fill"] = float(rng.uniform(0.55, 0.95))
     elif u < 0.32:
-        kw["fill"] = float(rng.uniform(0.25, 0.5))      # a small hand far from the camera
+        kw["fill"] = float(rng.uniform(0.25, 0.5))  # a small hand far from the camera
     elif u < 0.40:
-        kw["fill"] = float(rng.uniform(0.85, 1.0))      # a close-up
+        kw["fill"] = float(rng.uniform(0.85, 1.0))  # a close-up
     elif u < 0.50:
-        kw.update(standing=True, n_rows=1, n_indicators=0)   # a hand standing up, facing the camera
+        kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
     r = rng.random()
     kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
     sc = _scenes.make_scene(rng, size=size, **kw)
@@ -92,7 +94,7 @@ def _gen(seeds):
 
 def generate(n: int, seed0: int, workers: int = 2) -> list:
     seeds = list(range(seed0, seed0 + n))
-    chunks = [seeds[i::workers * 4] for i in range(workers * 4)]
+    chunks = [seeds[i :: workers * 4] for i in range(workers * 4)]
     with mp.get_context("fork").Pool(workers) as pool:
         parts = pool.map(_gen, chunks)
     return [x for part in parts for x in part]
@@ -101,14 +103,16 @@ def generate(n: int, seed0: int, workers: int = 2) -> list:
 # --------------------------------------------------------------------------------------------
 # model
 
+
 def build_model():
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
 
     def cbr(i, o, s=1, d=1):
-        return nn.Sequential(nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o),
-                             nn.ReLU(inplace=True))
+        return nn.Sequential(
+            nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)
+        )
 
     class SegNet(nn.Module):
         """U-Net, output (face, core) logits at half the input resolution."""
@@ -144,6 +148,7 @@ def build_model():
 # --------------------------------------------------------------------------------------------
 # batches
 
+
 def _augment(img, face, core, rng):
     k = int(rng.integers(0, 4))
     if k:
@@ -165,7 +170,7 @@ def make_batch(data, rng, batch: int, patch: int):
         img, face, core = _augment(img, face, core, rng)
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
-        if (ph, pw) != (h, w):   # pad small photos with an edge copy
+        if (ph, pw) != (h, w):  # pad small photos with an edge copy
             img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REFLECT)
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
@@ -187,24 +192,28 @@ def make_batch(data, rng, batch: int, patch: int):
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
     from vision.finders.learned import normalize as _n
+
     return _n(img_bgr)
 
 
 # --------------------------------------------------------------------------------------------
 # validation: tiles found by the same post-processing as inference
 
+
 def validate(model, val, max_items: int = 200) -> dict:
     import torch
-    from vision.finders.learned import instances_from_maps
+
     from training.evaluate import match_quads
+    from vision.finders.learned import instances_from_maps
+
     model.eval()
     n_gt = n_pred = n_hit = 0
     with torch.no_grad():
-        for img, face, core, quads in val[:max_items]:
+        for img, _face, _core, quads in val[:max_items]:
             x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
             out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
             pred = instances_from_maps(out[0], out[1], scale=2.0)
-            pairs = match_quads([q.tolist() for q in quads], [p[0] for p in pred])
+            pairs = match_quads([q.tolist() for q in quads], [p.quad for p in pred])
             n_gt += len(quads)
             n_pred += len(pred)
             n_hit += len(pairs)
@@ -222,15 +231,24 @@ def _pad16(x_hwc: np.ndarray):
 
 # --------------------------------------------------------------------------------------------
 
+
 def export_onnx(model, path: Path) -> float:
     """Export with dynamic height/width; return max |onnxruntime - torch| on a random input."""
-    import torch
     import onnxruntime as ort
+    import torch
+
     model.eval()
     x = torch.randn(1, 3, 320, 448)
-    torch.onnx.export(model, x, str(path), input_names=["image"], output_names=["logits"],
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        x,
+        str(path),
+        input_names=["image"],
+        output_names=["logits"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
+        opset_version=17,
+        dynamo=False,
+    )
     with torch.no_grad():
         ref = model(x).numpy()
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
@@ -241,7 +259,12 @@ def export_onnx(model, path: Path) -> float:
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(REPO / "models"))
-    ap.add_argument("--scenes", type=int, default=1200, help="synthetic training photos (plus a quarter, at most 200, for validation)")
+    ap.add_argument(
+        "--scenes",
+        type=int,
+        default=1200,
+        help="synthetic training photos (plus a quarter, at most 200, for validation)",
+    )
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--patch", type=int, default=192)
@@ -249,10 +272,13 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None, help="state_dict to continue from")
-    ap.add_argument("--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it")
+    ap.add_argument(
+        "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
+    )
     a = ap.parse_args(argv)
     import torch
     import torch.nn.functional as F
+
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     t_start = time.time()
@@ -315,19 +341,36 @@ def main(argv=None) -> int:
     print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
     meta = {
         "format": "mjc-tile-segmenter/1",
-        "input": {"layout": "NCHW", "color": "BGR", "size": "any, padded to a multiple of 16; "
-                  "vision.finders.learned.find_tiles scales a photo so its tiles are about 32 px wide",
-                  "multiple_of": 16, "normalisation": "x / 255 - 0.5"},
-        "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2,
-                   "core_shrink": CORE_SHRINK},
-        "training": {"synthetic_photos": a.scenes, "validation_photos": len(val), "steps": step,
-                     "batch": a.batch, "patch": a.patch, "lr": a.lr, "seed": a.seed,
-                     "data_seconds": round(t_data), "train_seconds": round(train_s),
-                     "threads": a.threads, "torch": torch.__version__,
-                     "source": "training.scenes.make_scene (artwork faces from shared/vision-data)"},
-        "validation": {"measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
-                                  "rendered size (tiles 10-90 px, no scale choice)",
-                       "final": v, "during": log, "onnx_max_abs_diff": diff},
+        "input": {
+            "layout": "NCHW",
+            "color": "BGR",
+            "size": "any, padded to a multiple of 16; "
+            "vision.finders.learned.find_tiles scales a photo so its tiles are about 32 px wide",
+            "multiple_of": 16,
+            "normalisation": "x / 255 - 0.5",
+        },
+        "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
+        "training": {
+            "synthetic_photos": a.scenes,
+            "validation_photos": len(val),
+            "steps": step,
+            "batch": a.batch,
+            "patch": a.patch,
+            "lr": a.lr,
+            "seed": a.seed,
+            "data_seconds": round(t_data),
+            "train_seconds": round(train_s),
+            "threads": a.threads,
+            "torch": torch.__version__,
+            "source": "training.scenes.make_scene (artwork faces from shared/vision-data)",
+        },
+        "validation": {
+            "measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
+            "rendered size (tiles 10-90 px, no scale choice)",
+            "final": v,
+            "during": log,
+            "onnx_max_abs_diff": diff,
+        },
     }
     (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))
     print(f"total {time.time() - t_start:.0f} s")

@@ -5,6 +5,7 @@ table (segmentation, rectification, classification, grouping into rows and melds
 Bad input raises :class:`ImageError` (``.code``: empty_file, not_an_image, unsupported_format,
 truncated, too_large, too_small).
 """
+
 from .errors import ImageError
 from .recognize import Recognition, RecognizedTile, recognize
 

@@ -15,6 +15,7 @@ Crops may be any size; they are resized (no padding) to the model's input. The s
 know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
 classified together with its 180-degree rotation and the two probability vectors averaged.
 """
+
 from __future__ import annotations
 
 import os

@@ -12,6 +12,7 @@ both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
 """
+
 from __future__ import annotations
 
 import time
@@ -36,10 +37,10 @@ BACK_MIN_CONFIDENCE = 0.6
 @dataclass
 class RecognizedTile:
     code: str
-    quad: list            # 4 [x, y] in original photo pixels, clockwise from top-left of the upright face
+    quad: list  # 4 [x, y] in original photo pixels, clockwise from top-left of the upright face
     confidence: float
-    alternatives: list    # [(code, prob)] top-3, the chosen code first
-    rotated: bool         # lying at 90 degrees
+    alternatives: list  # [(code, prob)] top-3, the chosen code first
+    rotated: bool  # lying at 90 degrees
     row: int
     group: int
 
@@ -81,10 +82,12 @@ class Recognition:
     def to_text(self) -> str:
         if not self.tiles:
             return f"no tiles ({self.reason or 'nothing found'}) in a {self.width}x{self.height} photo"
-        lines = [f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
-                 f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
-                 f"{self.timings_ms.get('total', 0):.0f} ms"]
-        for row in sorted({g['row'] for g in self.groups}):
+        lines = [
+            f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
+            f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
+            f"{self.timings_ms.get('total', 0):.0f} ms"
+        ]
+        for row in sorted({g["row"] for g in self.groups}):
             parts = []
             for g in self.groups:
                 if g["row"] != row:
@@ -97,11 +100,17 @@ class Recognition:
                     cells.append(f"{t.code}{mark}{low}")
                 parts.append(" ".join(cells))
             lines.append(f"  row {row}: " + "  |  ".join(parts))
-        low = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
-        if low:
-            lines.append("  unsure: " + ", ".join(
-                f"#{i} {self.tiles[i].code} ({self.tiles[i].confidence:.2f}; alt "
-                + "/".join(c for c, _ in self.tiles[i].alternatives[1:]) + ")" for i in low))
+        unsure = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
+        if unsure:
+            lines.append(
+                "  unsure: "
+                + ", ".join(
+                    f"#{i} {self.tiles[i].code} ({self.tiles[i].confidence:.2f}; alt "
+                    + "/".join(c for c, _ in self.tiles[i].alternatives[1:])
+                    + ")"
+                    for i in unsure
+                )
+            )
         if self.reason:
             lines.append(f"  note: {self.reason}")
         return "\n".join(lines)
@@ -109,6 +118,7 @@ class Recognition:
 
 def _group_codes(codes: list[str]) -> str:
     from engine.tiles import format_tiles, parse_tile
+
     kinds, extra = [], []
     for c in codes:
         if c == "back":

@@ -1,6 +1,7 @@
 """The learned tile finder (:mod:`vision.finders.learned`): turning face/core maps into tiles, and, when
 the model ships, finding tiles in synthetic photos the network never saw (other seeds, the
 placeholder face renderer it was not trained on, standing hands, face-down tiles)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -46,14 +47,15 @@ def test_ideal_maps_give_every_tile_once(seed):
 
 
 def test_touching_tiles_share_a_group():
-    sc = scenes.make_scene(7, size=(1000, 750), face_fn=scenes._placeholder_face, n_rows=1,
-                           with_rotated=False, n_indicators=2)
+    sc = scenes.make_scene(
+        7, size=(1000, 750), face_fn=scenes._placeholder_face, n_rows=1, with_rotated=False, n_indicators=2
+    )
     face, core = _maps_from_tiles(sc.tiles, sc.image.shape[:2])
     # close the seams in the face map: touching faces form one region
     face = cv2.dilate(face, np.ones((3, 3), np.uint8))
     found = learned.instances_from_maps(face, core, scale=2.0)
     sizes = sorted({f.group: f.group_size for f in found}.values())
-    assert sizes[0] == 1 and sum(sizes) == len(found)     # an indicator apart, rows together
+    assert sizes[0] == 1 and sum(sizes) == len(found)  # an indicator apart, rows together
 
 
 def test_empty_maps_give_nothing():
@@ -69,6 +71,7 @@ def test_unknown_finder_is_refused():
 
 # ----------------------------------------------------------------------------------------------
 # the shipped model
+
 
 def _found(sc, **kw):
     ph = photo.load(sc.jpeg(90))
@@ -122,6 +125,7 @@ def test_mjc_recognize_can_pick_the_finder(finder, capsys):
     import json
 
     from companion.cli import main
+
     photos = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
     gt = json.loads(sorted(photos.glob("scene_*.json"))[0].read_text())
     assert main(["recognize", str(photos / gt["image"]), "--json", "--finder", finder]) == 0
@@ -131,19 +135,21 @@ def test_mjc_recognize_can_pick_the_finder(finder, capsys):
 
 def test_training_targets_one_core_per_tile_inside_its_face():
     from training.train_segmenter import target_masks
+
     sc = scenes.make_scene(5, size=(1000, 750), face_fn=scenes._placeholder_face, grid=(3, 12), fill=0.9)
     face, core = target_masks(sc.tiles, sc.image.shape[:2], 1.0)
-    assert not (core & (1 - face)).any()                     # every core pixel lies on a face
+    assert not (core & (1 - face)).any()  # every core pixel lies on a face
     n, _ = cv2.connectedComponents(core, connectivity=4)
-    assert n - 1 == len(sc.tiles)                            # touching tiles' cores stay apart
+    assert n - 1 == len(sc.tiles)  # touching tiles' cores stay apart
 
 
 def test_core_without_face_support_is_dropped():
-    sc = scenes.make_scene(3, size=(1000, 750), face_fn=scenes._placeholder_face, n_rows=1,
-                           with_rotated=False, n_indicators=0)
+    sc = scenes.make_scene(
+        3, size=(1000, 750), face_fn=scenes._placeholder_face, n_rows=1, with_rotated=False, n_indicators=0
+    )
     face, core = _maps_from_tiles(sc.tiles, sc.image.shape[:2])
     q = np.asarray(sc.tiles[0]["quad"]) / 2
-    cv2.fillPoly(face, [np.round(q).astype(np.int32)], 0.3)   # the network unsure it is a tile top
+    cv2.fillPoly(face, [np.round(q).astype(np.int32)], 0.3)  # the network unsure it is a tile top
     found = learned.instances_from_maps(face, core, scale=2.0)
     assert len(found) == len(sc.tiles) - 1
     assert not match_quads([sc.tiles[0]["quad"]], [f.quad for f in found])

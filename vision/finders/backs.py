@@ -142,8 +142,8 @@ def _probe_quads(
     a_t, a_b = (qq[1], qq[2]) if d == 1 else (qq[0], qq[3])
     b_t, b_b = a_t + d * ut * L, a_b + d * ub * L
     rw = int(round(L / th * rh))
-    src = np.float32([a_t, b_t, b_b, a_b]) if d == 1 else np.float32([b_t, a_t, a_b, b_b])
-    dst = np.float32([[0, 0], [rw, 0], [rw, rh], [0, rh]])
+    src = np.array([a_t, b_t, b_b, a_b], np.float32) if d == 1 else np.array([b_t, a_t, a_b, b_b], np.float32)
+    dst = np.array([[0, 0], [rw, 0], [rw, rh], [0, rh]], np.float32)
     M = cv2.getPerspectiveTransform(src, dst)
     strip = cv2.warpPerspective(
         lab,
@@ -180,7 +180,7 @@ def _probe_quads(
         x0, x1 = s0 + j * step, s0 + (j + 1) * step
         if d == -1:
             x0, x1 = rw - x1, rw - x0
-        pts = np.float32([[x0, 0], [x1, 0], [x1, rh], [x0, rh]]).reshape(1, 4, 2)
+        pts = np.array([[x0, 0], [x1, 0], [x1, rh], [x0, rh]], np.float32).reshape(1, 4, 2)
         quads.append(cv2.perspectiveTransform(pts, Minv).reshape(4, 2))
     return quads
 

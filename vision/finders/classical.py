@@ -43,7 +43,7 @@ def whiteness(img: np.ndarray) -> np.ndarray:
     B, G, R = [c.astype(np.float32) for c in cv2.split(b)]
     mn = cv2.min(cv2.min(B, G), R)
     mx = cv2.max(cv2.max(B, G), R)
-    return 1.5 * mn - 0.5 * mx - 0.8 * cv2.max(B - G, 0)
+    return 1.5 * mn - 0.5 * mx - 0.8 * np.maximum(B - G, 0)
 
 
 def _otsu(values: np.ndarray) -> float:
@@ -62,12 +62,12 @@ def face_mask(img: np.ndarray, t_min: float = 60.0, wmap: np.ndarray | None = No
     # Faces are the bright mode; when the whole image is bright (tiles fill the frame) Otsu may split
     # face from artwork - fine. Guard against a threshold inside the surface noise.
     t0 = max(t0, t_min)
-    mask = (wmap > t0).astype(np.uint8) * 255
+    mask: np.ndarray = (wmap > t0).astype(np.uint8) * 255
     # local refinement: re-threshold each coarse region in its neighbourhood
     k = max(3, int(round(min(h, w) / 250)) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    refined = np.zeros_like(mask)
+    refined: np.ndarray = np.zeros_like(mask)
     min_area = max(60, h * w * 0.0002)
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -86,7 +86,7 @@ def face_mask(img: np.ndarray, t_min: float = 60.0, wmap: np.ndarray | None = No
             # threshold midway between the face level and the surround (robust percentiles)
             face_lv = np.percentile(fg, 70)
             bg_lv = np.percentile(ring, 50)
-            if face_lv - bg_lv < 25:      # not brighter than its surround: not a tile face
+            if face_lv - bg_lv < 25:  # not brighter than its surround: not a tile face
                 continue
             t = max(t0 * 0.8, bg_lv + 0.45 * (face_lv - bg_lv))
         refined[y0:y1, x0:x1] |= ((roi > t) & (inside | (labels[y0:y1, x0:x1] == 0))).astype(np.uint8) * 255
@@ -104,7 +104,7 @@ def _split_merged(mask: np.ndarray, wmap: np.ndarray, min_area: float, k: int, d
         x, y, bw, bh, area = stats[i]
         if area < min_area:
             continue
-        comp = (labels[y:y + bh, x:x + bw] == i)
+        comp = labels[y : y + bh, x : x + bw] == i
         cs, _ = cv2.findContours(comp.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         c = max(cs, key=cv2.contourArea)
         (rw, rh) = cv2.minAreaRect(c)[1]
@@ -115,19 +115,17 @@ def _split_merged(mask: np.ndarray, wmap: np.ndarray, min_area: float, k: int, d
         # into the image borders without being one, is faces merged with a light surface pattern
         if depth >= 2 or not (fill < 0.4 or (touches >= 2 and fill < 0.75)):
             continue
-        vals = wmap[y:y + bh, x:x + bw][comp]
+        vals = wmap[y : y + bh, x : x + bw][comp]
         t = _otsu(vals)
         hi, lo = vals[vals > t], vals[vals <= t]
         if hi.size < min_area or lo.size == 0 or hi.mean() - lo.mean() < 18:
             continue
-        sub = (comp & (wmap[y:y + bh, x:x + bw] > t)).astype(np.uint8) * 255
+        sub = (comp & (wmap[y : y + bh, x : x + bw] > t)).astype(np.uint8) * 255
         sub = cv2.morphologyEx(sub, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-        sub = _split_merged(sub, wmap[y:y + bh, x:x + bw], min_area, k, depth + 1)
-        region = out[y:y + bh, x:x + bw]
+        sub = _split_merged(sub, wmap[y : y + bh, x : x + bw], min_area, k, depth + 1)
+        region = out[y : y + bh, x : x + bw]
         region[comp] = sub[comp]
     return out
-
-
 
 
 def _fit_quad(contour: np.ndarray) -> np.ndarray:
@@ -149,8 +147,6 @@ def _fit_quad(contour: np.ndarray) -> np.ndarray:
     return order_quad(box)
 
 
-
-
 def _blobs(mask: np.ndarray, wmap: np.ndarray):
     """Face-like regions of ``mask``: (contour, box, roi mask, brightness level). Also returns the
     mask's area and the area of the regions kept."""
@@ -169,7 +165,7 @@ def _blobs(mask: np.ndarray, wmap: np.ndarray):
         x, y, bw, bh = cv2.boundingRect(c)
         roi = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(roi, [c - np.array([x, y])], -1, 255, -1)
-        level = float(np.percentile(wmap[y:y + bh, x:x + bw][roi > 0], 70))
+        level = float(np.percentile(wmap[y : y + bh, x : x + bw][roi > 0], 70))
         blobs.append((c, (x, y, bw, bh), roi, level, area))
     if blobs:
         # tile faces are the brightest unsaturated things on the table: a region much duller than
@@ -181,8 +177,6 @@ def _blobs(mask: np.ndarray, wmap: np.ndarray):
         blobs = [b for b in blobs if b[3] >= BLOB_LEVEL_MIN * top_level]
     kept = float(sum(b[4] for b in blobs))
     return [b[:4] for b in blobs], float(np.count_nonzero(mask)), kept
-
-
 
 
 def _mask_and_blobs(img: np.ndarray) -> tuple[np.ndarray, list]:
@@ -223,7 +217,7 @@ def _blob_candidates(img: np.ndarray, mask: np.ndarray, blob: tuple, bi: int) ->
     Hr = int(round(max(left, right)))
     if Wr < 6 or Hr < 6:
         return []
-    dst = np.float32([[0, 0], [Wr, 0], [Wr, Hr], [0, Hr]])
+    dst = np.array([[0, 0], [Wr, 0], [Wr, Hr], [0, Hr]], np.float32)
     M = cv2.getPerspectiveTransform(quad, dst)
     Minv = np.linalg.inv(M)
     # warp from the blob's bounding box only (speed): shift the homography by the box origin
@@ -234,8 +228,10 @@ def _blob_candidates(img: np.ndarray, mask: np.ndarray, blob: tuple, bi: int) ->
     M_roi = M @ T
     blob_mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
     blob_mask[y - y0 : y - y0 + bh, x - x0 : x - x0 + bw] = roi
-    c_r = cv2.warpPerspective(img[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    m_r = cv2.warpPerspective(blob_mask, M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST)
+    c_r = cv2.warpPerspective(
+        img[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    m_r: np.ndarray = cv2.warpPerspective(blob_mask, M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST)
     m_r &= cv2.warpPerspective(mask[y0:y1, x0:x1], M_roi, (Wr, Hr), flags=cv2.INTER_NEAREST) | fill_holes(m_r)
     cells = split_blob(c_r, m_r)
     if any((c[2] - c[0]) * (c[3] - c[1]) > GIANT_CELL * h * w for c in cells):
@@ -245,7 +241,7 @@ def _blob_candidates(img: np.ndarray, mask: np.ndarray, blob: tuple, bi: int) ->
         cw, ch = cx1 - cx0, cy1 - cy0
         if cw < 4 or ch < 4:
             continue
-        pts = np.float32([[cx0, cy0], [cx1, cy0], [cx1, cy1], [cx0, cy1]]).reshape(1, 4, 2)
+        pts = np.array([[cx0, cy0], [cx1, cy0], [cx1, cy1], [cx0, cy1]], np.float32).reshape(1, 4, 2)
         q = cv2.perspectiveTransform(pts, Minv).reshape(4, 2)
         ratio = cw / ch
         out.append(

@@ -67,7 +67,7 @@ def ink_fraction(cell: np.ndarray) -> float:
 
 def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarray:
     """The region ``quad`` of ``img`` warped to an ``out_w`` x ``out_h`` rectangle (corner 0 top-left)."""
-    dst = np.float32([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]])
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
     M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
     return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 

@@ -26,6 +26,7 @@ over the grown quad: a wood knot, a cloth pattern) is dropped.
 colour-and-seam finder when it does not (or when asked to). :func:`candidates` turns the tiles
 found into :class:`~vision.finders.candidate.Candidate` objects.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -39,15 +40,15 @@ from .candidate import Candidate
 from .geometry import aspect_score, ink_fraction, is_ambiguous, order_quad
 
 MODEL_NAME = "tile_segmenter"
-INPUT_LONG = 640          # the network's first view of a photo (long side); see find_tiles
-CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this about its centre
+INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
+CORE_SHRINK = 0.55  # a core is the tile's top surface scaled by this about its centre
 CORE_THRESHOLD = 0.5
-CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
-MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
-MIN_FACE_SUPPORT = 0.7    # a tile's quad must lie on the face map this surely (mean probability)
+CORE_PAD = 0.0  # map pixels added to a core's measured extent before growing it back
+MERGED_RATIO = 2.2  # a core this many times longer than wide holds several tiles
+MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (mean probability)
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
-TARGET_TILE_PX = 32       # the tile width a second look aims at
-MIN_LONG = 128            # never look at a photo smaller than this
+TARGET_TILE_PX = 32  # the tile width a second look aims at
+MIN_LONG = 128  # never look at a photo smaller than this
 MAX_LOOKS = 3
 
 
@@ -133,7 +134,7 @@ def instances_from_maps(
         x, y, bw, bh, area = stats[i]
         if area < max(4, 0.2 * typical):
             continue
-        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
         pts = np.column_stack([xs + x + 0.5, ys + y + 0.5]).astype(np.float32)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
         # (the thresholded core is about as large as the true one: pixel centres span one pixel
@@ -154,7 +155,7 @@ def instances_from_maps(
         # unit vector along the long side, and the tile length along it
         t = np.deg2rad(ang)
         axis = np.array([np.cos(t), np.sin(t)]) if rw >= rh else np.array([-np.sin(t), np.cos(t)])
-        full = long_ + (1 - CORE_SHRINK) * width        # the merged tiles' whole length
+        full = long_ + (1 - CORE_SHRINK) * width  # the merged tiles' whole length
         step = full / k
         for m in range(k):
             c = np.array([cx, cy]) + axis * (-full / 2 + step * (m + 0.5))

@@ -32,19 +32,17 @@ def _valley(g: np.ndarray, axis: int, ds=(1, 2, 4, 7)) -> np.ndarray:
         v = np.minimum(a, b) - g
         out = np.maximum(out, v)
     if axis == 1:
-        out[:, :max(ds)] = 0
-        out[:, -max(ds):] = 0
+        out[:, : max(ds)] = 0
+        out[:, -max(ds) :] = 0
     else:
-        out[:max(ds), :] = 0
-        out[-max(ds):, :] = 0
+        out[: max(ds), :] = 0
+        out[-max(ds) :, :] = 0
     return out
-
-
 
 
 MU, BETA, PRIOR_LYING = 14.0, 0.9, 1.2
 ROW_SEAM_MIN = 0.018
-PROF_CLIP = 0.15          # one cut can earn at most MU * PROF_CLIP - BETA
+PROF_CLIP = 0.15  # one cut can earn at most MU * PROF_CLIP - BETA
 
 
 def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]:
@@ -65,7 +63,7 @@ def _row_candidates(prof: np.ndarray, length: int, kmax: int) -> list[list[int]]
                 break
             seg = prof[lo:hi]
             b = int(np.argmax(seg))
-            if seg[b] < ROW_SEAM_MIN / 3:      # no seam at all where a row boundary should be
+            if seg[b] < ROW_SEAM_MIN / 3:  # no seam at all where a row boundary should be
                 ok = False
                 break
             cuts.append(lo + b)
@@ -86,15 +84,15 @@ def _aspect_from_seams(prof: np.ndarray, h: float, transposed: bool = False) -> 
     thr = 0.08
     n = len(prof)
     r = max(2, int(0.2 * h))
-    peaks = [x for x in range(1, n - 1) if prof[x] >= thr and prof[x] == prof[max(0, x - r):x + r + 1].max()]
+    peaks = [x for x in range(1, n - 1) if prof[x] >= thr and prof[x] == prof[max(0, x - r) : x + r + 1].max()]
     # collapse plateaus
-    pk = []
+    pk: list[int] = []
     for x in peaks:
         if pk and x - pk[-1] < r:
             continue
         pk.append(x)
     d = np.diff(pk)
-    if transposed:   # cells along a column of tiles: tile height / tile width
+    if transposed:  # cells along a column of tiles: tile height / tile width
         d = d[(d > 1.0 * h) & (d < 1.8 * h)]
         return float(np.clip(np.median(d) / h, 1.1, 1.6)) if len(d) >= 2 else 1.0 / FACE_ASPECT
     d = d[(d > 0.5 * h) & (d < 1.0 * h)]
@@ -103,8 +101,9 @@ def _aspect_from_seams(prof: np.ndarray, h: float, transposed: bool = False) -> 
     return FACE_ASPECT
 
 
-def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool = False
-                 ) -> tuple[float, list[tuple[int, int, bool]]]:
+def _column_cuts(
+    prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool = False
+) -> tuple[float, list[tuple[int, int, bool]]]:
     """DP: split a row strip of height ``h`` into cells. Returns (cost, [(x0, x1, lying)])."""
     n = len(prof)
     if n < 4:
@@ -112,8 +111,8 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool =
     step = max(1, int(np.ceil(n / 300)))
     if step > 1:
         m = n // step
-        p = prof[:m * step].reshape(m, step).max(axis=1)
-        o = occ[:m * step].reshape(m, step).mean(axis=1)
+        p = prof[: m * step].reshape(m, step).max(axis=1)
+        o = occ[: m * step].reshape(m, step).mean(axis=1)
     else:
         m, p, o = n, prof, occ
     hh = h / step
@@ -135,9 +134,9 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool =
     cost_up = (np.log(Wd / hh / aspect) / LOG_SIGMA) ** 2 + 250 * np.maximum(0, 0.88 - occ_seg) ** 2
     r_ly = np.log(Wd / (np.maximum(occ_seg, 0.3) * hh) / (1 / FACE_ASPECT))
     cost_ly = (r_ly / 0.3) ** 2 + PRIOR_LYING + (1e6 if transposed else 0.0)
-    if multi:   # among upright tiles a lying tile is visibly lower than the strip
+    if multi:  # among upright tiles a lying tile is visibly lower than the strip
         cost_ly = cost_ly + 300 * np.maximum(0, occ_seg - 0.9) ** 2
-    cost_empty = (occ_seg / 0.12) ** 2          # no tile here (a row shorter than the block)
+    cost_empty = (occ_seg / 0.12) ** 2  # no tile here (a row shorter than the block)
     costs = np.stack([cost_up, cost_ly, cost_empty])
     kinds = costs.argmin(axis=0)
     seg_cost = np.where(valid, costs.min(axis=0), INF)
@@ -151,7 +150,7 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool =
         tot = best[Ic[j]] + seg_cost[j]
         k = int(np.argmin(tot))
         if tot[k] >= INF:
-            if j == m:    # whatever is left is one cell
+            if j == m:  # whatever is left is one cell
                 back[j], kind[j], best[j] = 0, 0, 0.0 + 50
             continue
         best[j] = tot[k] + cut_cost[j]
@@ -167,13 +166,14 @@ def _column_cuts(prof: np.ndarray, occ: np.ndarray, h: float, transposed: bool =
         j = i
     cuts.reverse()
 
-    def refine(b: int) -> int:   # a coarse cut moved to the strongest seam within one bin
+    def refine(b: int) -> int:  # a coarse cut moved to the strongest seam within one bin
         if b <= 0:
             return 0
         if b >= m:
             return n
         lo, hi = max(1, b * step - step), min(n - 1, b * step + step)
-        return lo + int(np.argmax(prof[lo:hi + 1])) if hi > lo else b * step
+        return lo + int(np.argmax(prof[lo : hi + 1])) if hi > lo else b * step
+
     cells = [(refine(i), refine(j), k == 1) for i, j, k in cuts if k != 2]
     return float(best[m]), [(a_, b_, k) for a_, b_, k in cells if b_ > a_]
 
@@ -209,8 +209,9 @@ def split_blob(color_rect: np.ndarray, mask_rect: np.ndarray) -> list[tuple[floa
     raw = mask_rect > 0
     # artwork touching a face's edge opens notches in the mask: close them before filling holes
     kc = max(3, int(0.06 * min(H, W)) | 1)
-    mask_rect = fill_holes(cv2.morphologyEx(mask_rect, cv2.MORPH_CLOSE,
-                                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))))
+    mask_rect = fill_holes(
+        cv2.morphologyEx(mask_rect, cv2.MORPH_CLOSE, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc)))
+    )
     filled = mask_rect > 0
     hole = filled & ~raw
     best_cost, best_cells = _search(g, mask_rect, hole, filled, False)
@@ -247,7 +248,7 @@ def _search(g, mask_rect, hole, filled, transposed):
             prof_c = np.minimum(np.maximum(prof_c, np.clip((gap_c - 0.6) / 0.4, 0, 1) * 0.25), PROF_CLIP)
             occ_c = _extent(ms)
             c_cost, col_cells = _column_cuts(prof_c, occ_c, float(r1 - r0), transposed)
-            cost += c_cost * (r1 - r0) / H      # per unit of seam length: k strips must not count a seam k times
+            cost += c_cost * (r1 - r0) / H  # per unit of seam length: k strips must not count a seam k times
             cells.append((r0, r1, col_cells))
             if best_cost is not None and cost > best_cost:
                 break
@@ -270,11 +271,9 @@ def _search(g, mask_rect, hole, filled, transposed):
     return (best_cost if best_cost is not None else 1e9), out
 
 
-
-
-GIANT_CELL = 0.12          # a "tile" over this fraction of the frame is a close-up block of tiles
-GIANT_SIDE = 300           # ... re-split with its short side brought down to about this many px
-GIANT_GAIN = 3.0           # ... and its contrast raised this much
+GIANT_CELL = 0.12  # a "tile" over this fraction of the frame is a close-up block of tiles
+GIANT_SIDE = 300  # ... re-split with its short side brought down to about this many px
+GIANT_GAIN = 3.0  # ... and its contrast raised this much
 
 
 def resplit_giant(c_r: np.ndarray, cells: list, limit: float) -> list:
@@ -290,11 +289,16 @@ def resplit_giant(c_r: np.ndarray, cells: list, limit: float) -> list:
         if (x1 - x0) * (y1 - y0) <= limit:
             out.append(cell)
             continue
-        crop = c_r[int(y0):int(y1), int(x0):int(x1)]
+        crop = c_r[int(y0) : int(y1), int(x0) : int(x1)]
         hh, ww = crop.shape[:2]
         f = max(1.0, min(hh, ww) / GIANT_SIDE)
-        small = cv2.resize(crop, (max(1, int(round(ww / f))), max(1, int(round(hh / f)))),
-                           interpolation=cv2.INTER_AREA).astype(np.float32) if f > 1 else crop.astype(np.float32)
+        small = (
+            cv2.resize(
+                crop, (max(1, int(round(ww / f))), max(1, int(round(hh / f)))), interpolation=cv2.INTER_AREA
+            ).astype(np.float32)
+            if f > 1
+            else crop.astype(np.float32)
+        )
         ref = np.percentile(small.reshape(-1, 3), 75, axis=0)
         boosted = np.clip(ref + (small - ref) * GIANT_GAIN, 0, 255).astype(np.uint8)
         sub = split_blob(boosted, np.full(boosted.shape[:2], 255, np.uint8))
@@ -305,8 +309,6 @@ def resplit_giant(c_r: np.ndarray, cells: list, limit: float) -> list:
         sx, sy = ww / boosted.shape[1], hh / boosted.shape[0]
         out += [(x0 + a * sx, y0 + b * sy, x0 + c * sx, y0 + d * sy, False) for a, b, c, d, _ in sub]
     return out
-
-
 
 
 def _extent(ms: np.ndarray) -> np.ndarray:
@@ -325,5 +327,3 @@ def fill_holes(m: np.ndarray) -> np.ndarray:
     out = np.zeros_like(m)
     cv2.drawContours(out, cs, -1, 255, -1)
     return out
-
-
