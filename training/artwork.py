@@ -30,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -51,7 +52,7 @@ def _warn(msg: str) -> None:
     print(f"[artwork] {msg}", file=sys.stderr)
 
 
-def _read_any(path: Path, flags=cv2.IMREAD_UNCHANGED) -> np.ndarray:
+def read_image(path: Path, flags=cv2.IMREAD_UNCHANGED) -> np.ndarray:
     """cv2.imread that also handles GIF (through Pillow when cv2 cannot)."""
     img = cv2.imread(str(path), flags)
     if img is None:
@@ -182,7 +183,7 @@ def _load_ffalt(data: Path, tmp: Path) -> dict:
     src, png = folder / "classic.svg", folder / "classic.png"
     if src.exists() and png.exists():
         text = src.read_text(encoding="utf-8")
-        sheet = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        sheet = read_image(png, cv2.IMREAD_UNCHANGED)
         faces: dict = {}
         # its flower ids do not match the pictures (t_fl_bamboo is an iris...): map by picture
         fix = {"t_fl_plum": "3f", "t_fl_orchid": "4f", "t_fl_chrysanthemum": "1f", "t_fl_bamboo": "2f"}
@@ -206,7 +207,7 @@ def _load_ffalt(data: Path, tmp: Path) -> dict:
         if not m_defs:
             continue
         defs = m_defs.group(0)
-        faces: dict = {}
+        faces = {}
         for eid, code in _FFALT_IDS.items():
             m = re.search(rf'<svg id="{eid}"[^>]*viewBox="([-\d. ]+)"', text)
             if not m:
@@ -219,13 +220,13 @@ def _load_ffalt(data: Path, tmp: Path) -> dict:
             )
             p = tmp / "ff.svg"
             p.write_text(doc, encoding="utf-8")
-            img = _rsvg(p, tmp / "x.png", width=150)
-            if img is None:
+            glyph = _rsvg(p, tmp / "x.png", width=150)
+            if glyph is None:
                 _warn(f"ffalt {style}: cannot render {eid}")
                 break
-            if img.ndim == 3 and img.shape[2] == 4 and img[:, :, 3].max() == 0:
+            if glyph.ndim == 3 and glyph.shape[2] == 4 and glyph[:, :, 3].max() == 0:
                 continue
-            faces.setdefault(code, []).append(img)
+            faces.setdefault(code, []).append(glyph)
         if faces:
             out[f"ffalt-{style}"] = faces
     return out
@@ -294,7 +295,7 @@ def _load_gnome_smooth(data: Path) -> dict:
     p = data / "gnome-mahjongg-themes-debian" / "smooth.png"
     if not p.exists():
         return {}
-    sheet = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+    sheet = read_image(p, cv2.IMREAD_UNCHANGED)
     faces: dict = {}
     for i, code in enumerate(_SMOOTH_ORDER):
         if code is None:
@@ -332,7 +333,8 @@ _REAL_ORDER = (
 def _load_xmahjongg(data: Path) -> dict:
     folder = data / "xmahjongg-tiles-debian"
     out = {}
-    specs = [  # name, cols, cell w, cell h, face box (x0, y0, x1, y1) in cell, order, rows, reps
+    # name, cols, cell w, cell h, face box (x0, y0, x1, y1) in cell, order, rows, reps
+    specs: list[tuple[str, int, int, int, tuple[int, int, int, int], Sequence[str | None], int, int]] = [
         ("dorothys", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
         ("dorwhite", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
         ("gnome", 21, 40, 56, (3, 3, 37, 51), _XGNOME_ORDER, 2, 2),
@@ -342,7 +344,7 @@ def _load_xmahjongg(data: Path) -> dict:
         p = folder / f"{name}.gif"
         if not p.exists():
             continue
-        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        sheet = read_image(p, cv2.IMREAD_COLOR)
         if sheet.ndim == 2:
             sheet = cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR)
         faces: dict = {}
@@ -360,7 +362,7 @@ def _load_xmahjongg(data: Path) -> dict:
         out[f"xmahjongg-{name}"] = faces
     p = folder / "real.gif"
     if p.exists():
-        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        sheet = read_image(p, cv2.IMREAD_COLOR)
         h, w = sheet.shape[:2]
         cw, ch = w / 9, h / 5
         faces = {}

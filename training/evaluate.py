@@ -133,7 +133,7 @@ class Detector:
         from vision.grouping import arrange
 
         t0 = time.perf_counter()
-        img = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))
         img = ImageOps.exif_transpose(img)
         pim, pad = self._pre(img)
         dets = self._predict(pim, pad)
@@ -205,7 +205,7 @@ CLASSICAL = "ours, classical finder"
 
 def eval_scenes(items, classifier=None, detector=None, finders: dict | None = None) -> dict:
     finders = _finders() if finders is None else finders
-    res = {k: [] for k in finders}
+    res: dict[str, list] = {k: [] for k in finders}
     res["detector"] = []
     for name, data, sc in items:
         gt_q = [t["quad"] for t in sc.tiles]
@@ -319,7 +319,7 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
     labels = load_labels()
     trained = _training_photos()
     finders = _finders() if finders is None else finders
-    res = {k: [] for k in finders}
+    res: dict[str, list] = {k: [] for k in finders}
     res.update({"detector": [], "missing": []})
     for name, gt in labels.items():
         p = _photo_path(data, name)
@@ -434,7 +434,7 @@ def main(argv=None) -> int:
                 k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
                 for k, v in crops.items()
             }
-            rows = [("set", "crops", "top-1", "top-3")]
+            rows: list[tuple] = [("set", "crops", "top-1", "top-3")]
             for k, v in crops.items():
                 if "skipped" in v:
                     rows.append((k, "-", "skipped", v["skipped"]))

@@ -89,8 +89,8 @@ def evaluate_crops(
             X, y = render_set(
                 artwork.by_class_style(art), synthetic_per_class, seed, size=(clf.width * 2, clf.height * 2)
             )
-            labels = [artwork.CLASSES[i] for i in y]
-            out["synthetic"] = _score(clf, list(X), labels, [f"synth{i}" for i in range(len(y))])
+            codes = [artwork.CLASSES[i] for i in y]
+            out["synthetic"] = _score(clf, list(X), codes, [f"synth{i}" for i in range(len(y))])
         except (FileNotFoundError, OSError) as e:
             out["synthetic"] = {"skipped": str(e)}
     return out

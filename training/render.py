@@ -106,7 +106,7 @@ def plain_back(rng: np.random.Generator, h: int = 128, w: int = 96) -> np.ndarra
     c = random_back_color(rng, coloured_only=True)
     img = blank_face(h, w, c)
     if rng.random() < 0.4:  # subtle pattern
-        pat = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+        pat: np.ndarray = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
         pat = cv2.resize(pat, (w, h), interpolation=cv2.INTER_CUBIC)[:, :, None]
         img = img + pat * rng.uniform(3, 15)
     if rng.random() < 0.25:  # embossed logo-ish blob
@@ -289,7 +289,7 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     bg = np.empty((h, w, 3), np.float32)
     bg[:] = c
     k = rng.integers(2, 24)
-    noise = rng.normal(0, 1, (h // k + 2, w // k + 2, 1)).astype(np.float32)
+    noise: np.ndarray = rng.normal(0, 1, (h // k + 2, w // k + 2, 1)).astype(np.float32)
     noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
     if noise.ndim == 2:
         noise = noise[:, :, None]
@@ -381,6 +381,7 @@ def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         q = int(rng.integers(35, 95))
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-        if ok:
-            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out

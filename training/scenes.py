@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -457,7 +458,7 @@ def make_scene(
     # camera homography: rotation + perspective tilt; retried milder until every tile stays in view
     persp = perspective if perspective is not None else rng.uniform(0, 0.12)
     ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
-    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     ctr = np.array([W / 2, H / 2])
     src_c = src + Mg
     jitter = rng.normal(0, 1, (4, 2))
@@ -480,8 +481,8 @@ def make_scene(
         ):
             break
     img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    for t, q in zip(tiles_gt, warped):
-        t["quad"] = [[float(a), float(b)] for a, b in q]
+    for tile, q in zip(tiles_gt, warped):
+        tile["quad"] = [[float(a), float(b)] for a, b in q]
     tiles_gt = [
         t
         for t in tiles_gt
@@ -497,7 +498,7 @@ def make_scene(
         light = rng.uniform(0.7, 1.15) * g
         if rng.random() < 0.4:  # cast shadow (a hand / phone)
             f = 8  # draw and blur at 1/8 resolution, then upsample (smooth anyway)
-            mask = np.zeros((H // f + 1, W // f + 1), np.float32)
+            mask: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
             cv2.ellipse(
                 mask,
                 (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
@@ -516,7 +517,7 @@ def make_scene(
         img = img * warm
         if rng.random() < 0.4:  # glare spot
             f = 8
-            gl = np.zeros((H // f + 1, W // f + 1), np.float32)
+            gl: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
             cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
             gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
             gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
@@ -526,9 +527,12 @@ def make_scene(
         img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if jpeg_quality or (degrade and rng.random() < 0.7):
-        q = jpeg_quality or int(rng.integers(60, 95))
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        quality = jpeg_quality or int(rng.integers(60, 95))
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        if decoded is None:
+            raise RuntimeError("a synthetic scene did not survive JPEG encoding")
+        img = decoded
     return Scene(img, tiles_gt)
 
 
@@ -545,7 +549,7 @@ def write_fixtures(out_dir, seeds=(11, 12, 13), size=(960, 720)) -> list[str]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    specs = [
+    specs: list[dict[str, Any]] = [
         dict(n_rows=1, with_rotated=True, n_indicators=1),
         dict(n_rows=2, with_rotated=False, n_indicators=0),
         dict(n_rows=1, with_rotated=False, n_indicators=2),

@@ -119,10 +119,10 @@ def trace_sources(data: Path, names) -> dict:
     """{crop name: (source photo, match score)} by template matching each unscaled crop in the raw
     photos (downscaled so templates are ~24 px; about two minutes on one core)."""
     root = data / "camerash-mahjong-dataset"
-    raws = {p.name: cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted((root / "raw-images").iterdir())}
+    raws = {p.name: artwork.read_image(p, cv2.IMREAD_GRAYSCALE) for p in sorted((root / "raw-images").iterdir())}
     out = {}
     for n in names:
-        t = cv2.imread(str(root / "raw-tiles" / n), cv2.IMREAD_GRAYSCALE)
+        t = artwork.read_image(root / "raw-tiles" / n, cv2.IMREAD_GRAYSCALE)
         best = (-1.0, "")
         for rn, im in raws.items():
             s = max(1.0, min(t.shape) / 24)
@@ -179,7 +179,9 @@ def make_split(data: Path, out_dir: Path, frac: float = 0.25, seed: int = 1234) 
 
 def load_real(data: Path, names, size=(2 * INPUT_W, 2 * INPUT_H)) -> np.ndarray:
     root = data / "camerash-mahjong-dataset" / "tiles-resized"
-    return np.stack([cv2.resize(cv2.imread(str(root / n)), size, interpolation=cv2.INTER_AREA) for n in names])
+    return np.stack(
+        [cv2.resize(artwork.read_image(root / n, cv2.IMREAD_COLOR), size, interpolation=cv2.INTER_AREA) for n in names]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
