@@ -2,7 +2,7 @@
 
 Fast (a few seconds), and independent of the shared data set: scenes are generated on the fly with
 the placeholder face renderer, plus three committed synthetic JPEG fixtures
-(``tests/fixtures/photos``, written by ``python -m vision.scenes --fixtures tests/fixtures/photos``).
+(``tests/fixtures/photos``, written by ``python -m training.scenes --fixtures tests/fixtures/photos``).
 """
 
 from __future__ import annotations
