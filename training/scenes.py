@@ -359,6 +359,87 @@ def make_scene(
     thick = rng.uniform(0.12, 0.3) * th * s  # tile body thickness seen from above at an angle
     if standing:
         thick *= 1.5
+    back_col = _back_colour(rng, n_kongs)
+    table = make_surface(rng, CW, CH, surface)
+    layers = _Layers.empty(CH, CW)
+    off = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.05, 0.2)]) * th * s  # shadow offset
+    look = _Look(thick, standing, back_col, off)
+    frame = _Frame(cx, cy, x0, y0, lw, lh, s, Mg, W, H)
+    tiles_gt = _draw_tiles(placed, frame, layers, look, face_fn, rng)
+    canvas = layers.compose(table, thick, rng)
+    Hm, warped = _camera(rng, (W, H), Mg, perspective, [t["quad"] for t in tiles_gt])
+    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    for tile, q in zip(tiles_gt, warped):
+        tile["quad"] = [[float(a), float(b)] for a, b in q]
+    tiles_gt = [
+        t
+        for t in tiles_gt
+        if min(p[0] for p in t["quad"]) >= 0
+        and min(p[1] for p in t["quad"]) >= 0
+        and max(p[0] for p in t["quad"]) <= W - 1
+        and max(p[1] for p in t["quad"]) <= H - 1
+    ]
+    if degrade:
+        img = _degrade(img, rng)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg_quality or (degrade and rng.random() < 0.7):
+        img = _jpeg_roundtrip(img, jpeg_quality or int(rng.integers(60, 95)))
+    return Scene(img, tiles_gt)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the layout lands on the table canvas: its box ``x0, y0, lw, lh`` (layout units) scaled by
+    ``s`` about the centre ``cx, cy``; the view is the ``W`` x ``H`` window ``margin`` pixels in."""
+
+    cx: float
+    cy: float
+    x0: float
+    y0: float
+    lw: float
+    lh: float
+    s: float
+    margin: int
+    W: int
+    H: int
+
+    def place(self, p: _Placed) -> tuple[float, float, float, float]:
+        """Top-left corner, width and height of tile ``p`` on the canvas."""
+        X = self.cx + (p.x - self.x0 - self.lw / 2) * self.s
+        Y = self.cy + (p.y - self.y0 - self.lh / 2) * self.s
+        return X, Y, p.w * self.s, p.h * self.s
+
+    def fits(self, xi: int, yi: int, iw: int, ih: int, thick: float) -> bool:
+        """Whether a tile drawn at ``xi, yi`` (``iw`` x ``ih``, body ``thick``) lies in the view."""
+        Mg, W, H = self.margin, self.W, self.H
+        return not (xi < Mg or yi - int(thick) - 2 < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H)
+
+
+def _draw_tiles(
+    placed: list[_Placed], frame: _Frame, layers: _Layers, look: _Look, face_fn, rng: np.random.Generator
+) -> list[dict]:
+    """Draw every tile of the layout that lies in the view onto ``layers``; the ground truth of each
+    (code, quad clockwise from the top-left of the upright face in canvas pixels, lying, row, group)."""
+    tiles_gt = []
+    for p in placed:
+        X, Y, w, h = frame.place(p)
+        iw, ih = max(4, int(round(w))), max(4, int(round(h)))
+        xi, yi = int(round(X)), int(round(Y))
+        if not frame.fits(xi, yi, iw, ih, look.thick):
+            continue
+        face, m = _tile_face(p, face_fn, look.back_col, rng, (iw, ih))
+        layers.draw_tile(face, m, (xi, yi), look, rng)
+        c = np.array([[X, Y], [X + w, Y], [X + w, Y + h], [X, Y + h]])
+        if p.rotated == 1:  # face rotated clockwise: its top-left lies at the footprint's top-right
+            c = np.roll(c, -1, axis=0)
+        elif p.rotated == -1:
+            c = np.roll(c, 1, axis=0)
+        tiles_gt.append({"code": p.code, "quad": c, "rotated": p.rotated != 0, "row": p.row, "group": p.group})
+    return tiles_gt
+
+
+def _back_colour(rng: np.random.Generator, n_kongs: int) -> np.ndarray:
+    """The colour of the set's back layer (BGR float32); a strong colour when the scene has kongs."""
     back_col = np.array(
         rng.choice(
             [
@@ -378,55 +459,84 @@ def make_scene(
         back_col = np.array(
             rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200], [160, 60, 160]]), np.float32
         )
-    canvas = make_surface(rng, CW, CH, surface)
-    shadow = np.zeros((CH, CW), np.float32)
-    body = np.zeros((CH, CW), np.float32)
-    tiles_gt = []
-    face_layer = np.zeros((CH, CW, 3), np.float32)
-    face_alpha = np.zeros((CH, CW), np.float32)
-    side_layer = np.zeros((CH, CW, 3), np.float32)
-    side_alpha = np.zeros((CH, CW), np.float32)
-    off = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.05, 0.2)]) * th * s  # shadow offset
-    for p in placed:
-        X = cx + (p.x - x0 - lw / 2) * s
-        Y = cy + (p.y - y0 - lh / 2) * s
-        w, h = p.w * s, p.h * s
-        iw, ih = max(4, int(round(w))), max(4, int(round(h)))
-        xi, yi = int(round(X)), int(round(Y))
-        if xi < Mg or yi - int(thick) - 2 < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
-            continue
-        face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
-        if p.rotated == 1:
-            face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
-        elif p.rotated == -1:
-            face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
-        face = cv2.resize(face, (iw, ih), interpolation=cv2.INTER_AREA)
-        r = min(iw, ih) * 0.08
-        m = _rounded_mask(iw, ih, r).astype(np.float32) / 255
-        # bevel: darken towards the edge
-        dist = cv2.distanceTransform((m > 0).astype(np.uint8), cv2.DIST_L2, 3)
-        bevel = np.clip(dist / (0.06 * min(iw, ih) + 1), 0, 1)
-        face = face * (0.8 + 0.2 * bevel)[:, :, None]
+    return back_col
+
+
+def _tile_face(
+    p: _Placed, face_fn, back_col: np.ndarray, rng: np.random.Generator, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The face of tile ``p`` as it lies on the table, ``size`` (width, height) pixels, bevelled
+    (darker towards the edge), and its rounded-corner mask (0-1)."""
+    import cv2
+
+    iw, ih = size
+    face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
+    if p.rotated == 1:
+        face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
+    elif p.rotated == -1:
+        face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    face = cv2.resize(face, (iw, ih), interpolation=cv2.INTER_AREA)
+    r = min(iw, ih) * 0.08
+    m = _rounded_mask(iw, ih, r).astype(np.float32) / 255
+    dist = cv2.distanceTransform((m > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    bevel = np.clip(dist / (0.06 * min(iw, ih) + 1), 0, 1)
+    return face * (0.8 + 0.2 * bevel)[:, :, None], m
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How the scene's tiles are drawn: body ``thick``-ness (pixels), ``standing`` up or lying flat,
+    the back layer's colour and the offset of the shadows."""
+
+    thick: float
+    standing: bool
+    back_col: np.ndarray
+    shadow_offset: np.ndarray
+
+
+@dataclass
+class _Layers:
+    """What is drawn onto the table before the camera sees it: tile shadows, tile sides (body
+    layers) and tile faces, each with its coverage."""
+
+    shadow: np.ndarray
+    face: np.ndarray
+    face_alpha: np.ndarray
+    side: np.ndarray
+    side_alpha: np.ndarray
+
+    @classmethod
+    def empty(cls, ch: int, cw: int) -> _Layers:
+        return cls(
+            np.zeros((ch, cw), np.float32),
+            np.zeros((ch, cw, 3), np.float32),
+            np.zeros((ch, cw), np.float32),
+            np.zeros((ch, cw, 3), np.float32),
+            np.zeros((ch, cw), np.float32),
+        )
+
+    def draw_tile(
+        self, face: np.ndarray, m: np.ndarray, at: tuple[int, int], look: _Look, rng: np.random.Generator
+    ) -> None:
+        """One tile with its top-left corner ``at``: its face (mask ``m``), its side (the ivory layer
+        then the coloured back layer, below the face; above it for a standing tile, whose top shows)
+        and its shadow."""
+        xi, yi = at
+        ih, iw = m.shape
         sl = (slice(yi, yi + ih), slice(xi, xi + iw))
-        face_layer[sl] = face * m[:, :, None] + face_layer[sl] * (1 - m[:, :, None])
-        face_alpha[sl] = np.maximum(face_alpha[sl], m)
-        # side: ivory layer then coloured back layer below the face
-        t = int(round(thick))
+        self.face[sl] = face * m[:, :, None] + self.face[sl] * (1 - m[:, :, None])
+        self.face_alpha[sl] = np.maximum(self.face_alpha[sl], m)
+        t = int(round(look.thick))
         if t > 0:
-            sl2 = (
-                (slice(yi + t, yi + ih + t), slice(xi, xi + iw))
-                if not standing
-                else (slice(yi - t, yi + ih - t), slice(xi, xi + iw))
-            )
             ivory_side = np.array([185, 200, 210], np.float32)
             split = rng.uniform(0.3, 0.6)
-            for _j, (frac0, frac1, col) in enumerate(((0, split, ivory_side), (split, 1.0, back_col * 0.8))):
+            for frac0, frac1, col in ((0, split, ivory_side), (split, 1.0, look.back_col * 0.8)):
                 a = int(round(t * frac0))
                 b = int(round(t * frac1))
                 if b <= a:
                     continue
                 mm = np.zeros((ih + b - a, iw), np.float32)
-                if standing:  # the tile's top shows above its face: ivory layer, then the back
+                if look.standing:  # the tile's top shows above its face: ivory layer, then the back
                     sl3 = (slice(yi - b, yi + ih - a), slice(xi, xi + iw))
                     for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
                         mm[b - a - dy : b - a - dy + ih] = np.maximum(mm[b - a - dy : b - a - dy + ih], m)
@@ -434,36 +544,42 @@ def make_scene(
                     sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
                     for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
                         mm[dy : dy + ih] = np.maximum(mm[dy : dy + ih], m)
-                side_layer[sl3] = np.where(mm[:, :, None] > 0, col, side_layer[sl3])
-                side_alpha[sl3] = np.maximum(side_alpha[sl3], mm)
-            body[sl2] = np.maximum(body[sl2], m)
-        body[sl] = np.maximum(body[sl], m)
-        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t if not standing else yi - off[1] - t))
-        if 0 <= sx and sx + iw < CW and 0 <= sy and sy + ih < CH:
-            shadow[sy : sy + ih, sx : sx + iw] = np.maximum(shadow[sy : sy + ih, sx : sx + iw], m)
-        # ground-truth quad (clockwise from top-left of the upright face)
-        c = np.array([[X, Y], [X + w, Y], [X + w, Y + h], [X, Y + h]])
-        if p.rotated == 1:  # face rotated clockwise: its top-left lies at the footprint's top-right
-            c = np.roll(c, -1, axis=0)
-        elif p.rotated == -1:
-            c = np.roll(c, 1, axis=0)
-        tiles_gt.append({"code": p.code, "quad": c, "rotated": p.rotated != 0, "row": p.row, "group": p.group})
-    ksz = max(3, thick * 0.8)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), ksz) * rng.uniform(0.35, 0.65)
-    canvas = canvas * (1 - shadow[:, :, None])
-    canvas = side_layer * side_alpha[:, :, None] + canvas * (1 - side_alpha[:, :, None])
-    # a dark seam where the side meets the face
-    canvas = face_layer * face_alpha[:, :, None] + canvas * (1 - face_alpha[:, :, None])
+                self.side[sl3] = np.where(mm[:, :, None] > 0, col, self.side[sl3])
+                self.side_alpha[sl3] = np.maximum(self.side_alpha[sl3], mm)
+        off = look.shadow_offset
+        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t if not look.standing else yi - off[1] - t))
+        ch, cw = self.shadow.shape
+        if 0 <= sx and sx + iw < cw and 0 <= sy and sy + ih < ch:
+            self.shadow[sy : sy + ih, sx : sx + iw] = np.maximum(self.shadow[sy : sy + ih, sx : sx + iw], m)
 
-    # camera homography: rotation + perspective tilt; retried milder until every tile stays in view
+    def compose(self, table: np.ndarray, thick: float, rng: np.random.Generator) -> np.ndarray:
+        """The table with the (blurred) shadows, then the sides, then the faces laid over it."""
+        import cv2
+
+        ksz = max(3, thick * 0.8)
+        shadow = cv2.GaussianBlur(self.shadow, (0, 0), ksz) * rng.uniform(0.35, 0.65)
+        canvas = table * (1 - shadow[:, :, None])
+        canvas = self.side * self.side_alpha[:, :, None] + canvas * (1 - self.side_alpha[:, :, None])
+        return self.face * self.face_alpha[:, :, None] + canvas * (1 - self.face_alpha[:, :, None])
+
+
+def _camera(
+    rng: np.random.Generator, size: tuple[int, int], margin: int, perspective: float | None, quads: list[np.ndarray]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The camera's homography from the table canvas (``margin`` pixels round the ``size`` view) to
+    the photo: a rotation and a perspective tilt (``perspective``, default random), retried milder
+    until every tile ``quads`` stays in view; and the tiles' quads as the photo shows them."""
+    import cv2
+
+    W, H = size
     persp = perspective if perspective is not None else rng.uniform(0, 0.12)
     ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
     src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     ctr = np.array([W / 2, H / 2])
-    src_c = src + Mg
+    src_c = src + margin
     jitter = rng.normal(0, 1, (4, 2))
     t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
-    quads0 = [t["quad"].reshape(1, 4, 2).astype(np.float64) for t in tiles_gt]
+    quads0 = [q.reshape(1, 4, 2).astype(np.float64) for q in quads]
     for attempt in range(6):
         damp = 0.6**attempt if attempt < 5 else 0.0
         ang = math.radians(ang_deg * damp)
@@ -480,60 +596,58 @@ def make_scene(
             for q in warped
         ):
             break
-    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    for tile, q in zip(tiles_gt, warped):
-        tile["quad"] = [[float(a), float(b)] for a, b in q]
-    tiles_gt = [
-        t
-        for t in tiles_gt
-        if min(p[0] for p in t["quad"]) >= 0
-        and min(p[1] for p in t["quad"]) >= 0
-        and max(p[0] for p in t["quad"]) <= W - 1
-        and max(p[1] for p in t["quad"]) <= H - 1
-    ]
+    return Hm, warped
 
-    if degrade:
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
-        light = rng.uniform(0.7, 1.15) * g
-        if rng.random() < 0.4:  # cast shadow (a hand / phone)
-            f = 8  # draw and blur at 1/8 resolution, then upsample (smooth anyway)
-            mask: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
-            cv2.ellipse(
-                mask,
-                (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
-                (int(rng.uniform(0.1, 0.4) * W / f), int(rng.uniform(0.1, 0.3) * H / f)),
-                rng.uniform(0, 180),
-                0,
-                360,
-                1.0,
-                -1,
-            )
-            mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03 / f)
-            mask = cv2.resize(mask, (W, H), interpolation=cv2.INTER_LINEAR)
-            light = light * (1 - rng.uniform(0.2, 0.45) * mask)
-        img = img * light[:, :, None]
-        warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
-        img = img * warm
-        if rng.random() < 0.4:  # glare spot
-            f = 8
-            gl: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
-            cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
-            gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
-            gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
-            img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
-        if rng.random() < 0.5:
-            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
-        img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    if jpeg_quality or (degrade and rng.random() < 0.7):
-        quality = jpeg_quality or int(rng.integers(60, 95))
-        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
-        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-        if decoded is None:
-            raise RuntimeError("a synthetic scene did not survive JPEG encoding")
-        img = decoded
-    return Scene(img, tiles_gt)
+
+def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone camera's view of ``img`` (float): uneven light, sometimes a cast shadow, a warm tint,
+    sometimes a glare spot and blur, and sensor noise."""
+    import cv2
+
+    H, W = img.shape[:2]
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
+    light = rng.uniform(0.7, 1.15) * g
+    if rng.random() < 0.4:  # cast shadow (a hand / phone)
+        f = 8  # draw and blur at 1/8 resolution, then upsample (smooth anyway)
+        mask: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
+        cv2.ellipse(
+            mask,
+            (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
+            (int(rng.uniform(0.1, 0.4) * W / f), int(rng.uniform(0.1, 0.3) * H / f)),
+            rng.uniform(0, 180),
+            0,
+            360,
+            1.0,
+            -1,
+        )
+        mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03 / f)
+        mask = cv2.resize(mask, (W, H), interpolation=cv2.INTER_LINEAR)
+        light = light * (1 - rng.uniform(0.2, 0.45) * mask)
+    img = img * light[:, :, None]
+    warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
+    img = img * warm
+    if rng.random() < 0.4:  # glare spot
+        f = 8
+        gl: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
+        cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
+        gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
+        gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
+        img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
+    return img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+
+
+def _jpeg_roundtrip(img: np.ndarray, quality: int) -> np.ndarray:
+    """``img`` after JPEG compression at ``quality``."""
+    import cv2
+
+    _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("a synthetic scene did not survive JPEG encoding")
+    return decoded
 
 
 def empty_table(rng: np.random.Generator | int | None = None, size=(800, 600)) -> np.ndarray:
