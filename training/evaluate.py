@@ -402,6 +402,177 @@ def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
     return base + det + (_pct(s["multiset_recall"]), _pct(s["order_acc"]), f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}")
 
 
+SCENE_HEADER = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
+
+
+def _report_crops(data: Path, per_class: int, clf, report: dict) -> None:
+    """(a) the classifier on held-out real crops and synthetic crops."""
+    try:
+        from training.evaluate_crops import evaluate_crops
+
+        crops = evaluate_crops(data, synthetic_per_class=per_class, classifier=clf)
+        report["crops"] = {
+            k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
+            for k, v in crops.items()
+        }
+        rows: list[tuple] = [("set", "crops", "top-1", "top-3")]
+        for k, v in crops.items():
+            if "skipped" in v:
+                rows.append((k, "-", "skipped", v["skipped"]))
+            else:
+                rows.append((k, v["n"], _pct(v["accuracy"]), _pct(v["top3_accuracy"])))
+        _table("(a) classifier on crops", rows)
+    except Exception as exc:
+        print(f"\n(a) crop evaluation failed: {type(exc).__name__}: {exc}")
+
+
+def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b) synthetic table photos (with the detector), (b2) with concealed kongs, (b3) standing hands."""
+    if a.scenes > 0:
+        items = synthetic_scenes(a.scenes)
+        sres = eval_scenes(items, classifier=clf, detector=det)
+        report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
+        report["synthetic_rows"] = sres
+        rows = [SCENE_HEADER] + [_fmt_summary(k, report["synthetic"][k]) for k in sres if sres[k]]
+        _table(
+            f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
+            f"{report['synthetic']['ours'].get('lying_found')})",
+            rows,
+        )
+    if a.kong_scenes > 0:
+        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
+        ks = {k: _summ(v) for k, v in kres.items() if v}
+        report["kong_scenes"] = ks
+        _table(
+            f"(b2) synthetic photos with concealed kongs ({a.kong_scenes}; tile backs: "
+            + "; ".join(f"{k} {v.get('backs')}" for k, v in ks.items())
+            + ")",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in ks.items()],
+        )
+    if a.standing_scenes > 0:
+        sres2 = eval_scenes(standing_scenes(a.standing_scenes), classifier=clf)
+        ss = {k: _summ(v) for k, v in sres2.items() if v}
+        report["standing_scenes"] = ss
+        _table(
+            f"(b3) synthetic photos of hands standing up ({a.standing_scenes})",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in ss.items()],
+        )
+
+
+def _real_photo_rows(rres: dict) -> list[tuple]:
+    """Per labelled real photo: ours and the detector side by side."""
+    rows: list[tuple] = [
+        (
+            "photo",
+            "tiles",
+            "set",
+            "ours found",
+            "ours multiset",
+            "ours order",
+            "ours ms",
+            "det found",
+            "det multiset",
+            "det order",
+            "det ms",
+        )
+    ]
+    dets = {r["name"]: r for r in rres["detector"]}
+    for r in rres["ours"]:
+        d = dets.get(r["name"])
+        rows.append(
+            (
+                r["name"],
+                r["n_gt"],
+                "train" if r["in_training"] else "held-out",
+                r["n_pred"],
+                _pct(r["multiset_hits"] / max(1, r["n_gt"])),
+                _pct(r["order_acc"]),
+                f"{r['ms']:.0f}",
+                d["n_pred"] if d else "-",
+                _pct(d["multiset_hits"] / max(1, d["n_gt"])) if d else "-",
+                _pct(d["order_acc"]) if d else "-",
+                f"{d['ms']:.0f}" if d else "-",
+            )
+        )
+    return rows
+
+
+def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
+    """Per system: all labelled real photos, and the held-out ones."""
+    rows: list[tuple] = [
+        (
+            "system",
+            "subset",
+            "photos",
+            "tiles",
+            "multiset recall",
+            "multiset precision",
+            "order acc",
+            "exact",
+            "ms med/p95",
+        )
+    ]
+    for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
+        for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
+            s = _summ(sel)
+            if not s:
+                continue
+            rows.append(
+                (
+                    sysname,
+                    subset,
+                    s["photos"],
+                    s["tiles"],
+                    _pct(s["multiset_recall"]),
+                    _pct(s["multiset_precision"]),
+                    _pct(s["order_acc"]),
+                    _pct(s["exact_sequence"]),
+                    f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}",
+                )
+            )
+    return rows
+
+
+def _report_real(data: Path, clf, det, report: dict) -> None:
+    """(c/d) labelled real photos: per photo, and summed up per system."""
+    labels = load_labels()
+    if not (labels and (data / "camerash-mahjong-dataset").exists()):
+        print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
+        return
+    rres = eval_real(data, classifier=clf, detector=det)
+    report["real"] = rres
+    _table(
+        f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)",
+        _real_photo_rows(rres),
+    )
+    systems = [k for k in rres if k not in ("detector", "missing")] + ["detector"]
+    _table("(c/d) real photos summary", _real_summary_rows(rres, systems))
+    report["real_summary"] = {k: _summ(rres[k]) for k in systems}
+
+
+def _report_timing(runs: int, clf, report: dict) -> None:
+    """(e) a 12-megapixel synthetic JPEG end to end, per stage."""
+    t = time_12mp(runs, classifier=clf)
+    report["timing_12mp"] = t
+    st = t["stages_median_ms"]
+    _table(
+        "(e) 12-megapixel synthetic JPEG end to end",
+        [
+            ("runs", "median ms", "min ms", "decode", "segment", "classify", "group", "tiles found/gt"),
+            (
+                t["runs"],
+                f"{t['median_ms']:.0f}",
+                f"{t['min_ms']:.0f}",
+                f"{st['decode']:.0f}",
+                f"{st['segment']:.0f}",
+                f"{st['classify']:.0f}",
+                f"{st['group']:.0f}",
+                f"{t['tiles_found']}/{t['tiles_gt']}",
+            ),
+        ],
+    )
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(DEFAULT_DATA), help="shared vision-data folder")
@@ -423,164 +594,15 @@ def main(argv=None) -> int:
         clf = get_classifier()
     except Exception as exc:
         print(f"classifier unavailable: {exc}; tiles are located but not read (codes '?')")
-
-    # (a) crops
     if clf is not None:
-        try:
-            from training.evaluate_crops import evaluate_crops
-
-            crops = evaluate_crops(data, synthetic_per_class=a.crops, classifier=clf)
-            report["crops"] = {
-                k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
-                for k, v in crops.items()
-            }
-            rows: list[tuple] = [("set", "crops", "top-1", "top-3")]
-            for k, v in crops.items():
-                if "skipped" in v:
-                    rows.append((k, "-", "skipped", v["skipped"]))
-                else:
-                    rows.append((k, v["n"], _pct(v["accuracy"]), _pct(v["top3_accuracy"])))
-            _table("(a) classifier on crops", rows)
-        except Exception as exc:
-            print(f"\n(a) crop evaluation failed: {type(exc).__name__}: {exc}")
-
+        _report_crops(data, a.crops, clf, report)
     det = None if a.no_detector else _detector()
     if isinstance(det, str):
         print("\n" + det)
-
-    # (b) synthetic scenes
-    if a.scenes > 0:
-        items = synthetic_scenes(a.scenes)
-        sres = eval_scenes(items, classifier=clf, detector=det)
-        report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
-        report["synthetic_rows"] = sres
-        hdr = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
-        rows = [hdr] + [_fmt_summary(k, report["synthetic"][k]) for k in sres if sres[k]]
-        _table(
-            f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
-            f"{report['synthetic']['ours'].get('lying_found')})",
-            rows,
-        )
-    if a.kong_scenes > 0:
-        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
-        ks = {k: _summ(v) for k, v in kres.items() if v}
-        report["kong_scenes"] = ks
-        _table(
-            f"(b2) synthetic photos with concealed kongs ({a.kong_scenes}; tile backs: "
-            + "; ".join(f"{k} {v.get('backs')}" for k, v in ks.items())
-            + ")",
-            [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
-            + [_fmt_summary(k, v) for k, v in ks.items()],
-        )
-    if a.standing_scenes > 0:
-        sres2 = eval_scenes(standing_scenes(a.standing_scenes), classifier=clf)
-        ss = {k: _summ(v) for k, v in sres2.items() if v}
-        report["standing_scenes"] = ss
-        _table(
-            f"(b3) synthetic photos of hands standing up ({a.standing_scenes})",
-            [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
-            + [_fmt_summary(k, v) for k, v in ss.items()],
-        )
-
-    # (c)+(d) real photos
-    labels = load_labels()
-    if labels and (data / "camerash-mahjong-dataset").exists():
-        rres = eval_real(data, classifier=clf, detector=det)
-        report["real"] = rres
-        rows = [
-            (
-                "photo",
-                "tiles",
-                "set",
-                "ours found",
-                "ours multiset",
-                "ours order",
-                "ours ms",
-                "det found",
-                "det multiset",
-                "det order",
-                "det ms",
-            )
-        ]
-        dets = {r["name"]: r for r in rres["detector"]}
-        for r in rres["ours"]:
-            d = dets.get(r["name"])
-            rows.append(
-                (
-                    r["name"],
-                    r["n_gt"],
-                    "train" if r["in_training"] else "held-out",
-                    r["n_pred"],
-                    _pct(r["multiset_hits"] / max(1, r["n_gt"])),
-                    _pct(r["order_acc"]),
-                    f"{r['ms']:.0f}",
-                    d["n_pred"] if d else "-",
-                    _pct(d["multiset_hits"] / max(1, d["n_gt"])) if d else "-",
-                    _pct(d["order_acc"]) if d else "-",
-                    f"{d['ms']:.0f}" if d else "-",
-                )
-            )
-        _table(
-            f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)", rows
-        )
-        summ_rows = [
-            (
-                "system",
-                "subset",
-                "photos",
-                "tiles",
-                "multiset recall",
-                "multiset precision",
-                "order acc",
-                "exact",
-                "ms med/p95",
-            )
-        ]
-        systems = [k for k in rres if k not in ("detector", "missing")] + ["detector"]
-        for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
-            for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
-                s = _summ(sel)
-                if not s:
-                    continue
-                summ_rows.append(
-                    (
-                        sysname,
-                        subset,
-                        s["photos"],
-                        s["tiles"],
-                        _pct(s["multiset_recall"]),
-                        _pct(s["multiset_precision"]),
-                        _pct(s["order_acc"]),
-                        _pct(s["exact_sequence"]),
-                        f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}",
-                    )
-                )
-        _table("(c/d) real photos summary", summ_rows)
-        report["real_summary"] = {k: _summ(rres[k]) for k in systems}
-    else:
-        print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
-
-    # (e) 12 MP timing
+    _report_scenes(a, clf, det, report)
+    _report_real(data, clf, det, report)
     if a.timing_runs > 0:
-        t = time_12mp(a.timing_runs, classifier=clf)
-        report["timing_12mp"] = t
-        st = t["stages_median_ms"]
-        _table(
-            "(e) 12-megapixel synthetic JPEG end to end",
-            [
-                ("runs", "median ms", "min ms", "decode", "segment", "classify", "group", "tiles found/gt"),
-                (
-                    t["runs"],
-                    f"{t['median_ms']:.0f}",
-                    f"{t['min_ms']:.0f}",
-                    f"{st['decode']:.0f}",
-                    f"{st['segment']:.0f}",
-                    f"{st['classify']:.0f}",
-                    f"{st['group']:.0f}",
-                    f"{t['tiles_found']}/{t['tiles_gt']}",
-                ),
-            ],
-        )
+        _report_timing(a.timing_runs, clf, report)
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1, default=str))
     return 0
