@@ -49,6 +49,7 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -363,7 +364,7 @@ def predict(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
     ap.add_argument("--out", default=str(REPO / "models"))
@@ -380,20 +381,31 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
     )
-    a = ap.parse_args(argv)
+    return ap.parse_args(argv)
 
-    import torch
-    import torch.nn.functional as F
 
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    rng = np.random.default_rng(a.seed)
-    data = Path(a.data)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    t_start = time.time()
+@dataclass
+class _Tiles:
+    """What the classifier learns from and is checked on: the artwork, the split of the real crops,
+    real crops for training (``Xr``, ``yr``) and held out (``Xho``, ``yho``), synthetic tiles for
+    training (``Xs``, ``ys``) and validation (``Xsv``, ``ysv``)."""
 
-    # --- data
+    art: dict
+    split: dict
+    tr_names: list[str]
+    ho_names: list[str]
+    Xr: np.ndarray
+    yr: np.ndarray
+    Xho: np.ndarray
+    yho: np.ndarray
+    Xs: np.ndarray
+    ys: np.ndarray
+    Xsv: np.ndarray
+    ysv: np.ndarray
+
+
+def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
+    """The real crops (split by source set, :func:`make_split`) and freshly rendered synthetic tiles."""
     art = artwork.load_artwork(data, verbose=True)
     faces = artwork.by_class_style(art)
     missing = [c for c in CLASSES if c not in faces]
@@ -415,26 +427,40 @@ def main(argv=None) -> int:
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
+    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xho, yho, Xs, ys, Xsv, ysv)
 
-    # --- training
-    model = build_model()
-    base_run = None
-    if a.init:
-        model.load_state_dict(torch.load(a.init, map_location="cpu"))
-        prev = out / "tile_classifier.json"
-        if prev.exists():
-            base_run = json.loads(prev.read_text()).get("training")
-        print(f"fine-tuning from {a.init}", flush=True)
-    nparams = sum(p.numel() for p in model.parameters())
-    n_real = len(Xr) * a.real_repeat
-    steps_per_epoch = (len(Xs) + n_real) // a.batch
+
+def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles ``bi`` of an epoch's order: a synthetic tile ``k >= 0`` as rendered, a real crop
+    ``-1 - k`` freshly augmented."""
+    xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
+    yb = np.empty(len(bi), np.int64)
+    for j, k in enumerate(bi):
+        if k >= 0:
+            xb[j] = d.Xs[k]
+            yb[j] = d.ys[k]
+        else:
+            xb[j] = augment_real(d.Xr[-1 - k], rng)
+            yb[j] = d.yr[-1 - k]
+    return xb, yb
+
+
+def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.random.Generator):
+    """Train ``model``: AdamW, warm-up then cosine over progress = max(steps done, time used) so a busy
+    machine still anneals within the time budget; label smoothing 0.1. Returns the epochs done
+    (fractional), the steps and the seconds spent."""
+    import torch
+    import torch.nn.functional as F
+
+    n_real = len(d.Xr) * a.real_repeat
+    steps_per_epoch = (len(d.Xs) + n_real) // a.batch
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     total_steps = a.epochs * steps_per_epoch
+    nparams = sum(p.numel() for p in model.parameters())
     print(f"model: {nparams / 1e6:.2f} M params; {a.epochs} epochs x {steps_per_epoch} steps", flush=True)
-    # the schedule follows progress = max(steps done, time used) so a busy machine still anneals
     budget_s = a.time_budget * 60 - (time.time() - t_start)
     t_train = time.time()
-    epochs_done = 0
+    epochs_done: float = 0
     step = 0
     progress = 0.0
 
@@ -447,7 +473,7 @@ def main(argv=None) -> int:
         if progress >= 1.0:
             break
         model.train()
-        idx = np.concatenate([np.arange(len(Xs)), -1 - rng.integers(0, len(Xr), n_real)])
+        idx = np.concatenate([np.arange(len(d.Xs)), -1 - rng.integers(0, len(d.Xr), n_real)])
         rng.shuffle(idx)
         tl, tc, tn = 0.0, 0, 0
         te = time.time()
@@ -458,16 +484,7 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = lr_at(progress)
             step += 1
-            bi = idx[st * a.batch : (st + 1) * a.batch]
-            xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
-            yb = np.empty(len(bi), np.int64)
-            for j, k in enumerate(bi):
-                if k >= 0:
-                    xb[j] = Xs[k]
-                    yb[j] = ys[k]
-                else:
-                    xb[j] = augment_real(Xr[-1 - k], rng)
-                    yb[j] = yr[-1 - k]
+            xb, yb = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             yt = torch.from_numpy(yb)
             logits = model(x)
@@ -475,15 +492,15 @@ def main(argv=None) -> int:
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            tl += loss.item() * len(bi)
+            tl += loss.item() * len(yb)
             tc += int((logits.argmax(1) == yt).sum())
-            tn += len(bi)
+            tn += len(yb)
         if tn == 0:
             break
         epochs_done = ep + 1 if st == steps_per_epoch - 1 else ep + st / steps_per_epoch
         # monitoring only: the final epoch's model is shipped whatever these say
-        acc_ho = float((predict(model, Xho).argmax(1) == yho).mean()) if len(yho) else float("nan")
-        acc_sv = float((predict(model, Xsv).argmax(1) == ysv).mean())
+        acc_ho = float((predict(model, d.Xho).argmax(1) == d.yho).mean()) if len(d.yho) else float("nan")
+        acc_sv = float((predict(model, d.Xsv).argmax(1) == d.ysv).mean())
         print(
             f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
             f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
@@ -491,31 +508,33 @@ def main(argv=None) -> int:
             flush=True,
         )
     print(f"trained {epochs_done:.2f} epochs, {step} steps", flush=True)
-    train_s = time.time() - t_train
+    return epochs_done, step, time.time() - t_train
 
-    # --- final figures (TTA with half-turn, as the runtime does)
+
+def _final_figures(model, d: _Tiles, data: Path) -> dict:
+    """Accuracy with the half-turn test-time augmentation the runtime uses: held-out real crops (with
+    our label fixes, and with the dataset's labels as is) and synthetic validation tiles."""
+
     def tta(X):
         return (predict(model, X) + predict(model, X[:, ::-1, ::-1].copy())) / 2
 
-    p_ho, p_sv = tta(Xho), tta(Xsv)
-    acc_ho = float((p_ho.argmax(1) == yho).mean())
+    p_ho, p_sv = tta(d.Xho), tta(d.Xsv)
+    acc_ho = float((p_ho.argmax(1) == d.yho).mean())
     raw = read_camerash_labels(data, fixed=False)
-    yho_raw = np.array([CLASSES.index(raw[n]) for n in ho_names])
+    yho_raw = np.array([CLASSES.index(raw[n]) for n in d.ho_names])
     acc_ho_raw = float((p_ho.argmax(1) == yho_raw).mean())
-    acc_sv = float((p_sv.argmax(1) == ysv).mean())
+    acc_sv = float((p_sv.argmax(1) == d.ysv).mean())
     print(
-        f"final: held-out real {acc_ho:.4f} ({len(yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
-        f"synthetic val {acc_sv:.4f} ({len(ysv)})"
+        f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
+        f"synthetic val {acc_sv:.4f} ({len(d.ysv)})"
     )
+    return {"heldout_real": acc_ho, "heldout_real_dataset_labels": acc_ho_raw, "synthetic": acc_sv}
 
-    # --- export
-    model.eval()
-    onnx_path = out / "tile_classifier.onnx"
-    export_onnx(model, onnx_path)
-    maxdiff = check_onnx(model, onnx_path, Xho[:32] if len(Xho) else Xsv[:32])
-    import onnx
 
-    meta = {
+def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: dict, versions: dict) -> dict:
+    """The model's metadata: classes, input format, architecture, the training run (``run``: epochs,
+    steps, seconds, the run fine-tuned from) and the validation figures ``acc``."""
+    return {
         "format": "mjc-tile-classifier/1",
         "classes": CLASSES,
         "input": {
@@ -534,10 +553,12 @@ def main(argv=None) -> int:
         "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
         "training": {
-            "sources": {style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in art.items()},
+            "sources": {
+                style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in d.art.items()
+            },
             "synthetic_extra": "blank + framed white dragons (5z), plain coloured tile backs (back)",
-            "synthetic_train_tiles": int(len(Xs)),
-            "real_train_crops": int(len(tr_names)),
+            "synthetic_train_tiles": int(len(d.Xs)),
+            "real_train_crops": int(len(d.tr_names)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
             "augmentations": [
                 "tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
@@ -549,35 +570,70 @@ def main(argv=None) -> int:
                 "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
                 "180-degree rotation 50%",
             ],
-            "epochs": round(float(epochs_done), 2),
-            "steps": step,
+            "epochs": round(float(run["epochs"]), 2),
+            "steps": run["steps"],
             "batch": a.batch,
             "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
             "seed": a.seed,
-            "train_seconds": round(train_s),
+            "train_seconds": round(run["seconds"]),
             "threads": a.threads,
             "sampling": "class-balanced; within a class a style uniformly, then one of its images; "
             f"real crops repeated {a.real_repeat} x per epoch",
-            "fine_tuned_from": base_run,
+            "fine_tuned_from": run["fine_tuned_from"],
         },
         "validation": {
-            "heldout_real_accuracy": round(acc_ho, 4),
-            "heldout_real_crops": int(len(yho)),
+            "heldout_real_accuracy": round(acc["heldout_real"], 4),
+            "heldout_real_crops": int(len(d.yho)),
             "heldout_real_label_fixes": LABEL_FIXES,
-            "heldout_real_accuracy_dataset_labels": round(acc_ho_raw, 4),
-            "heldout_real_sets": sorted({split[n][1] for n in ho_names}, key=int),
+            "heldout_real_accuracy_dataset_labels": round(acc["heldout_real_dataset_labels"], 4),
+            "heldout_real_sets": sorted({d.split[n][1] for n in d.ho_names}, key=int),
             "heldout_split": "whole source sets (photos of one physical tile set) held out; see "
             "heldout_real_crops.txt and real_crops_split.csv",
-            "synthetic_accuracy": round(acc_sv, 4),
-            "synthetic_tiles": int(len(ysv)),
+            "synthetic_accuracy": round(acc["synthetic"], 4),
+            "synthetic_tiles": int(len(d.ysv)),
             "synthetic_note": "same artwork styles as training, different random renders",
-            "onnx_vs_torch_max_abs_diff": maxdiff,
+            "onnx_vs_torch_max_abs_diff": acc["onnx_vs_torch"],
         },
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "versions": {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17},
+        "versions": versions,
     }
+
+
+def main(argv=None) -> int:
+    a = _arguments(argv)
+    import torch
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    data = Path(a.data)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.time()
+    d = _load_tiles(data, out, a)
+
+    model = build_model()
+    base_run = None
+    if a.init:
+        model.load_state_dict(torch.load(a.init, map_location="cpu"))
+        prev = out / "tile_classifier.json"
+        if prev.exists():
+            base_run = json.loads(prev.read_text()).get("training")
+        print(f"fine-tuning from {a.init}", flush=True)
+    nparams = sum(p.numel() for p in model.parameters())
+    epochs_done, step, train_s = _train(model, d, a, t_start, rng)
+    acc = _final_figures(model, d, data)
+
+    model.eval()
+    onnx_path = out / "tile_classifier.onnx"
+    export_onnx(model, onnx_path)
+    acc["onnx_vs_torch"] = check_onnx(model, onnx_path, d.Xho[:32] if len(d.Xho) else d.Xsv[:32])
+    import onnx
+
+    run = {"epochs": epochs_done, "steps": step, "seconds": train_s, "fine_tuned_from": base_run}
+    versions = {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17}
     with open(out / "tile_classifier.json", "w") as f:
-        json.dump(meta, f, indent=2)
+        json.dump(_metadata(a, d, nparams, run, acc, versions), f, indent=2)
     print(
         f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
         f"total {time.time() - t_start:.0f}s"

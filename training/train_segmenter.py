@@ -256,7 +256,7 @@ def export_onnx(model, path: Path) -> float:
     return float(np.abs(got - ref).max())
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(REPO / "models"))
     ap.add_argument(
@@ -275,31 +275,19 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
-    a = ap.parse_args(argv)
+    return ap.parse_args(argv)
+
+
+def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: float, cache: Path):
+    """Train ``model`` on random patches of ``data`` (BCE on both maps plus Dice on the core map),
+    AdamW with a short warm-up and a cosine schedule over ``max(steps done, time used)`` within
+    ``train_budget`` seconds; validated and saved to ``cache`` every 1000 steps. Returns the steps
+    done, the validation log and the seconds spent."""
     import torch
     import torch.nn.functional as F
 
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    t_start = time.time()
-    budget = a.time_budget * 60
-    out = Path(a.out)
-    cache = REPO / "training" / ".cache"
-    cache.mkdir(parents=True, exist_ok=True)
-
-    n_val = max(20, min(200, a.scenes // 4))
-    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
-    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
-    val = generate(n_val, 2_000_000, workers=a.threads)
-    t_data = time.time() - t_start
-    print(f"  {t_data:.0f} s", flush=True)
-
-    model = build_model()
-    if a.init:
-        model.load_state_dict(torch.load(a.init))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     rng = np.random.default_rng(a.seed)
-    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
     t0 = time.time()
     step = 0
     log = []
@@ -331,15 +319,13 @@ def main(argv=None) -> int:
             log.append({"step": step, **v})
             print(f"  validation: {v}", flush=True)
             torch.save(model.state_dict(), cache / "tile_segmenter.pt")
-    train_s = time.time() - t0
-    torch.save(model.state_dict(), cache / "tile_segmenter.pt")
-    v = validate(model, val, len(val))
-    print(f"final validation on {len(val)} photos: {v}", flush=True)
-    out.mkdir(parents=True, exist_ok=True)
-    onnx_path = out / f"{MODEL_NAME}.onnx"
-    diff = export_onnx(model, onnx_path)
-    print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
-    meta = {
+    return step, log, time.time() - t0
+
+
+def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, torch_version: str) -> dict:
+    """The model's metadata: input and output format, the training run (``run``: steps, seconds) and
+    its validation."""
+    return {
         "format": "mjc-tile-segmenter/1",
         "input": {
             "layout": "NCHW",
@@ -352,26 +338,60 @@ def main(argv=None) -> int:
         "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
         "training": {
             "synthetic_photos": a.scenes,
-            "validation_photos": len(val),
-            "steps": step,
+            "validation_photos": n_val,
+            "steps": run["steps"],
             "batch": a.batch,
             "patch": a.patch,
             "lr": a.lr,
             "seed": a.seed,
-            "data_seconds": round(t_data),
-            "train_seconds": round(train_s),
+            "data_seconds": run["data_seconds"],
+            "train_seconds": run["train_seconds"],
             "threads": a.threads,
-            "torch": torch.__version__,
+            "torch": torch_version,
             "source": "training.scenes.make_scene (artwork faces from shared/vision-data)",
         },
         "validation": {
             "measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
             "rendered size (tiles 10-90 px, no scale choice)",
-            "final": v,
-            "during": log,
-            "onnx_max_abs_diff": diff,
+            **validation,
         },
     }
+
+
+def main(argv=None) -> int:
+    a = _arguments(argv)
+    import torch
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    t_start = time.time()
+    budget = a.time_budget * 60
+    out = Path(a.out)
+    cache = REPO / "training" / ".cache"
+    cache.mkdir(parents=True, exist_ok=True)
+
+    n_val = max(20, min(200, a.scenes // 4))
+    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
+    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
+    val = generate(n_val, 2_000_000, workers=a.threads)
+    t_data = time.time() - t_start
+    print(f"  {t_data:.0f} s", flush=True)
+
+    model = build_model()
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
+    step, log, train_s = _train(model, data, val, a, train_budget, cache)
+    torch.save(model.state_dict(), cache / "tile_segmenter.pt")
+    v = validate(model, val, len(val))
+    print(f"final validation on {len(val)} photos: {v}", flush=True)
+    out.mkdir(parents=True, exist_ok=True)
+    onnx_path = out / f"{MODEL_NAME}.onnx"
+    diff = export_onnx(model, onnx_path)
+    print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
+    run = {"steps": step, "data_seconds": round(t_data), "train_seconds": round(train_s)}
+    validation = {"final": v, "during": log, "onnx_max_abs_diff": diff}
+    meta = _metadata(a, len(val), run, validation, torch.__version__)
     (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))
     print(f"total {time.time() - t_start:.0f} s")
     return 0
