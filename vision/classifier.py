@@ -11,8 +11,8 @@ tile finder's do: from ``$MJC_MODEL_DIR`` if set, else from the ``models`` packa
 Class codes: ``1m``-``9m``, ``1p``-``9p``, ``1s``-``9s``, ``1z``-``7z`` (E S W N White Green Red),
 ``1f``-``8f`` (plum orchid chrysanthemum bamboo spring summer autumn winter) and ``back``.
 
-Crops may be any size; they are resized (no padding) to the model's input. The segmenter may not
-know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
+Crops may be any size; they are resized (no padding) to the model's input. The tile finder may
+not know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
 classified together with its 180-degree rotation and the two probability vectors averaged.
 """
 

@@ -1,10 +1,9 @@
 """Learned tile finder: an ONNX network marks each tile's top surface and its *core*.
 
 The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are 20-64 pixels
-wide (a first look measures them, see :func:`find_tiles`) and run
-through ``tile_segmenter.onnx`` (opened by :mod:`vision.onnx_model`; trained by
-``training.train_segmenter`` on synthetic
-table photos). Its two output maps, at half the input resolution, are
+wide (a first look measures them, see :func:`find_tiles`) and run through ``tile_segmenter.onnx``
+(opened by :mod:`vision.onnx_model`; trained by ``training.train_segmenter`` on synthetic table
+photos). Its two output maps, at half the input resolution, are
 
 * ``face``: probability that a pixel is the top surface of a tile (a face, or the back of a
   face-down tile);
