@@ -76,11 +76,6 @@ def available() -> bool:
     return onnx_model.available(MODEL_NAME)
 
 
-def metadata() -> dict:
-    """The model's metadata (input and training record), ``{}`` when it is missing."""
-    return onnx_model.metadata(MODEL_NAME)
-
-
 def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
     """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
     and the factor that takes a map pixel's coordinates back to ``img`` pixels."""
