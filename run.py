@@ -11,10 +11,10 @@ Commands:
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
   check             lint and format check (ruff) and type check (mypy) of the whole tree
   bench [NAME]      run the benchmarks in bench/ (engine, vision)
-  train [ARGS...]   retrain the tile classifier on the CPU (``python -m vision.train ARGS``);
+  train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]
-                    retrain the learned tile finder on the CPU (``python -m vision.train_segmenter``)
+                    retrain the learned tile finder on the CPU (``python -m training.train_segmenter``)
 """
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def main(argv: list[str]) -> int:
     elif command in ("train", "train-segmenter"):
         if not shutil.which("rsvg-convert"):
             apt_install(TRAIN_DEBS, "training (artwork rendering)")
-        module = "vision.train" if command == "train" else "vision.train_segmenter"
+        module = "training.train_classifier" if command == "train" else "training.train_segmenter"
         args = [str(PY), "-m", module, *rest]
     else:  # bench
         names = rest or ["engine"]

@@ -4,50 +4,46 @@
     top3 = get_classifier().classify(crops)   # crops: list of BGR uint8 upright tile faces
     # -> [[("5p", 0.97), ("6p", 0.01), ("4p", 0.005)], ...]
 
-The model (``models/tile_classifier.onnx``) and its metadata (``models/tile_classifier.json``: class
-order, input size, normalisation, training and validation record) are looked up in
-``$MJC_MODEL_DIR`` if set, else in the repository's ``models/`` folder.
+The model (``tile_classifier.onnx``) and its metadata (``tile_classifier.json``: class order, input
+size, normalisation, training and validation record) open through :mod:`vision.onnx_model`, as the
+tile finder's do: from ``$MJC_MODEL_DIR`` if set, else from the ``models`` package.
 
 Class codes: ``1m``-``9m``, ``1p``-``9p``, ``1s``-``9s``, ``1z``-``7z`` (E S W N White Green Red),
 ``1f``-``8f`` (plum orchid chrysanthemum bamboo spring summer autumn winter) and ``back``.
 
-Crops may be any size; they are resized (no padding) to the model's input. The segmenter may not
-know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
+Crops may be any size; they are resized (no padding) to the model's input. The tile finder may
+not know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
 classified together with its 180-degree rotation and the two probability vectors averaged.
 """
+
 from __future__ import annotations
 
-import json
 import os
 import threading
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
 
+from . import onnx_model
+
+if TYPE_CHECKING:
+    from .onnx_model import Traversable
+
 MODEL_NAME = "tile_classifier"
-_DEFAULT_DIR = Path(__file__).resolve().parent.parent / "models"
-
-
-def model_dir() -> Path:
-    """Where the model is looked up: ``$MJC_MODEL_DIR`` or ``<repo>/models``."""
-    env = os.environ.get("MJC_MODEL_DIR")
-    return Path(env) if env else _DEFAULT_DIR
 
 
 class TileClassifier:
-    """Classifies upright tile-face crops into the 43 classes of ``metadata['classes']``."""
+    """Classifies upright tile-face crops into the 43 classes of ``metadata['classes']``.
 
-    def __init__(self, model_dir_: str | os.PathLike | None = None, threads: int = 2,
-                 half_turn_tta: bool = True):
-        import onnxruntime as ort
+    ``model_dir_``: the folder holding the model (default :func:`vision.onnx_model.model_dir`)."""
 
-        d = Path(model_dir_) if model_dir_ is not None else model_dir()
-        self.model_path = d / f"{MODEL_NAME}.onnx"
-        self.meta_path = d / f"{MODEL_NAME}.json"
-        with open(self.meta_path, encoding="utf-8") as f:
-            self.metadata: dict = json.load(f)
+    def __init__(self, model_dir_: str | os.PathLike | Traversable | None = None, half_turn_tta: bool = True):
+        directory = _directory(model_dir_)
+        self.model_path = onnx_model.model_file(MODEL_NAME, ".onnx", directory)
+        self.metadata: dict = onnx_model.metadata(MODEL_NAME, directory)
         self.classes: list[str] = list(self.metadata["classes"])
         inp = self.metadata["input"]
         self.width, self.height = int(inp["width"]), int(inp["height"])
@@ -55,14 +51,8 @@ class TileClassifier:
         self._mean = np.asarray(inp["mean"], np.float32).reshape(1, 3, 1, 1)
         self._std = np.asarray(inp["std"], np.float32).reshape(1, 3, 1, 1)
         self.half_turn_tta = half_turn_tta
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = max(1, int(threads))
-        so.inter_op_num_threads = 1
-        so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
-        self.session = ort.InferenceSession(str(self.model_path), sess_options=so,
-                                            providers=["CPUExecutionProvider"])
+        self.session = onnx_model.session(MODEL_NAME, directory)
         self._input_name = self.session.get_inputs()[0].name
-        self._lock = threading.Lock()
 
     # -- preprocessing -------------------------------------------------------------------------
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -93,8 +83,7 @@ class TileClassifier:
         x = self.preprocess(crops)
         if self.half_turn_tta:
             x = np.concatenate([x, x[:, :, ::-1, ::-1]])
-        with self._lock:
-            logits = self.session.run(None, {self._input_name: np.ascontiguousarray(x)})[0]
+        logits = self.session.run(None, {self._input_name: np.ascontiguousarray(x)})[0]
         logits = logits - logits.max(1, keepdims=True)
         p = np.exp(logits)
         p /= p.sum(1, keepdims=True)
@@ -112,19 +101,24 @@ class TileClassifier:
             out.append([(self.classes[i], float(row[i])) for i in idx])
         return out
 
-    def classify_one(self, crop: np.ndarray, top_k: int = 3) -> list[tuple[str, float]]:
-        return self.classify([crop], top_k)[0]
+
+def _directory(model_dir_: str | os.PathLike | Traversable | None) -> Traversable:
+    if model_dir_ is None:
+        return onnx_model.model_dir()
+    return Path(model_dir_) if isinstance(model_dir_, (str, os.PathLike)) else model_dir_
 
 
-_CACHE: dict = {}
+_CACHE: dict[str, TileClassifier] = {}
 _CACHE_LOCK = threading.Lock()
 
 
-def get_classifier(model_dir_: str | os.PathLike | None = None) -> TileClassifier:
-    """A process-wide cached :class:`TileClassifier` (one per model folder)."""
-    key = str(Path(model_dir_) if model_dir_ is not None else model_dir())
+def get_classifier(model_dir_: str | os.PathLike | Traversable | None = None) -> TileClassifier:
+    """A process-wide cached :class:`TileClassifier` (one per model folder, default
+    :func:`vision.onnx_model.model_dir`)."""
+    directory = _directory(model_dir_)
+    key = str(directory)
     with _CACHE_LOCK:
         clf = _CACHE.get(key)
         if clf is None:
-            clf = _CACHE[key] = TileClassifier(key)
+            clf = _CACHE[key] = TileClassifier(directory)
         return clf

@@ -4,6 +4,7 @@ Every error has a stable ``code`` (for the JSON/HTTP contract) and a human ``mes
 An empty table (a valid photo with no tiles in it) is *not* an error: :func:`vision.recognize`
 returns an empty :class:`~vision.recognize.Recognition` whose ``reason`` says why.
 """
+
 from __future__ import annotations
 
 #: code -> short description, for documentation and the API.

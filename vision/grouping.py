@@ -9,6 +9,7 @@ direction of the footprints' top edges; tile centres are rotated into that frame
 * groups: within a row tiles are read left to right, and a gap wider than ``gap_ratio`` times the
   local tile width starts a new group (touching tiles, or nearly touching, stay together).
 """
+
 from __future__ import annotations
 
 import math
@@ -38,7 +39,7 @@ def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35):
     theta = _frame(q)
     c, s = math.cos(-theta), math.sin(-theta)
     R = np.array([[c, -s], [s, c]])
-    p = q @ R.T                                   # rotate so rows run along +x
+    p = q @ R.T  # rotate so rows run along +x
     x0, x1 = p[:, :, 0].min(1), p[:, :, 0].max(1)
     y0, y1 = p[:, :, 1].min(1), p[:, :, 1].max(1)
     hgt = y1 - y0
@@ -69,10 +70,9 @@ def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35):
     row_of = [0] * n
     group_of = [0] * n
     g = -1
-    for ri, r in enumerate(rows):
-        r = sorted(r, key=lambda i: (x0[i] + x1[i]) / 2)
+    for ri, members in enumerate(rows):
         prev = None
-        for i in r:
+        for i in sorted(members, key=lambda i: (x0[i] + x1[i]) / 2):
             if prev is None:
                 g += 1
             else:

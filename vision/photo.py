@@ -6,6 +6,7 @@ WebP VP8/VP8L/VP8X, BMP) so absurd sizes are refused before any pixel is decoded
 pixels map back to the photo as the user sees it (EXIF orientation applied; OpenCV's ``imdecode``
 applies the EXIF orientation tag for full and ``IMREAD_REDUCED_*`` decoding alike, which the tests check).
 """
+
 from __future__ import annotations
 
 import struct
@@ -18,26 +19,26 @@ from .errors import ImageError
 MAX_PIXELS = 50_000_000
 MAX_SIDE = 20_000
 MIN_SIDE = 24
-WORK_MIN = 1000   # reduced JPEG decoding keeps the long side at least this big
-WORK_MAX = 1400   # the working image's long side is at most this
+WORK_MIN = 1000  # reduced JPEG decoding keeps the long side at least this big
+WORK_MAX = 1400  # the working image's long side is at most this
 
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
 @dataclass
 class HeaderInfo:
-    format: str      # "jpeg" | "png" | "webp" | "bmp"
-    width: int       # as stored (before EXIF orientation)
+    format: str  # "jpeg" | "png" | "webp" | "bmp"
+    width: int  # as stored (before EXIF orientation)
     height: int
-    complete: bool   # the end marker is present (JPEG EOI after the scan, PNG IEND)
+    complete: bool  # the end marker is present (JPEG EOI after the scan, PNG IEND)
 
 
 @dataclass
 class Photo:
-    image: np.ndarray         # working BGR uint8 image, EXIF orientation applied
-    width: int                # size of the photo as displayed (oriented, full resolution)
+    image: np.ndarray  # working BGR uint8 image, EXIF orientation applied
+    width: int  # size of the photo as displayed (oriented, full resolution)
     height: int
-    scale_x: float            # original x = working x * scale_x
+    scale_x: float  # original x = working x * scale_x
     scale_y: float
     format: str
 
@@ -50,10 +51,10 @@ def _jpeg_header(data: bytes) -> HeaderInfo:
     while i + 4 <= n:
         if data[i] != 0xFF:
             if width is not None:
-                break          # garbage after the frame header: let the size check speak first
+                break  # garbage after the frame header: let the size check speak first
             raise ImageError("truncated", "corrupt JPEG: marker expected")
         marker = data[i + 1]
-        if marker == 0xFF:          # fill byte
+        if marker == 0xFF:  # fill byte
             i += 1
             continue
         if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
@@ -61,13 +62,13 @@ def _jpeg_header(data: bytes) -> HeaderInfo:
             continue
         if marker == 0xD9:
             break
-        seglen = struct.unpack(">H", data[i + 2:i + 4])[0]
+        seglen = struct.unpack(">H", data[i + 2 : i + 4])[0]
         if seglen < 2:
             raise ImageError("truncated", "corrupt JPEG: bad segment length")
         if marker in _JPEG_SOF:
             if i + 9 > n:
                 break
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
+            height, width = struct.unpack(">HH", data[i + 5 : i + 9])
         if marker == 0xDA:
             sos = i
             break
@@ -130,8 +131,11 @@ def probe(data: bytes) -> HeaderInfo:
         info = _webp_header(data)
     elif data[:2] == b"BM":
         info = _bmp_header(data)
-    elif data[:6] in (b"GIF87a", b"GIF89a") or data[:4] in (b"II*\x00", b"MM\x00*") \
-            or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypavif"):
+    elif (
+        data[:6] in (b"GIF87a", b"GIF89a")
+        or data[:4] in (b"II*\x00", b"MM\x00*")
+        or data[4:12] in (b"ftypheic", b"ftypheix", b"ftypmif1", b"ftypavif")
+    ):
         raise ImageError("unsupported_format", "GIF/TIFF/HEIC/AVIF are not read; send a JPEG or PNG photo")
     else:
         raise ImageError("not_an_image", "the data is not a JPEG, PNG, WebP or BMP image")
@@ -166,8 +170,11 @@ def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
     long_side = max(info.width, info.height)
     flag = cv2.IMREAD_COLOR
     if info.format == "jpeg":
-        for f, fl in ((8, cv2.IMREAD_REDUCED_COLOR_8), (4, cv2.IMREAD_REDUCED_COLOR_4),
-                      (2, cv2.IMREAD_REDUCED_COLOR_2)):
+        for f, fl in (
+            (8, cv2.IMREAD_REDUCED_COLOR_8),
+            (4, cv2.IMREAD_REDUCED_COLOR_4),
+            (2, cv2.IMREAD_REDUCED_COLOR_2),
+        ):
             if long_side / f >= WORK_MIN:
                 flag = fl
                 break

@@ -5,37 +5,42 @@
     print(rec.to_text()); json.dumps(rec.to_dict())
 
 Stages (each timed in ``timings_ms``): ``decode`` (header check, reduced JPEG decode with EXIF
-orientation, see :mod:`vision.photo`), ``segment`` (:mod:`vision.segment`), ``classify``
-(``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified both ways
-and the more confident reading wins), ``group`` (:mod:`vision.grouping`).
+orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`vision.finders`),
+``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified
+both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping`).
 
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
 """
+
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from .errors import ImageError
+from . import grouping as _grouping
 from . import photo as _photo
+from .classifier import get_classifier
+from .errors import ImageError
+from .finders import Candidate, find_candidates
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
-#: a probe for a face-down tile (:func:`vision.segment.find_backs`) must read as ``back`` this surely
+#: a probe for a face-down tile (:func:`vision.finders.backs.find_backs`) must read as ``back`` this surely
 BACK_MIN_CONFIDENCE = 0.6
 
 
 @dataclass
 class RecognizedTile:
     code: str
-    quad: list            # 4 [x, y] in original photo pixels, clockwise from top-left of the upright face
+    quad: list  # 4 [x, y] in original photo pixels, clockwise from top-left of the upright face
     confidence: float
-    alternatives: list    # [(code, prob)] top-3, the chosen code first
-    rotated: bool         # lying at 90 degrees
+    alternatives: list  # [(code, prob)] top-3, the chosen code first
+    rotated: bool  # lying at 90 degrees
     row: int
     group: int
 
@@ -77,10 +82,12 @@ class Recognition:
     def to_text(self) -> str:
         if not self.tiles:
             return f"no tiles ({self.reason or 'nothing found'}) in a {self.width}x{self.height} photo"
-        lines = [f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
-                 f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
-                 f"{self.timings_ms.get('total', 0):.0f} ms"]
-        for row in sorted({g['row'] for g in self.groups}):
+        lines = [
+            f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
+            f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
+            f"{self.timings_ms.get('total', 0):.0f} ms"
+        ]
+        for row in sorted({g["row"] for g in self.groups}):
             parts = []
             for g in self.groups:
                 if g["row"] != row:
@@ -93,11 +100,17 @@ class Recognition:
                     cells.append(f"{t.code}{mark}{low}")
                 parts.append(" ".join(cells))
             lines.append(f"  row {row}: " + "  |  ".join(parts))
-        low = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
-        if low:
-            lines.append("  unsure: " + ", ".join(
-                f"#{i} {self.tiles[i].code} ({self.tiles[i].confidence:.2f}; alt "
-                + "/".join(c for c, _ in self.tiles[i].alternatives[1:]) + ")" for i in low))
+        unsure = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
+        if unsure:
+            lines.append(
+                "  unsure: "
+                + ", ".join(
+                    f"#{i} {self.tiles[i].code} ({self.tiles[i].confidence:.2f}; alt "
+                    + "/".join(c for c, _ in self.tiles[i].alternatives[1:])
+                    + ")"
+                    for i in unsure
+                )
+            )
         if self.reason:
             lines.append(f"  note: {self.reason}")
         return "\n".join(lines)
@@ -105,6 +118,7 @@ class Recognition:
 
 def _group_codes(codes: list[str]) -> str:
     from engine.tiles import format_tiles, parse_tile
+
     kinds, extra = [], []
     for c in codes:
         if c == "back":
@@ -120,16 +134,16 @@ def _group_codes(codes: list[str]) -> str:
     return out
 
 
-def _reject(cd, code: str, conf: float) -> bool:
+def _reject(cd: Candidate, code: str, conf: float) -> bool:
     """Drop candidates that are not tile faces (a surface patch, a glare spot, a paper)."""
-    if getattr(cd, "back_probe", False):
+    if cd.source == "back_probe":
         # a probe for a face-down tile next to a row: kept only when clearly read as a back
         return not (code == "back" and conf >= BACK_MIN_CONFIDENCE)
-    ink = getattr(cd, "ink", 1.0)
-    alone = getattr(cd, "blob_size", 1) == 1
+    ink = cd.ink
+    alone = cd.blob_size == 1
     if conf < MIN_CONFIDENCE and cd.score < 0.5:
         return True
-    if getattr(cd, "learned", False):
+    if cd.source == "learned":
         # the learned finder marks face-down tiles too: a back must be read surely; a lone blank
         # region only as a sure white dragon or back
         if code == "back":
@@ -144,6 +158,18 @@ def _reject(cd, code: str, conf: float) -> bool:
     return False
 
 
+@dataclass(frozen=True, eq=False)
+class Reading:
+    """A candidate as the classifier read it: ``quad`` turned so that its corner 0 is the upright
+    face's top-left (by ``rotation``: 0, or 90 / -90 for a tile lying turned clockwise /
+    anticlockwise) and ``top``, the top-3 ``(code, probability)`` readings, the chosen one first."""
+
+    candidate: Candidate
+    quad: np.ndarray
+    rotation: int
+    top: list[tuple[str, float]]
+
+
 #: a face-down tile belongs to a meld: it lies within this many tile lengths of another tile
 #: (centre to centre: a tile plus the gap that sets a meld apart)
 BACK_REACH = 2.2
@@ -154,18 +180,19 @@ def _quad_area(q: np.ndarray) -> float:
     return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
 
 
-def _drop_stray_backs(results: list) -> list:
+def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     """Keep a tile read as ``back`` only if it is about as large as the face-up tiles and a chain of
     tiles, each within :data:`BACK_REACH` tile lengths of the next, links it to a face-up tile: a
     concealed kong is laid out with the hand, while a back-coloured patch of the table is not a
     tile."""
-    backs = [i for i, r in enumerate(results) if r[3][0][0] == "back"]
+    backs = [i for i, r in enumerate(readings) if r.top[0][0] == "back"]
     if not backs:
-        return results
-    centres = np.array([r[1].mean(0) for r in results])
-    lengths = np.array([max(np.linalg.norm(r[1][1] - r[1][0]), np.linalg.norm(r[1][3] - r[1][0])) for r in results])
-    areas = np.array([_quad_area(r[1]) for r in results])
-    faces = [i for i in range(len(results)) if i not in set(backs)]
+        return readings
+    quads = [r.quad for r in readings]
+    centres = np.array([q.mean(0) for q in quads])
+    lengths = np.array([max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads])
+    areas = np.array([_quad_area(q) for q in quads])
+    faces = [i for i in range(len(readings)) if i not in set(backs)]
     ref = float(np.median(areas[faces])) if faces else float(np.median(areas))
     reach = BACK_REACH * float(np.median(lengths))
     linked = set(faces)
@@ -178,99 +205,108 @@ def _drop_stray_backs(results: list) -> list:
                 linked.add(i)
                 pending.discard(i)
                 grew = True
-    keep = linked
-    return [r for i, r in enumerate(results) if i in keep]
+    return [r for i, r in enumerate(readings) if i in linked]
 
 
-_default_classifier = None
+def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None]:
+    """Classify every candidate's crops (``classifier``, default the shipped one), keep each
+    candidate's most confident reading and drop what is not a tile (:func:`_reject`,
+    :func:`_drop_stray_backs`). Also says why nothing could be read (no classifier, or it failed);
+    then every tile is kept, read as ``?``."""
+    reason = None
+    clf = classifier
+    if clf is None:
+        try:
+            clf = get_classifier()
+        except Exception as exc:
+            clf = None
+            reason = f"classifier unavailable ({type(exc).__name__}: {exc}); tiles located but not read"
+    crops, owners = [], []
+    for ci, cd in enumerate(cands):
+        for rot, crop in cd.crops:
+            crops.append(crop)
+            owners.append((ci, rot))
+    preds: list = [[(UNKNOWN, 0.0)]] * len(crops)
+    if clf is not None and crops:
+        try:
+            preds = clf.classify(crops)
+        except Exception as exc:
+            reason = f"classifier failed ({type(exc).__name__}: {exc})"
+            preds = [[(UNKNOWN, 0.0)]] * len(crops)
+    best: dict[int, tuple[int, list[tuple[str, float]]]] = {}
+    for (ci, rot), pr in zip(owners, preds):
+        pr = [(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)]
+        if ci not in best or pr[0][1] > best[ci][1][0][1]:
+            best[ci] = (rot, pr)
+    readings = []
+    for ci, cd in enumerate(cands):
+        rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
+        if clf is not None and reason is None and _reject(cd, pr[0][0], pr[0][1]):
+            continue
+        q = cd.quad.astype(np.float64)
+        if rot in (90, -90):
+            q = np.roll(q, -1 if rot == 90 else 1, axis=0)
+        readings.append(Reading(cd, q, rot, pr))
+    return _drop_stray_backs(readings), reason
 
 
-def _get_default_classifier():
-    global _default_classifier
-    if _default_classifier is None:
-        from .classifier import get_classifier  # the classifier engineer's module
-        _default_classifier = get_classifier()
-    return _default_classifier
+def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:
+    """The tiles in reading order (quads in the photo's own pixels) and their groups
+    (:func:`vision.grouping.arrange` on the footprints as found)."""
+    order, row_of, group_of = _grouping.arrange([r.candidate.quad for r in readings])
+    tiles = []
+    for i in order:
+        r = readings[i]
+        qo = [[float(x * ph.scale_x), float(y * ph.scale_y)] for x, y in r.quad]
+        tiles.append(
+            RecognizedTile(
+                code=r.top[0][0],
+                quad=qo,
+                confidence=r.top[0][1],
+                alternatives=r.top,
+                rotated=r.rotation in (90, -90),
+                row=row_of[i],
+                group=group_of[i],
+            )
+        )
+    groups: dict[int, dict] = {}
+    for idx, t in enumerate(tiles):
+        groups.setdefault(t.group, {"index": t.group, "row": t.row, "tiles": []})["tiles"].append(idx)
+    out = [groups[k] for k in sorted(groups)]
+    for g in out:
+        g["codes"] = _group_codes([tiles[i].code for i in g["tiles"]])
+    return tiles, out
 
 
-def recognize(image_bytes: bytes, *, classifier=None, finder: str | None = None) -> Recognition:
+def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
     """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input.
 
     ``finder`` picks the tile finder (``"learned"`` or ``"classical"``, see
-    :func:`vision.segment.segment`); by default the learned one when its model ships."""
-    from . import segment as _segment
-    from . import grouping as _grouping
-
+    :func:`vision.finders.find_candidates`); by default the learned one when its model ships.
+    ``classifier`` replaces the shipped classifier (anything with its ``classify``)."""
     t0 = time.perf_counter()
     ph = _photo.load(image_bytes)
     t1 = time.perf_counter()
     timings = {"decode": (t1 - t0) * 1000}
     rec = Recognition(width=ph.width, height=ph.height)
+    cands: list[Candidate] = []
     try:
-        cands = _segment.segment(ph.image, method=finder)
+        cands = find_candidates(ph.image, finder=finder)
     except Exception as exc:  # never crash on a strange photo
-        cands = []
         rec.reason = f"segmentation failed: {type(exc).__name__}: {exc}"
     t2 = time.perf_counter()
     timings["segment"] = (t2 - t1) * 1000
-    reason_extra = None
-    results: list = []
-    if cands:
-        clf = classifier
-        if clf is None:
-            try:
-                clf = _get_default_classifier()
-            except Exception as exc:
-                clf = None
-                reason_extra = f"classifier unavailable ({type(exc).__name__}: {exc}); tiles located but not read"
-        crops, owners = [], []
-        for ci, cd in enumerate(cands):
-            for rot, crop in cd.crops:
-                crops.append(crop)
-                owners.append((ci, rot))
-        preds = [[(UNKNOWN, 0.0)]] * len(crops)
-        if clf is not None and crops:
-            try:
-                preds = clf.classify(crops)
-            except Exception as exc:
-                reason_extra = f"classifier failed ({type(exc).__name__}: {exc})"
-                preds = [[(UNKNOWN, 0.0)]] * len(crops)
-        best: dict = {}
-        for (ci, rot), pr in zip(owners, preds):
-            pr = [(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)]
-            if ci not in best or pr[0][1] > best[ci][1][0][1]:
-                best[ci] = (rot, pr)
-        for ci, cd in enumerate(cands):
-            rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
-            conf = pr[0][1]
-            if clf is not None and reason_extra is None and _reject(cd, pr[0][0], conf):
-                continue
-            q = cd.quad.astype(np.float64)
-            if rot in (90, -90):
-                q = np.roll(q, -1 if rot == 90 else 1, axis=0)
-            results.append((cd, q, rot, pr))
-        results = _drop_stray_backs(results)
+    readings, reason_extra = _read(cands, classifier) if cands else ([], None)
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
-    if results:
-        footprints = [r[0].quad for r in results]
-        order, row_of, group_of = _grouping.arrange(footprints)
-        tiles = []
-        for i in order:
-            cd, q, rot, pr = results[i]
-            qo = [[float(x * ph.scale_x), float(y * ph.scale_y)] for x, y in q]
-            tiles.append(RecognizedTile(code=pr[0][0], quad=qo, confidence=pr[0][1], alternatives=pr,
-                                        rotated=rot in (90, -90), row=row_of[i], group=group_of[i]))
-        rec.tiles = tiles
-        groups: dict = {}
-        for idx, t in enumerate(tiles):
-            groups.setdefault(t.group, {"index": t.group, "row": t.row, "tiles": []})["tiles"].append(idx)
-        rec.groups = [groups[k] for k in sorted(groups)]
-        for g in rec.groups:
-            g["codes"] = _group_codes([tiles[i].code for i in g["tiles"]])
+    if readings:
+        rec.tiles, rec.groups = _arrange(readings, ph)
     elif rec.reason is None:
-        rec.reason = ("no tiles found: no bright tile faces stood out from the surface"
-                      if not cands else "no tiles found: the candidate regions did not read as tiles")
+        rec.reason = (
+            "no tiles found: no bright tile faces stood out from the surface"
+            if not cands
+            else "no tiles found: the candidate regions did not read as tiles"
+        )
     if reason_extra:
         rec.reason = reason_extra if rec.reason is None else rec.reason + "; " + reason_extra
     t4 = time.perf_counter()

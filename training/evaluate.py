@@ -1,15 +1,15 @@
 """Benchmark of the photo pipeline (``vision.recognize``) against ground truth.
 
-    .venv/bin/python -m vision.evaluate [--data ../shared/vision-data] [--scenes 60] [--json out.json]
+    .venv/bin/python -m training.evaluate [--data ../shared/vision-data] [--scenes 60] [--json out.json]
 
 Prints tables of
 
-(a) the classifier on held-out real crops (``vision.evaluate_crops``, when the model exists);
-(b) synthetic table photos (:mod:`vision.scenes`, artwork faces, fixed seeds): tile detection recall
+(a) the classifier on held-out real crops (``training.evaluate_crops``, when the model exists);
+(b) synthetic table photos (:mod:`training.scenes`, artwork faces, fixed seeds): tile detection recall
     and precision (quad IoU >= 0.5), tiles read correctly, exact-photo rate, median / 95th-percentile
     time; (b2) the same for scenes with concealed kongs, with tile backs read / falsely reported;
     (b3) for hands standing up facing the camera;
-(c) labelled real photos (``vision/labels/real_photos.json``: photo name -> tile codes in reading
+(c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
@@ -18,6 +18,7 @@ Prints tables of
 
 Shared data is read from ``../shared/vision-data`` relative to the repository (``--data``).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,8 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import scenes as _scenes
-from .recognize import recognize
+from training import scenes as _scenes
+from vision.recognize import recognize
 
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "vision-data"
@@ -44,6 +45,7 @@ DETECTOR_MAP = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "
 
 # ----------------------------------------------------------------------------------------------
 # metrics
+
 
 def quad_iou(a, b) -> float:
     a = np.asarray(a, np.float32).reshape(4, 2)
@@ -94,7 +96,9 @@ def edit_distance(a: list, b: list) -> int:
 def sequence_scores(gt: list[str], pred: list[str]) -> dict:
     inter = sum((Counter(gt) & Counter(pred)).values())
     return {
-        "n_gt": len(gt), "n_pred": len(pred), "multiset_hits": inter,
+        "n_gt": len(gt),
+        "n_pred": len(pred),
+        "multiset_hits": inter,
         "order_acc": max(0.0, 1 - edit_distance(gt, pred) / max(1, len(gt))),
         "exact": gt == pred,
     }
@@ -113,19 +117,23 @@ def _timing(ts: list[float]) -> tuple[float, float]:
 # ----------------------------------------------------------------------------------------------
 # mahjong-detector (PyPI) adapter
 
+
 class Detector:
     """Adapter for ``mahjong-detector`` 0.0.6: boxes + our codes, ordered with our grouping."""
 
     def __init__(self):
         from mahjong_detector.predict import CLASS_NAMES, predict
         from mahjong_detector.preprocess import preprocess_image
+
         self._names, self._predict, self._pre = CLASS_NAMES, predict, preprocess_image
 
     def detect(self, data: bytes) -> tuple[list[str], list, float]:
         from PIL import Image, ImageOps
-        from .grouping import arrange
+
+        from vision.grouping import arrange
+
         t0 = time.perf_counter()
-        img = Image.open(io.BytesIO(data))
+        img: Image.Image = Image.open(io.BytesIO(data))
         img = ImageOps.exif_transpose(img)
         pim, pad = self._pre(img)
         dets = self._predict(pim, pad)
@@ -148,6 +156,7 @@ def _detector():
 
 # ----------------------------------------------------------------------------------------------
 # (b) synthetic scenes
+
 
 def synthetic_scenes(n: int, seed0: int = 5000):
     """Fixed benchmark scenes (artwork faces when the data is present)."""
@@ -186,8 +195,9 @@ def standing_scenes(n: int, seed0: int = 8000):
 def _finders() -> dict:
     """Our systems to compare: the default finder ("ours"), and the classical one beside it when
     the learned model ships."""
-    from . import segmenter
-    return {"ours": None, CLASSICAL: "classical"} if segmenter.available() else {"ours": None}
+    from vision.finders import learned
+
+    return {"ours": None, CLASSICAL: "classical"} if learned.available() else {"ours": None}
 
 
 CLASSICAL = "ours, classical finder"
@@ -195,7 +205,7 @@ CLASSICAL = "ours, classical finder"
 
 def eval_scenes(items, classifier=None, detector=None, finders: dict | None = None) -> dict:
     finders = _finders() if finders is None else finders
-    res = {k: [] for k in finders}
+    res: dict[str, list] = {k: [] for k in finders}
     res["detector"] = []
     for name, data, sc in items:
         gt_q = [t["quad"] for t in sc.tiles]
@@ -204,11 +214,17 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
             res[system].append(_score_scene(name, data, sc, gt_q, gt_c, classifier, finder))
         if detector is not None and not isinstance(detector, str):
             codes, quads, dt = detector.detect(data)
-            pairs = match_quads(gt_q, quads, thr=0.3)   # axis-aligned boxes: looser IoU
+            pairs = match_quads(gt_q, quads, thr=0.3)  # axis-aligned boxes: looser IoU
             # the detector has no flower classes: count them as unreadable for it
-            row = {"name": name, "n_gt": len(gt_q), "n_pred": len(quads), "found": len(pairs),
-                   "read": sum(gt_c[g] == codes[p] for g, p, _ in pairs), "ms": dt,
-                   **sequence_scores(gt_c, codes)}
+            row = {
+                "name": name,
+                "n_gt": len(gt_q),
+                "n_pred": len(quads),
+                "found": len(pairs),
+                "read": sum(gt_c[g] == codes[p] for g, p, _ in pairs),
+                "ms": dt,
+                **sequence_scores(gt_c, codes),
+            }
             row["exact_photo"] = row["read"] == len(gt_q) and len(quads) == len(gt_q)
             res["detector"].append(row)
     return res
@@ -219,11 +235,17 @@ def _score_scene(name, data, sc, gt_q, gt_c, classifier, finder) -> dict:
     pq = [t.quad for t in rec.tiles]
     pc = [t.code for t in rec.tiles]
     pairs = match_quads(gt_q, pq)
-    row = {"name": name, "n_gt": len(gt_q), "n_pred": len(pq), "found": len(pairs),
-           "read": sum(gt_c[g] == pc[p] for g, p, _ in pairs),
-           "rot_gt": sum(t["rotated"] for t in sc.tiles),
-           "rot_ok": sum(sc.tiles[g]["rotated"] and rec.tiles[p].rotated for g, p, _ in pairs),
-           "ms": rec.timings_ms["total"], **sequence_scores(gt_c, pc)}
+    row = {
+        "name": name,
+        "n_gt": len(gt_q),
+        "n_pred": len(pq),
+        "found": len(pairs),
+        "read": sum(gt_c[g] == pc[p] for g, p, _ in pairs),
+        "rot_gt": sum(t["rotated"] for t in sc.tiles),
+        "rot_ok": sum(sc.tiles[g]["rotated"] and rec.tiles[p].rotated for g, p, _ in pairs),
+        "ms": rec.timings_ms["total"],
+        **sequence_scores(gt_c, pc),
+    }
     row["exact_photo"] = row["read"] == len(gt_q) and len(pq) == len(gt_q)
     row["backs_gt"] = gt_c.count("back")
     row["backs_pred"] = pc.count("back")
@@ -237,7 +259,8 @@ def _summ(rows: list[dict]) -> dict:
     n_gt = sum(r["n_gt"] for r in rows)
     n_pred = sum(r["n_pred"] for r in rows)
     out = {
-        "photos": len(rows), "tiles": n_gt,
+        "photos": len(rows),
+        "tiles": n_gt,
         "multiset_recall": sum(r["multiset_hits"] for r in rows) / max(1, n_gt),
         "multiset_precision": sum(r["multiset_hits"] for r in rows) / max(1, n_pred),
         "order_acc": statistics.mean(r["order_acc"] for r in rows),
@@ -249,8 +272,10 @@ def _summ(rows: list[dict]) -> dict:
         out["read_recall"] = sum(r["read"] for r in rows) / max(1, n_gt)
         out["exact_photo"] = sum(r["exact_photo"] for r in rows) / len(rows)
     if "backs_gt" in rows[0]:
-        out["backs"] = (f"{sum(r['backs_read'] for r in rows)}/{sum(r['backs_gt'] for r in rows)} read, "
-                        f"{sum(r['backs_pred'] - r['backs_read'] for r in rows)} false")
+        out["backs"] = (
+            f"{sum(r['backs_read'] for r in rows)}/{sum(r['backs_gt'] for r in rows)} read, "
+            f"{sum(r['backs_pred'] - r['backs_read'] for r in rows)} false"
+        )
     if "rot_gt" in rows[0]:
         out["lying_found"] = f"{sum(r['rot_ok'] for r in rows)}/{sum(r['rot_gt'] for r in rows)}"
     out["median_ms"], out["p95_ms"] = _timing([r["ms"] for r in rows])
@@ -259,6 +284,7 @@ def _summ(rows: list[dict]) -> dict:
 
 # ----------------------------------------------------------------------------------------------
 # (c) real photos
+
 
 def load_labels(path: Path = LABELS) -> dict:
     if not path.exists():
@@ -281,6 +307,7 @@ def _training_photos() -> set[str]:
     out = set()
     if p.exists():
         import csv
+
         with open(p, newline="") as f:
             for row in csv.DictReader(f):
                 if row.get("split") == "train":
@@ -292,7 +319,7 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
     labels = load_labels()
     trained = _training_photos()
     finders = _finders() if finders is None else finders
-    res = {k: [] for k in finders}
+    res: dict[str, list] = {k: [] for k in finders}
     res.update({"detector": [], "missing": []})
     for name, gt in labels.items():
         p = _photo_path(data, name)
@@ -303,36 +330,51 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
         for system, finder in finders.items():
             rec = recognize(raw, classifier=classifier, finder=finder)
             pred = [t.code for t in rec.tiles]
-            res[system].append({"name": name, "ms": rec.timings_ms["total"], "in_training": name in trained,
-                                "pred": pred, **sequence_scores(gt, pred)})
+            res[system].append(
+                {
+                    "name": name,
+                    "ms": rec.timings_ms["total"],
+                    "in_training": name in trained,
+                    "pred": pred,
+                    **sequence_scores(gt, pred),
+                }
+            )
         if detector is not None and not isinstance(detector, str):
             codes, _, dt = detector.detect(raw)
-            res["detector"].append({"name": name, "ms": dt, "in_training": name in trained, "pred": codes,
-                                    **sequence_scores(gt, codes)})
+            res["detector"].append(
+                {"name": name, "ms": dt, "in_training": name in trained, "pred": codes, **sequence_scores(gt, codes)}
+            )
     return res
 
 
 # ----------------------------------------------------------------------------------------------
 # (e) 12 MP timing
 
+
 def time_12mp(runs: int = 7, classifier=None) -> dict:
     rng = np.random.default_rng(777)
     sc = _scenes.make_scene(rng, size=(4000, 3000), n_rows=1, n_indicators=1)
     data = sc.jpeg(90)
-    recognize(data, classifier=classifier)   # warm-up (model load)
+    recognize(data, classifier=classifier)  # warm-up (model load)
     stages = []
     for _ in range(runs):
         rec = recognize(data, classifier=classifier)
         stages.append(rec.timings_ms)
     tot = [s["total"] for s in stages]
-    return {"bytes": len(data), "runs": runs, "median_ms": float(np.median(tot)),
-            "min_ms": float(np.min(tot)),
-            "stages_median_ms": {k: float(np.median([s[k] for s in stages])) for k in stages[0]},
-            "tiles_gt": len(sc.tiles), "tiles_found": len(rec.tiles)}
+    return {
+        "bytes": len(data),
+        "runs": runs,
+        "median_ms": float(np.median(tot)),
+        "min_ms": float(np.min(tot)),
+        "stages_median_ms": {k: float(np.median([s[k] for s in stages])) for k in stages[0]},
+        "tiles_gt": len(sc.tiles),
+        "tiles_found": len(rec.tiles),
+    }
 
 
 # ----------------------------------------------------------------------------------------------
 # report
+
 
 def _table(title: str, rows: list[tuple]) -> None:
     print(f"\n{title}")
@@ -347,10 +389,188 @@ def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
     if not s:
         return (name,) + ("-",) * (9 if with_det else 5)
     base = (name, s["photos"], s["tiles"])
-    det = (_pct(s.get("det_recall", float("nan"))), _pct(s.get("det_precision", float("nan"))),
-           _pct(s.get("read_recall", float("nan"))), _pct(s.get("exact_photo", float("nan")))) if with_det else ()
-    return base + det + (_pct(s["multiset_recall"]), _pct(s["order_acc"]),
-                         f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}")
+    det = (
+        (
+            _pct(s.get("det_recall", float("nan"))),
+            _pct(s.get("det_precision", float("nan"))),
+            _pct(s.get("read_recall", float("nan"))),
+            _pct(s.get("exact_photo", float("nan"))),
+        )
+        if with_det
+        else ()
+    )
+    return base + det + (_pct(s["multiset_recall"]), _pct(s["order_acc"]), f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}")
+
+
+SCENE_HEADER = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
+
+
+def _report_crops(data: Path, per_class: int, clf, report: dict) -> None:
+    """(a) the classifier on held-out real crops and synthetic crops."""
+    try:
+        from training.evaluate_crops import evaluate_crops
+
+        crops = evaluate_crops(data, synthetic_per_class=per_class, classifier=clf)
+        report["crops"] = {
+            k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
+            for k, v in crops.items()
+        }
+        rows: list[tuple] = [("set", "crops", "top-1", "top-3")]
+        for k, v in crops.items():
+            if "skipped" in v:
+                rows.append((k, "-", "skipped", v["skipped"]))
+            else:
+                rows.append((k, v["n"], _pct(v["accuracy"]), _pct(v["top3_accuracy"])))
+        _table("(a) classifier on crops", rows)
+    except Exception as exc:
+        print(f"\n(a) crop evaluation failed: {type(exc).__name__}: {exc}")
+
+
+def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b) synthetic table photos (with the detector), (b2) with concealed kongs, (b3) standing hands."""
+    if a.scenes > 0:
+        items = synthetic_scenes(a.scenes)
+        sres = eval_scenes(items, classifier=clf, detector=det)
+        report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
+        report["synthetic_rows"] = sres
+        rows = [SCENE_HEADER] + [_fmt_summary(k, report["synthetic"][k]) for k in sres if sres[k]]
+        _table(
+            f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
+            f"{report['synthetic']['ours'].get('lying_found')})",
+            rows,
+        )
+    if a.kong_scenes > 0:
+        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
+        ks = {k: _summ(v) for k, v in kres.items() if v}
+        report["kong_scenes"] = ks
+        _table(
+            f"(b2) synthetic photos with concealed kongs ({a.kong_scenes}; tile backs: "
+            + "; ".join(f"{k} {v.get('backs')}" for k, v in ks.items())
+            + ")",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in ks.items()],
+        )
+    if a.standing_scenes > 0:
+        sres2 = eval_scenes(standing_scenes(a.standing_scenes), classifier=clf)
+        ss = {k: _summ(v) for k, v in sres2.items() if v}
+        report["standing_scenes"] = ss
+        _table(
+            f"(b3) synthetic photos of hands standing up ({a.standing_scenes})",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in ss.items()],
+        )
+
+
+def _real_photo_rows(rres: dict) -> list[tuple]:
+    """Per labelled real photo: ours and the detector side by side."""
+    rows: list[tuple] = [
+        (
+            "photo",
+            "tiles",
+            "set",
+            "ours found",
+            "ours multiset",
+            "ours order",
+            "ours ms",
+            "det found",
+            "det multiset",
+            "det order",
+            "det ms",
+        )
+    ]
+    dets = {r["name"]: r for r in rres["detector"]}
+    for r in rres["ours"]:
+        d = dets.get(r["name"])
+        rows.append(
+            (
+                r["name"],
+                r["n_gt"],
+                "train" if r["in_training"] else "held-out",
+                r["n_pred"],
+                _pct(r["multiset_hits"] / max(1, r["n_gt"])),
+                _pct(r["order_acc"]),
+                f"{r['ms']:.0f}",
+                d["n_pred"] if d else "-",
+                _pct(d["multiset_hits"] / max(1, d["n_gt"])) if d else "-",
+                _pct(d["order_acc"]) if d else "-",
+                f"{d['ms']:.0f}" if d else "-",
+            )
+        )
+    return rows
+
+
+def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
+    """Per system: all labelled real photos, and the held-out ones."""
+    rows: list[tuple] = [
+        (
+            "system",
+            "subset",
+            "photos",
+            "tiles",
+            "multiset recall",
+            "multiset precision",
+            "order acc",
+            "exact",
+            "ms med/p95",
+        )
+    ]
+    for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
+        for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
+            s = _summ(sel)
+            if not s:
+                continue
+            rows.append(
+                (
+                    sysname,
+                    subset,
+                    s["photos"],
+                    s["tiles"],
+                    _pct(s["multiset_recall"]),
+                    _pct(s["multiset_precision"]),
+                    _pct(s["order_acc"]),
+                    _pct(s["exact_sequence"]),
+                    f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}",
+                )
+            )
+    return rows
+
+
+def _report_real(data: Path, clf, det, report: dict) -> None:
+    """(c/d) labelled real photos: per photo, and summed up per system."""
+    labels = load_labels()
+    if not (labels and (data / "camerash-mahjong-dataset").exists()):
+        print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
+        return
+    rres = eval_real(data, classifier=clf, detector=det)
+    report["real"] = rres
+    _table(
+        f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)",
+        _real_photo_rows(rres),
+    )
+    systems = [k for k in rres if k not in ("detector", "missing")] + ["detector"]
+    _table("(c/d) real photos summary", _real_summary_rows(rres, systems))
+    report["real_summary"] = {k: _summ(rres[k]) for k in systems}
+
+
+def _report_timing(runs: int, clf, report: dict) -> None:
+    """(e) a 12-megapixel synthetic JPEG end to end, per stage."""
+    t = time_12mp(runs, classifier=clf)
+    report["timing_12mp"] = t
+    st = t["stages_median_ms"]
+    _table(
+        "(e) 12-megapixel synthetic JPEG end to end",
+        [
+            ("runs", "median ms", "min ms", "decode", "segment", "classify", "group", "tiles found/gt"),
+            (
+                t["runs"],
+                f"{t['median_ms']:.0f}",
+                f"{t['min_ms']:.0f}",
+                f"{st['decode']:.0f}",
+                f"{st['segment']:.0f}",
+                f"{st['classify']:.0f}",
+                f"{st['group']:.0f}",
+                f"{t['tiles_found']}/{t['tiles_gt']}",
+            ),
+        ],
+    )
 
 
 def main(argv=None) -> int:
@@ -369,99 +589,20 @@ def main(argv=None) -> int:
 
     clf = None
     try:
-        from .classifier import get_classifier
+        from vision.classifier import get_classifier
+
         clf = get_classifier()
     except Exception as exc:
         print(f"classifier unavailable: {exc}; tiles are located but not read (codes '?')")
-
-    # (a) crops
     if clf is not None:
-        try:
-            from .evaluate_crops import evaluate_crops
-            crops = evaluate_crops(data, synthetic_per_class=a.crops, classifier=clf)
-            report["crops"] = {k: {kk: vv for kk, vv in v.items() if kk in ("n", "accuracy", "top3_accuracy", "skipped")}
-                               for k, v in crops.items()}
-            rows = [("set", "crops", "top-1", "top-3")]
-            for k, v in crops.items():
-                if "skipped" in v:
-                    rows.append((k, "-", "skipped", v["skipped"]))
-                else:
-                    rows.append((k, v["n"], _pct(v["accuracy"]), _pct(v["top3_accuracy"])))
-            _table("(a) classifier on crops", rows)
-        except Exception as exc:
-            print(f"\n(a) crop evaluation failed: {type(exc).__name__}: {exc}")
-
+        _report_crops(data, a.crops, clf, report)
     det = None if a.no_detector else _detector()
     if isinstance(det, str):
         print("\n" + det)
-
-    # (b) synthetic scenes
-    if a.scenes > 0:
-        items = synthetic_scenes(a.scenes)
-        sres = eval_scenes(items, classifier=clf, detector=det)
-        report["synthetic"] = {k: _summ(v) for k, v in sres.items() if v}
-        report["synthetic_rows"] = sres
-        hdr = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
-        rows = [hdr] + [_fmt_summary(k, report["synthetic"][k]) for k in sres if sres[k]]
-        _table(f"(b) synthetic table photos ({a.scenes}, sizes 1000-4000 px; lying tiles found "
-               f"{report['synthetic']['ours'].get('lying_found')})", rows)
-    if a.kong_scenes > 0:
-        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
-        ks = {k: _summ(v) for k, v in kres.items() if v}
-        report["kong_scenes"] = ks
-        _table(f"(b2) synthetic photos with concealed kongs ({a.kong_scenes}; tile backs: "
-               + "; ".join(f"{k} {v.get('backs')}" for k, v in ks.items()) + ")",
-               [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
-               + [_fmt_summary(k, v) for k, v in ks.items()])
-    if a.standing_scenes > 0:
-        sres2 = eval_scenes(standing_scenes(a.standing_scenes), classifier=clf)
-        ss = {k: _summ(v) for k, v in sres2.items() if v}
-        report["standing_scenes"] = ss
-        _table(f"(b3) synthetic photos of hands standing up ({a.standing_scenes})",
-               [("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")]
-               + [_fmt_summary(k, v) for k, v in ss.items()])
-
-    # (c)+(d) real photos
-    labels = load_labels()
-    if labels and (data / "camerash-mahjong-dataset").exists():
-        rres = eval_real(data, classifier=clf, detector=det)
-        report["real"] = rres
-        rows = [("photo", "tiles", "set", "ours found", "ours multiset", "ours order", "ours ms",
-                 "det found", "det multiset", "det order", "det ms")]
-        dets = {r["name"]: r for r in rres["detector"]}
-        for r in rres["ours"]:
-            d = dets.get(r["name"])
-            rows.append((r["name"], r["n_gt"], "train" if r["in_training"] else "held-out",
-                         r["n_pred"], _pct(r["multiset_hits"] / max(1, r["n_gt"])), _pct(r["order_acc"]),
-                         f"{r['ms']:.0f}",
-                         d["n_pred"] if d else "-", _pct(d["multiset_hits"] / max(1, d["n_gt"])) if d else "-",
-                         _pct(d["order_acc"]) if d else "-", f"{d['ms']:.0f}" if d else "-"))
-        _table(f"(c/d) labelled real photos ({len(rres['ours'])}; 'train' = the classifier saw crops of this photo)", rows)
-        summ_rows = [("system", "subset", "photos", "tiles", "multiset recall", "multiset precision",
-                      "order acc", "exact", "ms med/p95")]
-        systems = [k for k in rres if k not in ("detector", "missing")] + ["detector"]
-        for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
-            for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
-                s = _summ(sel)
-                if not s:
-                    continue
-                summ_rows.append((sysname, subset, s["photos"], s["tiles"], _pct(s["multiset_recall"]),
-                                  _pct(s["multiset_precision"]), _pct(s["order_acc"]), _pct(s["exact_sequence"]),
-                                  f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}"))
-        _table("(c/d) real photos summary", summ_rows)
-        report["real_summary"] = {k: _summ(rres[k]) for k in systems}
-    else:
-        print(f"\n(c) real photos skipped (labels: {LABELS.exists()}, data: {data.exists()})")
-
-    # (e) 12 MP timing
+    _report_scenes(a, clf, det, report)
+    _report_real(data, clf, det, report)
     if a.timing_runs > 0:
-        t = time_12mp(a.timing_runs, classifier=clf)
-        report["timing_12mp"] = t
-        st = t["stages_median_ms"]
-        _table("(e) 12-megapixel synthetic JPEG end to end", [
-            ("runs", "median ms", "min ms", "decode", "segment", "classify", "group", "tiles found/gt"),
-            (t["runs"], f"{t['median_ms']:.0f}", f"{t['min_ms']:.0f}", f"{st['decode']:.0f}", f"{st['segment']:.0f}",
-             f"{st['classify']:.0f}", f"{st['group']:.0f}", f"{t['tiles_found']}/{t['tiles_gt']}")])
+        _report_timing(a.timing_runs, clf, report)
     if a.json:
         Path(a.json).write_text(json.dumps(report, indent=1, default=str))
     return 0

@@ -2,8 +2,9 @@
 
 Fast (a few seconds), and independent of the shared data set: scenes are generated on the fly with
 the placeholder face renderer, plus three committed synthetic JPEG fixtures
-(``tests/fixtures/photos``, written by ``python -m vision.scenes --fixtures tests/fixtures/photos``).
+(``tests/fixtures/photos``, written by ``python -m training.scenes --fixtures tests/fixtures/photos``).
 """
+
 from __future__ import annotations
 
 import json
@@ -16,14 +17,17 @@ import numpy as np
 import pytest
 
 import vision
-from vision import ImageError, grouping, photo, recognize, scenes, segment
+from training import scenes
+from vision import ImageError, grouping, photo, recognize
+from vision.finders import find_candidates
 
-FIXTURES = Path(__file__).parent / "fixtures" / "photos"
-MODELS = Path(__file__).resolve().parent.parent / "models"
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
+MODELS = Path(__file__).resolve().parent.parent.parent / "models"
 
 
 # ----------------------------------------------------------------------------------------------
 # helpers
+
 
 def _iou(a, b) -> float:
     a = np.asarray(a, np.float32).reshape(4, 2)
@@ -58,7 +62,7 @@ def _scene(seed, **kw):
 def _segment_scene(sc, method=None):
     data = sc.jpeg(92)
     ph = photo.load(data)
-    cands = segment.segment(ph.image, method=method)
+    cands = find_candidates(ph.image, finder=method)
     quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
     return cands, quads
 
@@ -70,8 +74,13 @@ def _jpeg(img, quality=90) -> bytes:
 
 
 def _with_exif_orientation(jpeg: bytes, orientation: int) -> bytes:
-    tiff = (b"MM\x00\x2a" + struct.pack(">I", 8) + struct.pack(">H", 1)
-            + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0) + struct.pack(">I", 0))
+    tiff = (
+        b"MM\x00\x2a"
+        + struct.pack(">I", 8)
+        + struct.pack(">H", 1)
+        + struct.pack(">HHIHH", 0x0112, 3, 1, orientation, 0)
+        + struct.pack(">I", 0)
+    )
     payload = b"Exif\x00\x00" + tiff
     return jpeg[:2] + b"\xff\xe1" + struct.pack(">H", len(payload) + 2) + payload + jpeg[2:]
 
@@ -89,8 +98,12 @@ class _FakeClassifier:
 _LEARNED = (MODELS / "tile_segmenter.onnx").exists()
 
 
-@pytest.fixture(params=["classical", pytest.param("learned", marks=pytest.mark.skipif(
-    not _LEARNED, reason="learned tile finder not trained yet"))])
+@pytest.fixture(
+    params=[
+        "classical",
+        pytest.param("learned", marks=pytest.mark.skipif(not _LEARNED, reason="learned tile finder not trained yet")),
+    ]
+)
 def finder(request):
     return request.param
 
@@ -127,7 +140,7 @@ def test_rotated_tile_found_as_lying(finder):
     rot_gt = [i for i, t in enumerate(sc.tiles) if t["rotated"]]
     found = {g: p for g, p, _ in pairs}
     assert len(pairs) >= len(sc.tiles) - 1
-    assert all(g in found and cands[found[g]].rotated for g in rot_gt)
+    assert all(g in found and cands[found[g]].lying for g in rot_gt)
 
 
 def test_crops_are_upright_portrait(finder):
@@ -140,6 +153,7 @@ def test_crops_are_upright_portrait(finder):
 
 # ----------------------------------------------------------------------------------------------
 # grouping
+
 
 def _box(x, y, w=30, h=40):
     return [[x, y], [x + w, y], [x + w, y + h], [x, y + h]]
@@ -174,6 +188,7 @@ def test_grouping_rotated_photo():
 # ----------------------------------------------------------------------------------------------
 # bad input
 
+
 def _png_header(w, h) -> bytes:
     ihdr = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
     chunk = struct.pack(">I", len(ihdr)) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
@@ -185,15 +200,18 @@ def _jpeg_header(w, h) -> bytes:
     return b"\xff\xd8\xff\xe0\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00" + sof + b"\x00" * 100
 
 
-@pytest.mark.parametrize("data,code", [
-    (b"", "empty_file"),
-    (b"hello, this is not an image at all", "not_an_image"),
-    (b"GIF89a" + b"\x00" * 100, "unsupported_format"),
-    (_png_header(100_000, 100_000), "too_large"),
-    (_png_header(30_000, 100), "too_large"),
-    (_jpeg_header(9000, 9000), "too_large"),
-    (_png_header(10, 10), "too_small"),
-])
+@pytest.mark.parametrize(
+    "data,code",
+    [
+        (b"", "empty_file"),
+        (b"hello, this is not an image at all", "not_an_image"),
+        (b"GIF89a" + b"\x00" * 100, "unsupported_format"),
+        (_png_header(100_000, 100_000), "too_large"),
+        (_png_header(30_000, 100), "too_large"),
+        (_jpeg_header(9000, 9000), "too_large"),
+        (_png_header(10, 10), "too_small"),
+    ],
+)
 def test_bad_input_errors(data, code):
     with pytest.raises(ImageError) as ei:
         recognize(data)
@@ -225,7 +243,7 @@ def test_fuzz_never_crashes():
     sc = _scene(8, n_rows=1, n_indicators=0, size=(320, 240))
     good = sc.jpeg(80)
     samples = [bytes(rng.integers(0, 256, int(n), dtype=np.uint8)) for n in rng.integers(1, 3000, 25)]
-    samples += [good[:int(n)] for n in rng.integers(1, len(good), 25)]
+    samples += [good[: int(n)] for n in rng.integers(1, len(good), 25)]
     for _ in range(25):
         b = bytearray(good)
         for pos in rng.integers(2, len(b), 8):
@@ -254,11 +272,15 @@ def test_empty_table_gives_reason():
 # ----------------------------------------------------------------------------------------------
 # EXIF orientation
 
-@pytest.mark.parametrize("orientation,rotate", [
-    (6, cv2.ROTATE_90_COUNTERCLOCKWISE),   # stored rotated; viewer turns it 90 cw
-    (8, cv2.ROTATE_90_CLOCKWISE),
-    (3, cv2.ROTATE_180),
-])
+
+@pytest.mark.parametrize(
+    "orientation,rotate",
+    [
+        (6, cv2.ROTATE_90_COUNTERCLOCKWISE),  # stored rotated; viewer turns it 90 cw
+        (8, cv2.ROTATE_90_CLOCKWISE),
+        (3, cv2.ROTATE_180),
+    ],
+)
 def test_exif_orientation_respected(orientation, rotate):
     sc = _scene(3, n_rows=1, with_rotated=False, n_indicators=0)
     stored = cv2.rotate(sc.image, rotate)
@@ -283,6 +305,7 @@ def test_reduced_decode_maps_to_original_pixels():
 
 # ----------------------------------------------------------------------------------------------
 # recognition result
+
 
 def test_recognition_structure_with_fake_classifier():
     sc = _scene_with_rotated(60, surface="felt")
@@ -332,6 +355,7 @@ def test_fixture_photos_codes(gt_path):
 # ----------------------------------------------------------------------------------------------
 # face-down tiles (concealed kong)
 
+
 def _kong_scene(seed):
     return _scene(seed, n_rows=1, with_rotated=False, n_indicators=0, n_kongs=1)
 
@@ -341,7 +365,7 @@ def test_scene_renders_concealed_kong():
     codes = sc.codes
     assert codes.count("back") in (2, 4)
     i = codes.index("back")
-    kong = codes[i:i + 4]
+    kong = codes[i : i + 4]
     assert len(kong) == 4 and kong[0] == "back" and kong[3] == "back"
     # a normal scene (the benchmark's) has no backs
     assert "back" not in _scene(4, n_rows=1, with_rotated=False, n_indicators=0).codes
@@ -352,7 +376,7 @@ def test_back_probes_at_face_down_tiles():
     for seed in (5, 6, 7):
         sc = _kong_scene(seed)
         cands, quads = _segment_scene(sc, method="classical")
-        probes = [q for c, q in zip(cands, quads) if c.back_probe]
+        probes = [q for c, q in zip(cands, quads) if c.source == "back_probe"]
         backs = [t["quad"] for t in sc.tiles if t["code"] == "back"]
         total += len(backs)
         hits += len(_match(backs, probes, thr=0.5))
@@ -364,7 +388,7 @@ def test_back_probes_at_face_down_tiles():
 
 def test_back_probes_dropped_unless_read_as_back():
     sc = _kong_scene(5)
-    rec = recognize(sc.jpeg(90), classifier=_FakeClassifier(), finder="classical")   # reads every crop as 5p
+    rec = recognize(sc.jpeg(90), classifier=_FakeClassifier(), finder="classical")  # reads every crop as 5p
     faces = [t for t in sc.tiles if t["code"] != "back"]
     assert len(rec.tiles) <= len(faces) + 1
 
@@ -389,6 +413,7 @@ def test_concealed_kong_backs_recognised():
 # ----------------------------------------------------------------------------------------------
 # frame-filling close-ups
 
+
 def _closeup(seed, rows=3, cols=5, th=240):
     """Tiles filling the whole frame (no table visible), rows slightly staggered, seams soft."""
     rng = np.random.default_rng(seed)
@@ -400,8 +425,9 @@ def _closeup(seed, rows=3, cols=5, th=240):
         off = int(rng.uniform(-0.08, 0.08) * tw) if r % 2 else 0
         for c in range(-1, cols + 1):
             x0, y0 = c * tw + off, r * th
-            face = cv2.resize(scenes._placeholder_face(str(rng.choice(scenes.PLAY_CODES)), rng),
-                              (tw - 6, th - 6)).astype(np.float32)
+            face = cv2.resize(
+                scenes._placeholder_face(str(rng.choice(scenes.PLAY_CODES)), rng), (tw - 6, th - 6)
+            ).astype(np.float32)
             m = np.zeros((th - 6, tw - 6), np.uint8)
             m[1:-1, 1:-1] = 1
             dist = cv2.distanceTransform(m, cv2.DIST_L2, 3)
@@ -409,7 +435,7 @@ def _closeup(seed, rows=3, cols=5, th=240):
             xa, xb = max(0, x0 + 3), min(W, x0 + tw - 3)
             if xb <= xa:
                 continue
-            img[y0 + 3:y0 + th - 3, xa:xb] = face[:, xa - (x0 + 3):xb - (x0 + 3)]
+            img[y0 + 3 : y0 + th - 3, xa:xb] = face[:, xa - (x0 + 3) : xb - (x0 + 3)]
             if x0 >= 0 and x0 + tw <= W:
                 gt.append([[x0 + 3, y0 + 3], [x0 + tw - 3, y0 + 3], [x0 + tw - 3, y0 + th - 3], [x0 + 3, y0 + th - 3]])
     img = cv2.GaussianBlur(img, (0, 0), 2.0)
@@ -420,7 +446,7 @@ def test_frame_filling_closeup_split_into_tiles(finder):
     for seed in (1, 2):
         img, gt = _closeup(seed)
         ph = photo.load(_jpeg(img, 92))
-        cands = segment.segment(ph.image, with_crops=False, method=finder)
+        cands = find_candidates(ph.image, finder=finder, crops=False)
         quads = [c.quad * [ph.scale_x, ph.scale_y] for c in cands]
         pairs = _match(gt, quads, thr=0.5)
         assert len(pairs) >= len(gt) - 2, f"seed {seed}: {len(pairs)} of {len(gt)} tiles, {len(cands)} candidates"

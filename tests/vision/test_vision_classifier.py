@@ -4,6 +4,7 @@ Fast and torch-free. The fixture crops in tests/fixtures/crops/ are FluffyStuff 
 onto synthetic tiles by tests/fixtures/crops/make_crops.py. Tests needing ../shared/vision-data skip
 when it is absent.
 """
+
 from __future__ import annotations
 
 import csv
@@ -18,16 +19,20 @@ import pytest
 
 pytest.importorskip("onnxruntime")
 
-from vision import classifier as clfmod  # noqa: E402
+from vision import onnx_model  # noqa: E402
 from vision.classifier import TileClassifier, get_classifier  # noqa: E402
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
 FIXTURES = REPO / "tests" / "fixtures" / "crops"
 DATA = REPO.parent / "shared" / "vision-data"
 
-EXPECTED_CLASSES = ([f"{n}{s}" for s in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
-                    + [f"{n}f" for n in range(1, 9)] + ["back"])
+EXPECTED_CLASSES = (
+    [f"{n}{s}" for s in "mps" for n in range(1, 10)]
+    + [f"{n}z" for n in range(1, 8)]
+    + [f"{n}f" for n in range(1, 9)]
+    + ["back"]
+)
 
 
 def _fixtures():
@@ -61,6 +66,7 @@ def test_metadata_consistent_with_onnx(clf):
 
 def test_engine_notation_matches_classes():
     from engine.tiles import parse_tiles  # classes other than 'back' are valid engine notation
+
     tiles = parse_tiles("".join(c for c in EXPECTED_CLASSES if c != "back"))
     assert len(tiles) == 42
 
@@ -127,17 +133,20 @@ def test_model_dir_env_and_cache(tmp_path, monkeypatch):
     for f in ("tile_classifier.onnx", "tile_classifier.json"):
         shutil.copy(MODELS / f, tmp_path / f)
     monkeypatch.setenv("MJC_MODEL_DIR", str(tmp_path))
-    assert clfmod.model_dir() == tmp_path
+    assert onnx_model.model_dir() == tmp_path
     c = get_classifier()
     assert c.model_path == tmp_path / "tile_classifier.onnx"
     assert get_classifier() is c
     monkeypatch.delenv("MJC_MODEL_DIR")
-    assert clfmod.model_dir() == MODELS
+    assert onnx_model.model_dir() == MODELS
 
 
 def test_heldout_list_consistent_with_split():
-    names = [ln.strip() for ln in (MODELS / "heldout_real_crops.txt").read_text().splitlines()
-             if ln.strip() and not ln.startswith("#")]
+    names = [
+        ln.strip()
+        for ln in (MODELS / "heldout_real_crops.txt").read_text().splitlines()
+        if ln.strip() and not ln.startswith("#")
+    ]
     assert len(names) > 100
     with open(MODELS / "real_crops_split.csv", newline="") as f:
         rows = list(csv.DictReader(f))
@@ -149,10 +158,12 @@ def test_heldout_list_consistent_with_split():
     assert not sets_held & sets_train
 
 
-@pytest.mark.skipif(not (DATA / "camerash-mahjong-dataset").exists(),
-                    reason="../shared/vision-data (Camerash crops) not available")
+@pytest.mark.skipif(
+    not (DATA / "camerash-mahjong-dataset").exists(), reason="../shared/vision-data (Camerash crops) not available"
+)
 def test_heldout_real_accuracy_reproduces_metadata():
-    from vision.evaluate_crops import evaluate_crops
+    from training.evaluate_crops import evaluate_crops
+
     r = evaluate_crops(DATA, synthetic_per_class=0, classifier=TileClassifier(MODELS))["heldout_real"]
     meta = json.loads((MODELS / "tile_classifier.json").read_text())
     assert r["n"] == meta["validation"]["heldout_real_crops"]

@@ -11,28 +11,51 @@ Reusable API (numpy + OpenCV only):
   the classifier is trained on.
 * :func:`blank_face` / :func:`random_face_color` / :func:`compose_face` - the building blocks.
 
-Faces come from :mod:`vision.artwork`: BGR opaque faces (with their own ground) or BGRA glyphs
+Faces come from :mod:`training.artwork`: BGR opaque faces (with their own ground) or BGRA glyphs
 on a transparent ground. ``face=None`` renders a blank face (the plain white dragon).
 All randomness comes from the ``numpy.random.Generator`` passed in, so results are reproducible.
 """
+
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-__all__ = ["render_tile", "render_tile_body", "compose_face", "blank_face", "random_face_color",
-           "random_back_color", "framed_white_dragon", "plain_back", "degrade", "TILE_ASPECT"]
+__all__ = [
+    "render_tile",
+    "render_tile_body",
+    "compose_face",
+    "blank_face",
+    "random_face_color",
+    "random_back_color",
+    "framed_white_dragon",
+    "plain_back",
+    "degrade",
+    "TILE_ASPECT",
+]
 
 TILE_ASPECT = 0.75  # face width / height of a typical tile
 
 _BACK_COLORS = [  # BGR tile back / thickness colours seen on real sets
-    (60, 130, 40), (40, 100, 20), (90, 150, 60),  # greens
-    (150, 90, 30), (120, 60, 10), (200, 140, 60),  # blues
-    (40, 170, 230), (30, 140, 200), (60, 200, 240),  # yellows/orange
-    (40, 40, 180), (60, 60, 210), (110, 70, 200),  # reds/pinks
-    (180, 180, 180), (220, 225, 230), (120, 110, 100),  # white/grey
-    (60, 80, 120), (40, 60, 90),  # brown/wood
-    (140, 60, 120), (100, 140, 30),  # purple, teal
+    (60, 130, 40),
+    (40, 100, 20),
+    (90, 150, 60),  # greens
+    (150, 90, 30),
+    (120, 60, 10),
+    (200, 140, 60),  # blues
+    (40, 170, 230),
+    (30, 140, 200),
+    (60, 200, 240),  # yellows/orange
+    (40, 40, 180),
+    (60, 60, 210),
+    (110, 70, 200),  # reds/pinks
+    (180, 180, 180),
+    (220, 225, 230),
+    (120, 110, 100),  # white/grey
+    (60, 80, 120),
+    (40, 60, 90),  # brown/wood
+    (140, 60, 120),
+    (100, 140, 30),  # purple, teal
 ]
 
 
@@ -73,7 +96,7 @@ def framed_white_dragon(rng: np.random.Generator, h: int = 128, w: int = 96) -> 
         o = t + int(w * rng.uniform(0.03, 0.07))
         cv2.rectangle(img, (mx + o, my + o), (w - mx - o, h - my - o), col + (255,), t2)
     if rng.random() < 0.25:  # corner marks (as on some sets)
-        for (x, y) in [(mx, my), (w - mx, my), (mx, h - my), (w - mx, h - my)]:
+        for x, y in [(mx, my), (w - mx, my), (mx, h - my), (w - mx, h - my)]:
             cv2.circle(img, (x, y), t + 1, col + (255,), -1)
     return img
 
@@ -83,7 +106,7 @@ def plain_back(rng: np.random.Generator, h: int = 128, w: int = 96) -> np.ndarra
     c = random_back_color(rng, coloured_only=True)
     img = blank_face(h, w, c)
     if rng.random() < 0.4:  # subtle pattern
-        pat = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
+        pat: np.ndarray = rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32)
         pat = cv2.resize(pat, (w, h), interpolation=cv2.INTER_CUBIC)[:, :, None]
         img = img + pat * rng.uniform(3, 15)
     if rng.random() < 0.25:  # embossed logo-ish blob
@@ -110,8 +133,7 @@ def _is_mono(glyph: np.ndarray) -> bool:
     return float((px.max(1) - px.min(1)).mean()) < 25 and float(px.mean()) < 90
 
 
-def compose_face(face, rng: np.random.Generator, h: int, w: int, face_color=None,
-                 recolor: bool = True) -> np.ndarray:
+def compose_face(face, rng: np.random.Generator, h: int, w: int, face_color=None, recolor: bool = True) -> np.ndarray:
     """Compose artwork onto a face of ``h`` x ``w`` pixels; returns a float32 BGR face.
 
     ``face``: BGRA glyph (placed with a random margin onto a plain ``face_color`` ground), BGR
@@ -139,18 +161,19 @@ def compose_face(face, rng: np.random.Generator, h: int, w: int, face_color=None
         x0 = int(np.clip(x0, 0, w - nw))
         y0 = int(np.clip(y0, 0, h - nh))
         a = g[:, :, 3:4].astype(np.float32) / 255.0
-        roi = base[y0:y0 + nh, x0:x0 + nw]
-        base[y0:y0 + nh, x0:x0 + nw] = roi * (1 - a) + g[:, :, :3].astype(np.float32) * a
+        roi = base[y0 : y0 + nh, x0 : x0 + nw]
+        base[y0 : y0 + nh, x0 : x0 + nw] = roi * (1 - a) + g[:, :, :3].astype(np.float32) * a
         return base
     # opaque face: optionally trim, then fill
     fh, fw = face.shape[:2]
     t = rng.uniform(0, 0.04, 4)
-    f = face[int(t[0] * fh):fh - int(t[1] * fh), int(t[2] * fw):fw - int(t[3] * fw)]
+    f = face[int(t[0] * fh) : fh - int(t[1] * fh), int(t[2] * fw) : fw - int(t[3] * fw)]
     f = cv2.resize(f, (w, h), interpolation=cv2.INTER_AREA if f.shape[0] > h else cv2.INTER_LINEAR)
     f = f.astype(np.float32)
     if recolor and rng.random() < 0.7:
-        border = np.concatenate([f[:3].reshape(-1, 3), f[-3:].reshape(-1, 3), f[:, :3].reshape(-1, 3),
-                                 f[:, -3:].reshape(-1, 3)])
+        border = np.concatenate(
+            [f[:3].reshape(-1, 3), f[-3:].reshape(-1, 3), f[:, :3].reshape(-1, 3), f[:, -3:].reshape(-1, 3)]
+        )
         bg = np.median(border, 0)
         if bg.min() > 120:  # a light ground: move it towards the target face colour
             f = f * (np.asarray(face_color, np.float32) / np.maximum(bg, 1))
@@ -172,7 +195,7 @@ def _lighting(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) 
     h, w = img.shape[:2]
     yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
     ang = rng.uniform(0, 2 * np.pi)
-    d = (np.cos(ang) * (xx / w - 0.5) + np.sin(ang) * (yy / h - 0.5))
+    d = np.cos(ang) * (xx / w - 0.5) + np.sin(ang) * (yy / h - 0.5)
     gain = 1 + d * rng.uniform(0, 0.5) * strength
     gain *= rng.uniform(0.55, 1.15) if strength > 0 else 1
     out = img * gain[:, :, None]
@@ -192,8 +215,16 @@ def _lighting(img: np.ndarray, rng: np.random.Generator, strength: float = 1.0) 
     return out
 
 
-def render_tile_body(face, rng: np.random.Generator, face_h: int = 128, *, face_color=None,
-                     back_color=None, aspect: float | None = None, light: bool = True):
+def render_tile_body(
+    face,
+    rng: np.random.Generator,
+    face_h: int = 128,
+    *,
+    face_color=None,
+    back_color=None,
+    aspect: float | None = None,
+    light: bool = True,
+):
     """Render one tile with a visible 3-D body, upright, on a transparent ground.
 
     Returns ``(bgra, quad)``: ``bgra`` is a uint8 BGRA image (alpha = the tile's silhouette) and
@@ -258,15 +289,23 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     bg = np.empty((h, w, 3), np.float32)
     bg[:] = c
     k = rng.integers(2, 24)
-    noise = rng.normal(0, 1, (h // k + 2, w // k + 2, 1)).astype(np.float32)
+    noise: np.ndarray = rng.normal(0, 1, (h // k + 2, w // k + 2, 1)).astype(np.float32)
     noise = cv2.resize(noise, (w, h), interpolation=cv2.INTER_LINEAR)
     if noise.ndim == 2:
         noise = noise[:, :, None]
     return bg + noise * rng.uniform(0, 25)
 
 
-def render_tile(face, rng: np.random.Generator, size=(48, 64), *, face_color=None, back_color=None,
-                augment: bool = True, face_h: int | None = None) -> np.ndarray:
+def render_tile(
+    face,
+    rng: np.random.Generator,
+    size=(48, 64),
+    *,
+    face_color=None,
+    back_color=None,
+    augment: bool = True,
+    face_h: int | None = None,
+) -> np.ndarray:
     """An upright tile crop as a segmenter would hand it to the classifier (uint8 BGR, ``size`` =
     (width, height)).
 
@@ -278,8 +317,7 @@ def render_tile(face, rng: np.random.Generator, size=(48, 64), *, face_color=Non
     W, H = size
     if face_h is None:
         face_h = int(rng.uniform(0.8, 1.5) * H) if augment else int(1.25 * H)
-    tile, quad = render_tile_body(face, rng, face_h, face_color=face_color, back_color=back_color,
-                                  light=augment)
+    tile, quad = render_tile_body(face, rng, face_h, face_color=face_color, back_color=back_color, light=augment)
     th, tw = tile.shape[:2]
     m = int(0.3 * max(th, tw))
     bg = _background(rng, th + 2 * m, tw + 2 * m)
@@ -288,10 +326,10 @@ def render_tile(face, rng: np.random.Generator, size=(48, 64), *, face_color=Non
     if augment and rng.random() < 0.6:
         sh = cv2.GaussianBlur(tile[:, :, 3].astype(np.float32) / 255, (0, 0), max(1, tw * 0.04))
         ox, oy = rng.integers(-tw // 10, tw // 10 + 1, 2)
-        region = bg[m + oy:m + oy + th, m + ox:m + ox + tw]
-        region *= (1 - sh[:, :, None] * rng.uniform(0.2, 0.6))
-    region = bg[m:m + th, m:m + tw]
-    bg[m:m + th, m:m + tw] = region * (1 - a) + tile[:, :, :3].astype(np.float32) * a
+        region = bg[m + oy : m + oy + th, m + ox : m + ox + tw]
+        region *= 1 - sh[:, :, None] * rng.uniform(0.2, 0.6)
+    region = bg[m : m + th, m : m + tw]
+    bg[m : m + th, m : m + tw] = region * (1 - a) + tile[:, :, :3].astype(np.float32) * a
     q = quad + m
     # the segmenter's estimate of the face quad: jittered corners (loose/tight/offset)
     fw, fh = q[1, 0] - q[0, 0], q[3, 1] - q[0, 1]
@@ -309,8 +347,9 @@ def render_tile(face, rng: np.random.Generator, size=(48, 64), *, face_color=Non
         est = q
     dst = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     Mp = cv2.getPerspectiveTransform(est.astype(np.float32), dst)
-    img = cv2.warpPerspective(np.clip(bg, 0, 255).astype(np.uint8), Mp, (W, H), flags=cv2.INTER_AREA,
-                              borderMode=cv2.BORDER_REPLICATE)
+    img = cv2.warpPerspective(
+        np.clip(bg, 0, 255).astype(np.uint8), Mp, (W, H), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE
+    )
     if augment:
         img = degrade(img, rng)
     return img
@@ -342,6 +381,7 @@ def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     if rng.random() < 0.5:
         q = int(rng.integers(35, 95))
         ok, enc = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, q])
-        if ok:
-            out = cv2.imdecode(enc, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(enc, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out = decoded
     return out

@@ -1,6 +1,6 @@
 """Crop-level evaluation of the tile classifier (no torch needed).
 
-    .venv/bin/python -m vision.evaluate_crops [--data ../shared/vision-data] [--synthetic 30]
+    .venv/bin/python -m training.evaluate_crops [--data ../shared/vision-data] [--synthetic 30]
 
 Two sets:
 
@@ -9,8 +9,9 @@ Two sets:
 * ``synthetic``: tiles rendered from the artwork with a fixed seed different from training's.
 
 :func:`evaluate_crops` returns a dict (accuracy, per-class accuracy, top confused pairs, errors) per
-set; :func:`print_report` prints it. ``vision/evaluate.py`` can call both.
+set; :func:`print_report` prints it. ``training/evaluate.py`` can call both.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -19,7 +20,8 @@ from pathlib import Path
 
 import cv2
 
-from .classifier import TileClassifier, get_classifier, model_dir
+from vision.classifier import TileClassifier, get_classifier
+from vision.onnx_model import model_dir
 
 DEFAULT_DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "vision-data"
 
@@ -38,8 +40,9 @@ def _score(clf: TileClassifier, crops, labels, names) -> dict:
         per[c] = {"n": len(idx), "correct": sum(pred[i] == c for i in idx)}
         per[c]["accuracy"] = per[c]["correct"] / len(idx)
     conf = Counter((labels[i], pred[i]) for i in range(len(labels)) if pred[i] != labels[i])
-    errors = [{"name": names[i], "label": labels[i], "top3": res[i]} for i in range(len(labels))
-              if pred[i] != labels[i]]
+    errors = [
+        {"name": names[i], "label": labels[i], "top3": res[i]} for i in range(len(labels)) if pred[i] != labels[i]
+    ]
     n = len(labels)
     return {
         "n": n,
@@ -51,8 +54,12 @@ def _score(clf: TileClassifier, crops, labels, names) -> dict:
     }
 
 
-def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int = 30,
-                   classifier: TileClassifier | None = None, seed: int = 20261122) -> dict:
+def evaluate_crops(
+    data_dir: str | Path | None = None,
+    synthetic_per_class: int = 30,
+    classifier: TileClassifier | None = None,
+    seed: int = 20261122,
+) -> dict:
     """Evaluate on held-out real crops and on a synthetic rendered set.
 
     Returns ``{"heldout_real": {...}, "synthetic": {...}}``; a set whose data is missing is
@@ -63,7 +70,8 @@ def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int 
     out: dict = {}
     cam = data / "camerash-mahjong-dataset"
     if (cam / "tiles-data" / "data.csv").exists():
-        from .train import read_camerash_labels  # module-level imports are numpy/cv2 only
+        from training.train_classifier import read_camerash_labels  # module-level imports are numpy/cv2 only
+
         labels = read_camerash_labels(data)
         names = heldout_names()
         crops = [cv2.imread(str(cam / "tiles-resized" / n)) for n in names]
@@ -72,15 +80,17 @@ def evaluate_crops(data_dir: str | Path | None = None, synthetic_per_class: int 
         out["heldout_real"] = {"skipped": f"no Camerash data under {data}"}
     if synthetic_per_class > 0:
         try:
-            from . import artwork
-            from .train import render_set
+            from training import artwork
+            from training.train_classifier import render_set
+
             art = artwork.load_artwork(data)
             if not art:
                 raise FileNotFoundError("no artwork")
-            X, y = render_set(artwork.by_class_style(art), synthetic_per_class, seed,
-                              size=(clf.width * 2, clf.height * 2))
-            labels = [artwork.CLASSES[i] for i in y]
-            out["synthetic"] = _score(clf, list(X), labels, [f"synth{i}" for i in range(len(y))])
+            X, y = render_set(
+                artwork.by_class_style(art), synthetic_per_class, seed, size=(clf.width * 2, clf.height * 2)
+            )
+            codes = [artwork.CLASSES[i] for i in y]
+            out["synthetic"] = _score(clf, list(X), codes, [f"synth{i}" for i in range(len(y))])
         except (FileNotFoundError, OSError) as e:
             out["synthetic"] = {"skipped": str(e)}
     return out
@@ -96,10 +106,12 @@ def print_report(result: dict, show_errors: int = 20) -> None:
         per = r["per_class"]
         cells = [f"{c:>4s} {v['correct']:>3d}/{v['n']:<3d}" for c, v in per.items()]
         for i in range(0, len(cells), 6):
-            print("   " + "  ".join(cells[i:i + 6]))
+            print("   " + "  ".join(cells[i : i + 6]))
         if r["confused_pairs"]:
-            print("   top confusions (true -> predicted x count):",
-                  ", ".join(f"{p['true']}->{p['pred']} x{p['count']}" for p in r["confused_pairs"]))
+            print(
+                "   top confusions (true -> predicted x count):",
+                ", ".join(f"{p['true']}->{p['pred']} x{p['count']}" for p in r["confused_pairs"]),
+            )
         for e in r["errors"][:show_errors]:
             print(f"   miss {e['name']}: {e['label']} -> " + ", ".join(f"{c} {p:.2f}" for c, p in e["top3"]))
 

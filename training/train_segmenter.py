@@ -2,17 +2,17 @@
 
     python3 run.py train-segmenter [--scenes 1200 --steps 4000 --time-budget 34]
 
-What it learns (see :mod:`vision.segmenter` for how the output is used): for every pixel of a
-table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.segmenter.find_tiles`),
+What it learns (see :mod:`vision.finders.learned` for how the output is used): for every pixel of a
+table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.finders.learned.find_tiles`),
 at half its resolution,
 
 * ``face``: the pixel lies on the top surface of a tile (a face-up face, or the back of a
   face-down tile), and
 * ``core``: the pixel lies in the tile's *core*, its top surface shrunk towards its centre to
-  :data:`vision.segmenter.CORE_SHRINK` of its size. Cores of touching tiles never touch, so each
+  :data:`vision.finders.learned.CORE_SHRINK` of its size. Cores of touching tiles never touch, so each
   connected core is one tile, whatever the seams, the surface or the light look like.
 
-Training data are synthetic table photos from :func:`vision.scenes.make_scene`, whose tile
+Training data are synthetic table photos from :func:`training.scenes.make_scene`, whose tile
 quadrilaterals are exact: hands (one or two rows, melds apart, lying claimed tiles, indicators,
 concealed kongs showing tile backs) and blocks of touching rows, on felt, wood, patterned cloth,
 plastic and dark tables, tiles lying flat or standing up facing the camera, under perspective, light gradients, cast shadows, glare, blur, noise and
@@ -24,6 +24,7 @@ The network is a four-level U-Net (16-24-40-64 channels, stride-2 stem, dilated 
 189k parameters, output at half the input resolution); loss = BCE(face) + BCE(core) +
 Dice(core). ONNX export is checked against PyTorch.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -36,14 +37,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from . import scenes as _scenes
-from .segmenter import CORE_SHRINK, MODEL_NAME
+from training import scenes as _scenes
+from vision.finders.learned import CORE_SHRINK, MODEL_NAME
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 # --------------------------------------------------------------------------------------------
 # data
+
 
 def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tuple[np.ndarray, np.ndarray]:
     """Face and core masks (uint8 0/1) of ``tiles`` (ground-truth quads scaled by ``scale``)."""
@@ -69,11 +71,11 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
         kw["grid"] = (int(rng.integers(2, 6)), int(rng.integers(5, 19)))
         kw["fill"] = float(rng.uniform(0.55, 0.95))
     elif u < 0.32:
-        kw["fill"] = float(rng.uniform(0.25, 0.5))      # a small hand far from the camera
+        kw["fill"] = float(rng.uniform(0.25, 0.5))  # a small hand far from the camera
     elif u < 0.40:
-        kw["fill"] = float(rng.uniform(0.85, 1.0))      # a close-up
+        kw["fill"] = float(rng.uniform(0.85, 1.0))  # a close-up
     elif u < 0.50:
-        kw.update(standing=True, n_rows=1, n_indicators=0)   # a hand standing up, facing the camera
+        kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
     r = rng.random()
     kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
     sc = _scenes.make_scene(rng, size=size, **kw)
@@ -92,7 +94,7 @@ def _gen(seeds):
 
 def generate(n: int, seed0: int, workers: int = 2) -> list:
     seeds = list(range(seed0, seed0 + n))
-    chunks = [seeds[i::workers * 4] for i in range(workers * 4)]
+    chunks = [seeds[i :: workers * 4] for i in range(workers * 4)]
     with mp.get_context("fork").Pool(workers) as pool:
         parts = pool.map(_gen, chunks)
     return [x for part in parts for x in part]
@@ -101,14 +103,16 @@ def generate(n: int, seed0: int, workers: int = 2) -> list:
 # --------------------------------------------------------------------------------------------
 # model
 
+
 def build_model():
     import torch
     import torch.nn as nn
     import torch.nn.functional as F
 
     def cbr(i, o, s=1, d=1):
-        return nn.Sequential(nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o),
-                             nn.ReLU(inplace=True))
+        return nn.Sequential(
+            nn.Conv2d(i, o, 3, s, padding=d, dilation=d, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True)
+        )
 
     class SegNet(nn.Module):
         """U-Net, output (face, core) logits at half the input resolution."""
@@ -144,6 +148,7 @@ def build_model():
 # --------------------------------------------------------------------------------------------
 # batches
 
+
 def _augment(img, face, core, rng):
     k = int(rng.integers(0, 4))
     if k:
@@ -165,7 +170,7 @@ def make_batch(data, rng, batch: int, patch: int):
         img, face, core = _augment(img, face, core, rng)
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
-        if (ph, pw) != (h, w):   # pad small photos with an edge copy
+        if (ph, pw) != (h, w):  # pad small photos with an edge copy
             img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REFLECT)
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
@@ -186,25 +191,29 @@ def make_batch(data, rng, batch: int, patch: int):
 
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
-    from .segmenter import normalize as _n
+    from vision.finders.learned import normalize as _n
+
     return _n(img_bgr)
 
 
 # --------------------------------------------------------------------------------------------
 # validation: tiles found by the same post-processing as inference
 
+
 def validate(model, val, max_items: int = 200) -> dict:
     import torch
-    from .segmenter import instances_from_maps
-    from .evaluate import match_quads
+
+    from training.evaluate import match_quads
+    from vision.finders.learned import instances_from_maps
+
     model.eval()
     n_gt = n_pred = n_hit = 0
     with torch.no_grad():
-        for img, face, core, quads in val[:max_items]:
+        for img, _face, _core, quads in val[:max_items]:
             x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
             out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
             pred = instances_from_maps(out[0], out[1], scale=2.0)
-            pairs = match_quads([q.tolist() for q in quads], [p[0] for p in pred])
+            pairs = match_quads([q.tolist() for q in quads], [p.quad for p in pred])
             n_gt += len(quads)
             n_pred += len(pred)
             n_hit += len(pairs)
@@ -222,15 +231,24 @@ def _pad16(x_hwc: np.ndarray):
 
 # --------------------------------------------------------------------------------------------
 
+
 def export_onnx(model, path: Path) -> float:
     """Export with dynamic height/width; return max |onnxruntime - torch| on a random input."""
-    import torch
     import onnxruntime as ort
+    import torch
+
     model.eval()
     x = torch.randn(1, 3, 320, 448)
-    torch.onnx.export(model, x, str(path), input_names=["image"], output_names=["logits"],
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
-                      opset_version=17, dynamo=False)
+    torch.onnx.export(
+        model,
+        x,
+        str(path),
+        input_names=["image"],
+        output_names=["logits"],
+        dynamic_axes={"image": {2: "h", 3: "w"}, "logits": {2: "h2", 3: "w2"}},
+        opset_version=17,
+        dynamo=False,
+    )
     with torch.no_grad():
         ref = model(x).numpy()
     sess = ort.InferenceSession(str(path), providers=["CPUExecutionProvider"])
@@ -238,10 +256,15 @@ def export_onnx(model, path: Path) -> float:
     return float(np.abs(got - ref).max())
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--out", default=str(REPO / "models"))
-    ap.add_argument("--scenes", type=int, default=1200, help="synthetic training photos (plus a quarter, at most 200, for validation)")
+    ap.add_argument(
+        "--scenes",
+        type=int,
+        default=1200,
+        help="synthetic training photos (plus a quarter, at most 200, for validation)",
+    )
     ap.add_argument("--steps", type=int, default=4000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--patch", type=int, default=192)
@@ -249,31 +272,22 @@ def main(argv=None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None, help="state_dict to continue from")
-    ap.add_argument("--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it")
-    a = ap.parse_args(argv)
+    ap.add_argument(
+        "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
+    )
+    return ap.parse_args(argv)
+
+
+def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: float, cache: Path):
+    """Train ``model`` on random patches of ``data`` (BCE on both maps plus Dice on the core map),
+    AdamW with a short warm-up and a cosine schedule over ``max(steps done, time used)`` within
+    ``train_budget`` seconds; validated and saved to ``cache`` every 1000 steps. Returns the steps
+    done, the validation log and the seconds spent."""
     import torch
     import torch.nn.functional as F
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    t_start = time.time()
-    budget = a.time_budget * 60
-    out = Path(a.out)
-    cache = REPO / "vision" / ".cache"
-    cache.mkdir(parents=True, exist_ok=True)
 
-    n_val = max(20, min(200, a.scenes // 4))
-    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
-    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
-    val = generate(n_val, 2_000_000, workers=a.threads)
-    t_data = time.time() - t_start
-    print(f"  {t_data:.0f} s", flush=True)
-
-    model = build_model()
-    if a.init:
-        model.load_state_dict(torch.load(a.init))
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
     rng = np.random.default_rng(a.seed)
-    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
     t0 = time.time()
     step = 0
     log = []
@@ -305,7 +319,69 @@ def main(argv=None) -> int:
             log.append({"step": step, **v})
             print(f"  validation: {v}", flush=True)
             torch.save(model.state_dict(), cache / "tile_segmenter.pt")
-    train_s = time.time() - t0
+    return step, log, time.time() - t0
+
+
+def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, torch_version: str) -> dict:
+    """The model's metadata: input and output format, the training run (``run``: steps, seconds) and
+    its validation."""
+    return {
+        "format": "mjc-tile-segmenter/1",
+        "input": {
+            "layout": "NCHW",
+            "color": "BGR",
+            "size": "any, padded to a multiple of 16; "
+            "vision.finders.learned.find_tiles scales a photo so its tiles are about 32 px wide",
+            "multiple_of": 16,
+            "normalisation": "x / 255 - 0.5",
+        },
+        "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
+        "training": {
+            "synthetic_photos": a.scenes,
+            "validation_photos": n_val,
+            "steps": run["steps"],
+            "batch": a.batch,
+            "patch": a.patch,
+            "lr": a.lr,
+            "seed": a.seed,
+            "data_seconds": run["data_seconds"],
+            "train_seconds": run["train_seconds"],
+            "threads": a.threads,
+            "torch": torch_version,
+            "source": "training.scenes.make_scene (artwork faces from shared/vision-data)",
+        },
+        "validation": {
+            "measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
+            "rendered size (tiles 10-90 px, no scale choice)",
+            **validation,
+        },
+    }
+
+
+def main(argv=None) -> int:
+    a = _arguments(argv)
+    import torch
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    t_start = time.time()
+    budget = a.time_budget * 60
+    out = Path(a.out)
+    cache = REPO / "training" / ".cache"
+    cache.mkdir(parents=True, exist_ok=True)
+
+    n_val = max(20, min(200, a.scenes // 4))
+    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
+    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
+    val = generate(n_val, 2_000_000, workers=a.threads)
+    t_data = time.time() - t_start
+    print(f"  {t_data:.0f} s", flush=True)
+
+    model = build_model()
+    if a.init:
+        model.load_state_dict(torch.load(a.init))
+    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
+    step, log, train_s = _train(model, data, val, a, train_budget, cache)
     torch.save(model.state_dict(), cache / "tile_segmenter.pt")
     v = validate(model, val, len(val))
     print(f"final validation on {len(val)} photos: {v}", flush=True)
@@ -313,22 +389,9 @@ def main(argv=None) -> int:
     onnx_path = out / f"{MODEL_NAME}.onnx"
     diff = export_onnx(model, onnx_path)
     print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
-    meta = {
-        "format": "mjc-tile-segmenter/1",
-        "input": {"layout": "NCHW", "color": "BGR", "size": "any, padded to a multiple of 16; "
-                  "vision.segmenter.find_tiles scales a photo so its tiles are about 32 px wide",
-                  "multiple_of": 16, "normalisation": "x / 255 - 0.5"},
-        "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2,
-                   "core_shrink": CORE_SHRINK},
-        "training": {"synthetic_photos": a.scenes, "validation_photos": len(val), "steps": step,
-                     "batch": a.batch, "patch": a.patch, "lr": a.lr, "seed": a.seed,
-                     "data_seconds": round(t_data), "train_seconds": round(train_s),
-                     "threads": a.threads, "torch": torch.__version__,
-                     "source": "vision.scenes.make_scene (artwork faces from shared/vision-data)"},
-        "validation": {"measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
-                                  "rendered size (tiles 10-90 px, no scale choice)",
-                       "final": v, "during": log, "onnx_max_abs_diff": diff},
-    }
+    run = {"steps": step, "data_seconds": round(t_data), "train_seconds": round(train_s)}
+    validation = {"final": v, "during": log, "onnx_max_abs_diff": diff}
+    meta = _metadata(a, len(val), run, validation, torch.__version__)
     (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))
     print(f"total {time.time() - t_start:.0f} s")
     return 0

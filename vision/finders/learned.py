@@ -1,9 +1,9 @@
 """Learned tile finder: an ONNX network marks each tile's top surface and its *core*.
 
 The photo (working image, see :mod:`vision.photo`) is scaled so that its tiles are 20-64 pixels
-wide (a first look measures them, see :func:`find_tiles`) and run
-through ``models/tile_segmenter.onnx`` (trained by :mod:`vision.train_segmenter` on synthetic
-table photos). Its two output maps, at half the input resolution, are
+wide (a first look measures them, see :func:`find_tiles`) and run through ``tile_segmenter.onnx``
+(opened by :mod:`vision.onnx_model`; trained by ``training.train_segmenter`` on synthetic table
+photos). Its two output maps, at half the input resolution, are
 
 * ``face``: probability that a pixel is the top surface of a tile (a face, or the back of a
   face-down tile);
@@ -14,40 +14,56 @@ Cores of touching tiles do not touch, so every connected region of the core map 
 replaces the seam analysis of the classical splitter, which fails where a surface pattern, a glare
 spot or a tile's own artwork looks like a seam. Each core's minimum-area rectangle, grown back by
 ``1 / CORE_SHRINK``, is the tile's quadrilateral; whether it stands upright or lies at 90 degrees
-is read from its aspect (the classifier settles squarish ones, as in :mod:`vision.segment`).
+is read from its aspect (the classifier settles squarish ones; see :mod:`vision.finders.geometry`).
 
 A core much longer than a tile is several touching tiles whose seams did not show (a kong
 shown all backs): it is cut by the photo's typical tile width (:func:`instances_from_maps`). A
 core whose tile the face map hardly supports (mean probability under :data:`MIN_FACE_SUPPORT`
 over the grown quad: a wood knot, a cloth pattern) is dropped.
 
-:func:`available` says whether the model ships; :func:`vision.segment.segment` uses the classical
-colour-and-seam finder when it does not (or when asked to).
+:func:`available` says whether the model ships; :mod:`vision.finders.select` uses the classical
+colour-and-seam finder when it does not (or when asked to). :func:`candidates` turns the tiles
+found into :class:`~vision.finders.candidate.Candidate` objects.
 """
+
 from __future__ import annotations
 
-import json
-from pathlib import Path
+import dataclasses
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
 
-MODEL_NAME = "tile_segmenter"
-INPUT_LONG = 640          # the network's first view of a photo (long side); see find_tiles
-CORE_SHRINK = 0.55        # a core is the tile's top surface scaled by this about its centre
-CORE_THRESHOLD = 0.5
-CORE_PAD = 0.0            # map pixels added to a core's measured extent before growing it back
-MERGED_RATIO = 2.2        # a core this many times longer than wide holds several tiles
-MIN_FACE_SUPPORT = 0.7    # a tile's quad must lie on the face map this surely (mean probability)
-TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
-TARGET_TILE_PX = 32       # the tile width a second look aims at
-MIN_LONG = 128            # never look at a photo smaller than this
-MAX_LOOKS = 3
-FACE_ASPECT = 0.75
-AMBIGUOUS_RATIO = (0.92, 1.25)
+from .. import onnx_model
+from .candidate import Candidate
+from .geometry import aspect_score, ink_fraction, is_ambiguous, order_quad
 
-_MODEL_DIR = Path(__file__).resolve().parent.parent / "models"
-_session = None
+MODEL_NAME = "tile_segmenter"
+INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
+CORE_SHRINK = 0.55  # a core is the tile's top surface scaled by this about its centre
+CORE_THRESHOLD = 0.5
+CORE_PAD = 0.0  # map pixels added to a core's measured extent before growing it back
+MERGED_RATIO = 2.2  # a core this many times longer than wide holds several tiles
+MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (mean probability)
+TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
+TARGET_TILE_PX = 32  # the tile width a second look aims at
+MIN_LONG = 128  # never look at a photo smaller than this
+MAX_LOOKS = 3
+
+
+@dataclass(frozen=True, eq=False)
+class LearnedTile:
+    """One tile the network found: ``quad`` (4x2 float32, clockwise from the top-left, up = image up),
+    ``lying`` (longer than high), ``ambiguous`` (too square to tell), ``score``
+    (:func:`vision.finders.geometry.aspect_score`), ``group`` (the connected face region it lies in:
+    touching tiles share one; 0 outside any) and ``group_size`` (tiles found in that region)."""
+
+    quad: np.ndarray
+    lying: bool
+    ambiguous: bool
+    score: float
+    group: int
+    group_size: int = 1
 
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
@@ -55,28 +71,9 @@ def normalize(img_bgr: np.ndarray) -> np.ndarray:
     return img_bgr.astype(np.float32) / 255.0 - 0.5
 
 
-def model_path() -> Path:
-    return _MODEL_DIR / f"{MODEL_NAME}.onnx"
-
-
 def available() -> bool:
-    return model_path().exists()
-
-
-def _get_session():
-    global _session
-    if _session is None:
-        import onnxruntime as ort
-        so = ort.SessionOptions()
-        so.intra_op_num_threads = 2
-        so.inter_op_num_threads = 1
-        _session = ort.InferenceSession(str(model_path()), sess_options=so, providers=["CPUExecutionProvider"])
-    return _session
-
-
-def metadata() -> dict:
-    p = _MODEL_DIR / f"{MODEL_NAME}.json"
-    return json.loads(p.read_text()) if p.exists() else {}
+    """Whether the learned finder's model ships."""
+    return onnx_model.available(MODEL_NAME)
 
 
 def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
@@ -89,34 +86,26 @@ def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarr
     H, W = (ih + 15) // 16 * 16, (iw + 15) // 16 * 16
     x = np.zeros((1, 3, H, W), np.float32)
     x[0, :, :ih, :iw] = normalize(small).transpose(2, 0, 1)
-    logits = _get_session().run(None, {"image": x})[0][0]
+    logits = onnx_model.session(MODEL_NAME).run(None, {"image": x})[0][0]
     prob = 1.0 / (1.0 + np.exp(-logits[:, : (ih + 1) // 2, : (iw + 1) // 2]))
     # map pixel i covers input pixels [2i, 2i + 2); input -> img is 1 / s
     return prob[0], prob[1], 2.0 / s
 
 
-def _order(box: np.ndarray) -> np.ndarray:
-    from .segment import order_quad
-    return order_quad(box)
-
-
-def _tile(quad: np.ndarray, group: int) -> tuple:
-    """(quad, lying, ambiguous, score, group) for a quadrilateral ordered up = image up."""
+def _tile(quad: np.ndarray, group: int) -> LearnedTile:
+    """The tile of a quadrilateral ordered up = image up: lying when wider than high."""
     top = float(np.linalg.norm(quad[1] - quad[0]))
     left = float(np.linalg.norm(quad[3] - quad[0]))
     ratio = max(top, 1e-3) / max(left, 1e-3)
     lying = ratio > 1.0
-    ambiguous = AMBIGUOUS_RATIO[0] <= ratio <= AMBIGUOUS_RATIO[1]
-    r = ratio * FACE_ASPECT if lying else ratio / FACE_ASPECT
-    score = float(np.exp(-(np.log(r) / 0.35) ** 2))
-    return quad.astype(np.float32), bool(lying), bool(ambiguous), score, group
+    return LearnedTile(quad.astype(np.float32), bool(lying), is_ambiguous(ratio), aspect_score(ratio, lying), group)
 
 
-def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0,
-                        min_support: float = None) -> list[tuple]:
-    """Tiles from the two maps: ``(quad, lying, ambiguous, score, group, group_size)`` per core,
-    ``quad`` (4x2, clockwise from the top-left, up = image up) in map pixels times ``scale``;
-    ``group`` numbers the connected face regions (touching tiles share one).
+def instances_from_maps(
+    face: np.ndarray, core: np.ndarray, scale: float = 1.0, min_support: float | None = None
+) -> list[LearnedTile]:
+    """Tiles from the two maps, one :class:`LearnedTile` per core, quads in map pixels times
+    ``scale``; ``group`` numbers the connected face regions (touching tiles share one).
 
     A core far longer than a tile's (its rectangle over :data:`MERGED_RATIO` times as long as wide)
     is the merged cores of ``k`` touching tiles whose seams the network could not see (face-down
@@ -139,7 +128,7 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0,
         x, y, bw, bh, area = stats[i]
         if area < max(4, 0.2 * typical):
             continue
-        ys, xs = np.nonzero(labels[y:y + bh, x:x + bw] == i)
+        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
         pts = np.column_stack([xs + x + 0.5, ys + y + 0.5]).astype(np.float32)
         (cx, cy), (rw, rh), ang = cv2.minAreaRect(pts)
         # (the thresholded core is about as large as the true one: pixel centres span one pixel
@@ -155,24 +144,24 @@ def instances_from_maps(face: np.ndarray, core: np.ndarray, scale: float = 1.0,
         k = int(round((long_ / width) + 1 - CORE_SHRINK)) if width > 0 and long_ > MERGED_RATIO * short else 1
         if k <= 1:
             box = cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang))
-            out.append(_tile(_order(box * scale), group))
+            out.append(_tile(order_quad(box * scale), group))
             continue
         # unit vector along the long side, and the tile length along it
         t = np.deg2rad(ang)
         axis = np.array([np.cos(t), np.sin(t)]) if rw >= rh else np.array([-np.sin(t), np.cos(t)])
-        full = long_ + (1 - CORE_SHRINK) * width        # the merged tiles' whole length
+        full = long_ + (1 - CORE_SHRINK) * width  # the merged tiles' whole length
         step = full / k
         for m in range(k):
             c = np.array([cx, cy]) + axis * (-full / 2 + step * (m + 0.5))
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
-            out.append(_tile(_order(box * scale), group))
+            out.append(_tile(order_quad(box * scale), group))
     min_support = MIN_FACE_SUPPORT if min_support is None else min_support
-    out = [t for t in out if _face_support(face, t[0] / scale) >= min_support]
-    sizes: dict = {}
+    out = [t for t in out if _face_support(face, t.quad / scale) >= min_support]
+    sizes: dict[int, int] = {}
     for t in out:
-        sizes[t[4]] = sizes.get(t[4], 0) + 1
-    return [t + (sizes[t[4]] if t[4] else 1,) for t in out]
+        sizes[t.group] = sizes.get(t.group, 0) + 1
+    return [dataclasses.replace(t, group_size=sizes[t.group] if t.group else 1) for t in out]
 
 
 def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
@@ -187,19 +176,19 @@ def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
     return float(roi[m > 0].mean()) if m.any() else 0.0
 
 
-def tile_width(instances: list[tuple]) -> float:
+def tile_width(instances: list[LearnedTile]) -> float:
     """Median short side of the tiles found (pixels of the quads' frame), measured on the
     tile-shaped ones that touch another (a row of a hand) when there are at least three: stray
     finds on a patterned surface stand alone and come in any size."""
     if not instances:
         return 0.0
-    rowed = [t for t in instances if t[5] >= 2 and t[3] >= 0.6]
+    rowed = [t for t in instances if t.group_size >= 2 and t.score >= 0.6]
     use = rowed if len(rowed) >= 3 else instances
-    sides = [min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q, *_ in use]
+    sides = [min(np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[3] - t.quad[0])) for t in use]
     return float(np.median(sides))
 
 
-def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
+def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
     """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
     they came from ``(face, core, scale)``.
 
@@ -225,3 +214,32 @@ def find_tiles(img: np.ndarray) -> tuple[list[tuple], tuple]:
         long_ = new
         maps = predict_maps(img, long_)
     return instances_from_maps(*maps), maps
+
+
+def candidates(img: np.ndarray, debug: dict | None = None) -> list[Candidate]:
+    """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
+    included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
+    as a ``mask`` at ``img``'s size and the ``core`` map."""
+    found, (face, core, _) = find_tiles(img)
+    if debug is not None:
+        h, w = img.shape[:2]
+        debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255
+        debug["core"] = core
+    cands = []
+    for t in found:
+        x0, y0 = np.floor(t.quad.min(0)).astype(int)
+        x1, y1 = np.ceil(t.quad.max(0)).astype(int)
+        ink = ink_fraction(img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)])
+        cands.append(
+            Candidate(
+                t.quad,
+                lying=t.lying,
+                score=t.score,
+                source="learned",
+                blob=t.group,
+                blob_size=t.group_size,
+                ink=ink,
+                ambiguous=t.ambiguous,
+            )
+        )
+    return cands

@@ -4,7 +4,7 @@
 
 ``run.py train`` installs the ``train`` extra (torch 2.13.0 CPU, onnx, Pillow) and, as root, the
 Debian packages the artwork needs (librsvg2-bin fonts-arphic-ukai fonts-arphic-uming
-fonts-wqy-zenhei fonts-wqy-microhei), then runs ``python -m vision.train``.
+fonts-wqy-zenhei fonts-wqy-microhei), then runs ``python -m training.train_classifier``.
 
 (rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra character/wind/dragon/flower
 tiles. A missing tool or font only drops that style, with a warning.) ``--threads`` defaults to 2,
@@ -12,8 +12,8 @@ tiles. A missing tool or font only drops that style, with a warning.) ``--thread
 
 Data (see ``shared/vision-data/README.md``):
 
-* synthetic tiles: every artwork style from :mod:`vision.artwork` rendered by
-  :func:`vision.render.render_tile` onto random ivory/white tile bodies with heavy augmentation
+* synthetic tiles: every artwork style from :mod:`training.artwork` rendered by
+  :func:`training.render.render_tile` onto random ivory/white tile bodies with heavy augmentation
   (plus blank and framed white dragons and synthetic plain backs), pre-rendered once per run with a
   fixed seed;
 * real crops: the labelled Camerash crops (``tiles-resized``), augmented on the fly.
@@ -27,10 +27,10 @@ training. The split is stored in ``models/real_crops_split.csv`` and the held-ou
 
 How the shipped model was made (two stages, 22.5 min on the shared 2-core machine):
 
-1. ``python -m vision.train --data ../shared/vision-data --out models/`` (9 epochs from scratch,
+1. ``python -m training.train_classifier --data ../shared/vision-data --out models/`` (9 epochs from scratch,
    1157 s; at that time without the CJK-font styles, sampling images uniformly within a class);
-2. ``python -m vision.train --data ../shared/vision-data --out models/ --init
-   vision/.cache/tile_classifier.pt --lr 1e-3 --epochs 3 --time-budget 10`` (fine-tune, 196 s, with
+2. ``python -m training.train_classifier --data ../shared/vision-data --out models/ --init
+   training/.cache/tile_classifier.pt --lr 1e-3 --epochs 3 --time-budget 10`` (fine-tune, 196 s, with
    the current code: CJK-font styles, coloured-only synthetic backs, style-balanced sampling).
 
 ``tile_classifier.json`` records both (``training.fine_tuned_from``). A single from-scratch run of
@@ -39,6 +39,7 @@ the current code (stage 1 alone) is the simpler recipe for a retrain.
 The network is trained 180-degree-invariant (random half-turns), since the segmenter cannot always
 tell a tile's up from down; no pair of tile faces are half-turns of each other.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -48,13 +49,14 @@ import json
 import os
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from . import artwork, render
-from .artwork import CLASSES
+from training import artwork, render
+from training.artwork import CLASSES
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT_W, INPUT_H = 48, 64
@@ -66,8 +68,25 @@ for _i in range(9):
     CAMERASH_LABELS[1 + _i] = f"{_i + 1}p"
     CAMERASH_LABELS[10 + _i] = f"{_i + 1}s"
     CAMERASH_LABELS[19 + _i] = f"{_i + 1}m"
-CAMERASH_LABELS.update({28: "1z", 29: "2z", 30: "3z", 31: "4z", 32: "7z", 33: "6z", 34: "5z",
-                        35: "5f", 36: "6f", 37: "7f", 38: "8f", 39: "1f", 40: "2f", 41: "3f", 42: "4f"})
+CAMERASH_LABELS.update(
+    {
+        28: "1z",
+        29: "2z",
+        30: "3z",
+        31: "4z",
+        32: "7z",
+        33: "6z",
+        34: "5z",
+        35: "5f",
+        36: "6f",
+        37: "7f",
+        38: "8f",
+        39: "1f",
+        40: "2f",
+        41: "3f",
+        42: "4f",
+    }
+)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -101,10 +120,10 @@ def trace_sources(data: Path, names) -> dict:
     """{crop name: (source photo, match score)} by template matching each unscaled crop in the raw
     photos (downscaled so templates are ~24 px; about two minutes on one core)."""
     root = data / "camerash-mahjong-dataset"
-    raws = {p.name: cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in sorted((root / "raw-images").iterdir())}
+    raws = {p.name: artwork.read_image(p, cv2.IMREAD_GRAYSCALE) for p in sorted((root / "raw-images").iterdir())}
     out = {}
     for n in names:
-        t = cv2.imread(str(root / "raw-tiles" / n), cv2.IMREAD_GRAYSCALE)
+        t = artwork.read_image(root / "raw-tiles" / n, cv2.IMREAD_GRAYSCALE)
         best = (-1.0, "")
         for rn, im in raws.items():
             s = max(1.0, min(t.shape) / 24)
@@ -152,7 +171,7 @@ def make_split(data: Path, out_dir: Path, frac: float = 0.25, seed: int = 1234) 
             res[n] = (labels[n], s, sp)
             w.writerow([n, labels[n], photo, s, f"{score:.3f}", sp])
     with open(out_dir / "heldout_real_crops.txt", "w") as f:
-        f.write("# Camerash labelled crops held out from training (whole source sets: %s)\n" % ", ".join(held))
+        f.write(f"# Camerash labelled crops held out from training (whole source sets: {', '.join(held)})\n")
         for n in names:
             if res[n][2] == "heldout":
                 f.write(n + "\n")
@@ -161,7 +180,9 @@ def make_split(data: Path, out_dir: Path, frac: float = 0.25, seed: int = 1234) 
 
 def load_real(data: Path, names, size=(2 * INPUT_W, 2 * INPUT_H)) -> np.ndarray:
     root = data / "camerash-mahjong-dataset" / "tiles-resized"
-    return np.stack([cv2.resize(cv2.imread(str(root / n)), size, interpolation=cv2.INTER_AREA) for n in names])
+    return np.stack(
+        [cv2.resize(artwork.read_image(root / n, cv2.IMREAD_COLOR), size, interpolation=cv2.INTER_AREA) for n in names]
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -190,7 +211,7 @@ def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), 
     X = np.empty((per_class * len(CLASSES), size[1], size[0], 3), np.uint8)
     y = np.empty(per_class * len(CLASSES), np.int64)
     i = 0
-    for k in range(per_class):
+    for _k in range(per_class):
         for ci, code in enumerate(CLASSES):
             X[i] = render.render_tile(sample_face(code, faces, rng), rng, size)
             y[i] = ci
@@ -201,6 +222,7 @@ def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), 
 def _render_worker(args):
     faces_path, per_class, seed = args
     import pickle
+
     with open(faces_path, "rb") as f:
         faces = pickle.load(f)
     return render_set(faces, per_class, seed)
@@ -211,6 +233,7 @@ def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
     import pickle
     import tempfile
     from multiprocessing import get_context
+
     chunks = [per_class // workers + (1 if i < per_class % workers else 0) for i in range(workers)]
     with tempfile.NamedTemporaryFile(suffix=".pkl", delete=False) as f:
         pickle.dump(faces, f)
@@ -249,6 +272,7 @@ def color_jitter_batch(x, rng: np.random.Generator):
     """Torch float batch (N,3,H,W) in 0..1: brightness/contrast/saturation/hue-ish jitter, grayscale,
     channel swaps (ink colours vary between sets), random half-turns."""
     import torch
+
     n = x.shape[0]
     b = torch.from_numpy(rng.uniform(0.65, 1.3, (n, 1, 1, 1)).astype(np.float32))
     c = torch.from_numpy(rng.uniform(0.6, 1.35, (n, 1, 1, 1)).astype(np.float32))
@@ -283,8 +307,11 @@ def build_model(num_classes: int = len(CLASSES)):
             super().__init__()
             self.a = cbr(i, o, s)
             self.b = nn.Sequential(nn.Conv2d(o, o, 3, 1, 1, bias=False), nn.BatchNorm2d(o))
-            self.skip = (nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
-                         if (s != 1 or i != o) else nn.Identity())
+            self.skip = (
+                nn.Sequential(nn.Conv2d(i, o, 1, s, bias=False), nn.BatchNorm2d(o))
+                if (s != 1 or i != o)
+                else nn.Identity()
+            )
             self.act = nn.ReLU(inplace=True)
 
         def forward(self, x):
@@ -295,12 +322,13 @@ def build_model(num_classes: int = len(CLASSES)):
 
         def __init__(self):
             super().__init__()
-            self.stem = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 1))      # 32x24
-            self.l1 = Block(32, 48, 2)                                     # 16x12
-            self.l2 = Block(48, 96, 2)                                     # 8x6
-            self.l3 = Block(96, 160, 2)                                    # 4x3
-            self.head = nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
-                                      nn.Linear(160, num_classes))
+            self.stem = nn.Sequential(cbr(3, 16, 2), cbr(16, 32, 1))  # 32x24
+            self.l1 = Block(32, 48, 2)  # 16x12
+            self.l2 = Block(48, 96, 2)  # 8x6
+            self.l3 = Block(96, 160, 2)  # 4x3
+            self.head = nn.Sequential(
+                nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2), nn.Linear(160, num_classes)
+            )
 
         def forward(self, x):
             return self.head(self.l3(self.l2(self.l1(self.stem(x)))))
@@ -310,11 +338,13 @@ def build_model(num_classes: int = len(CLASSES)):
 
 def to_tensor(batch_u8: np.ndarray):
     import torch
+
     return torch.from_numpy(batch_u8).permute(0, 3, 1, 2).float().div_(255.0)
 
 
 def normalize(x):
     import torch
+
     m = torch.tensor(MEAN).view(1, 3, 1, 1)
     s = torch.tensor(STD).view(1, 3, 1, 1)
     return (x - m) / s
@@ -322,18 +352,19 @@ def normalize(x):
 
 def predict(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
     import torch
+
     model.eval()
     outs = []
     with torch.no_grad():
         for i in range(0, len(X), bs):
-            outs.append(torch.softmax(model(normalize(to_tensor(X[i:i + bs]))), 1).numpy())
+            outs.append(torch.softmax(model(normalize(to_tensor(X[i : i + bs]))), 1).numpy())
     return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)))
 
 
 # ---------------------------------------------------------------------------------------------
 
 
-def main(argv=None) -> int:
+def _arguments(argv) -> argparse.Namespace:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
     ap.add_argument("--out", default=str(REPO / "models"))
@@ -344,22 +375,37 @@ def main(argv=None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--init", default=None, help="state_dict to fine-tune from (e.g. vision/.cache/tile_classifier.pt)")
-    ap.add_argument("--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it")
-    a = ap.parse_args(argv)
+    ap.add_argument(
+        "--init", default=None, help="state_dict to fine-tune from (e.g. training/.cache/tile_classifier.pt)"
+    )
+    ap.add_argument(
+        "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
+    )
+    return ap.parse_args(argv)
 
-    import torch
-    import torch.nn.functional as F
 
-    torch.set_num_threads(a.threads)
-    torch.manual_seed(a.seed)
-    rng = np.random.default_rng(a.seed)
-    data = Path(a.data)
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    t_start = time.time()
+@dataclass
+class _Tiles:
+    """What the classifier learns from and is checked on: the artwork, the split of the real crops,
+    real crops for training (``Xr``, ``yr``) and held out (``Xho``, ``yho``), synthetic tiles for
+    training (``Xs``, ``ys``) and validation (``Xsv``, ``ysv``)."""
 
-    # --- data
+    art: dict
+    split: dict
+    tr_names: list[str]
+    ho_names: list[str]
+    Xr: np.ndarray
+    yr: np.ndarray
+    Xho: np.ndarray
+    yho: np.ndarray
+    Xs: np.ndarray
+    ys: np.ndarray
+    Xsv: np.ndarray
+    ysv: np.ndarray
+
+
+def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
+    """The real crops (split by source set, :func:`make_split`) and freshly rendered synthetic tiles."""
     art = artwork.load_artwork(data, verbose=True)
     faces = artwork.by_class_style(art)
     missing = [c for c in CLASSES if c not in faces]
@@ -372,33 +418,49 @@ def main(argv=None) -> int:
     yr = np.array([CLASSES.index(split[n][0]) for n in tr_names])
     Xho = load_real(data, ho_names, (INPUT_W, INPUT_H))
     yho = np.array([CLASSES.index(split[n][0]) for n in ho_names])
-    print(f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
-          f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})", flush=True)
+    print(
+        f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
+        f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})",
+        flush=True,
+    )
     t0 = time.time()
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
-    print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s",
-          flush=True)
+    print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
+    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xho, yho, Xs, ys, Xsv, ysv)
 
-    # --- training
-    model = build_model()
-    base_run = None
-    if a.init:
-        model.load_state_dict(torch.load(a.init, map_location="cpu"))
-        prev = out / "tile_classifier.json"
-        if prev.exists():
-            base_run = json.loads(prev.read_text()).get("training")
-        print(f"fine-tuning from {a.init}", flush=True)
-    nparams = sum(p.numel() for p in model.parameters())
-    n_real = len(Xr) * a.real_repeat
-    steps_per_epoch = (len(Xs) + n_real) // a.batch
+
+def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """Tiles ``bi`` of an epoch's order: a synthetic tile ``k >= 0`` as rendered, a real crop
+    ``-1 - k`` freshly augmented."""
+    xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
+    yb = np.empty(len(bi), np.int64)
+    for j, k in enumerate(bi):
+        if k >= 0:
+            xb[j] = d.Xs[k]
+            yb[j] = d.ys[k]
+        else:
+            xb[j] = augment_real(d.Xr[-1 - k], rng)
+            yb[j] = d.yr[-1 - k]
+    return xb, yb
+
+
+def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.random.Generator):
+    """Train ``model``: AdamW, warm-up then cosine over progress = max(steps done, time used) so a busy
+    machine still anneals within the time budget; label smoothing 0.1. Returns the epochs done
+    (fractional), the steps and the seconds spent."""
+    import torch
+    import torch.nn.functional as F
+
+    n_real = len(d.Xr) * a.real_repeat
+    steps_per_epoch = (len(d.Xs) + n_real) // a.batch
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     total_steps = a.epochs * steps_per_epoch
+    nparams = sum(p.numel() for p in model.parameters())
     print(f"model: {nparams / 1e6:.2f} M params; {a.epochs} epochs x {steps_per_epoch} steps", flush=True)
-    # the schedule follows progress = max(steps done, time used) so a busy machine still anneals
     budget_s = a.time_budget * 60 - (time.time() - t_start)
     t_train = time.time()
-    epochs_done = 0
+    epochs_done: float = 0
     step = 0
     progress = 0.0
 
@@ -411,7 +473,7 @@ def main(argv=None) -> int:
         if progress >= 1.0:
             break
         model.train()
-        idx = np.concatenate([np.arange(len(Xs)), -1 - rng.integers(0, len(Xr), n_real)])
+        idx = np.concatenate([np.arange(len(d.Xs)), -1 - rng.integers(0, len(d.Xr), n_real)])
         rng.shuffle(idx)
         tl, tc, tn = 0.0, 0, 0
         te = time.time()
@@ -422,16 +484,7 @@ def main(argv=None) -> int:
             for g in opt.param_groups:
                 g["lr"] = lr_at(progress)
             step += 1
-            bi = idx[st * a.batch:(st + 1) * a.batch]
-            xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
-            yb = np.empty(len(bi), np.int64)
-            for j, k in enumerate(bi):
-                if k >= 0:
-                    xb[j] = Xs[k]
-                    yb[j] = ys[k]
-                else:
-                    xb[j] = augment_real(Xr[-1 - k], rng)
-                    yb[j] = yr[-1 - k]
+            xb, yb = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             yt = torch.from_numpy(yb)
             logits = model(x)
@@ -439,105 +492,181 @@ def main(argv=None) -> int:
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            tl += loss.item() * len(bi)
+            tl += loss.item() * len(yb)
             tc += int((logits.argmax(1) == yt).sum())
-            tn += len(bi)
+            tn += len(yb)
         if tn == 0:
             break
         epochs_done = ep + 1 if st == steps_per_epoch - 1 else ep + st / steps_per_epoch
         # monitoring only: the final epoch's model is shipped whatever these say
-        acc_ho = float((predict(model, Xho).argmax(1) == yho).mean()) if len(yho) else float("nan")
-        acc_sv = float((predict(model, Xsv).argmax(1) == ysv).mean())
-        print(f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
-              f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
-              f"({time.time() - te:.0f}s)", flush=True)
+        acc_ho = float((predict(model, d.Xho).argmax(1) == d.yho).mean()) if len(d.yho) else float("nan")
+        acc_sv = float((predict(model, d.Xsv).argmax(1) == d.ysv).mean())
+        print(
+            f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
+            f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
+            f"({time.time() - te:.0f}s)",
+            flush=True,
+        )
     print(f"trained {epochs_done:.2f} epochs, {step} steps", flush=True)
-    train_s = time.time() - t_train
+    return epochs_done, step, time.time() - t_train
 
-    # --- final figures (TTA with half-turn, as the runtime does)
+
+def _final_figures(model, d: _Tiles, data: Path) -> dict:
+    """Accuracy with the half-turn test-time augmentation the runtime uses: held-out real crops (with
+    our label fixes, and with the dataset's labels as is) and synthetic validation tiles."""
+
     def tta(X):
         return (predict(model, X) + predict(model, X[:, ::-1, ::-1].copy())) / 2
 
-    p_ho, p_sv = tta(Xho), tta(Xsv)
-    acc_ho = float((p_ho.argmax(1) == yho).mean())
+    p_ho, p_sv = tta(d.Xho), tta(d.Xsv)
+    acc_ho = float((p_ho.argmax(1) == d.yho).mean())
     raw = read_camerash_labels(data, fixed=False)
-    yho_raw = np.array([CLASSES.index(raw[n]) for n in ho_names])
+    yho_raw = np.array([CLASSES.index(raw[n]) for n in d.ho_names])
     acc_ho_raw = float((p_ho.argmax(1) == yho_raw).mean())
-    acc_sv = float((p_sv.argmax(1) == ysv).mean())
-    print(f"final: held-out real {acc_ho:.4f} ({len(yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
-          f"synthetic val {acc_sv:.4f} ({len(ysv)})")
+    acc_sv = float((p_sv.argmax(1) == d.ysv).mean())
+    print(
+        f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
+        f"synthetic val {acc_sv:.4f} ({len(d.ysv)})"
+    )
+    return {"heldout_real": acc_ho, "heldout_real_dataset_labels": acc_ho_raw, "synthetic": acc_sv}
 
-    # --- export
-    model.eval()
-    onnx_path = out / "tile_classifier.onnx"
-    export_onnx(model, onnx_path)
-    maxdiff = check_onnx(model, onnx_path, Xho[:32] if len(Xho) else Xsv[:32])
-    import onnx
-    meta = {
+
+def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: dict, versions: dict) -> dict:
+    """The model's metadata: classes, input format, architecture, the training run (``run``: epochs,
+    steps, seconds, the run fine-tuned from) and the validation figures ``acc``."""
+    return {
         "format": "mjc-tile-classifier/1",
         "classes": CLASSES,
-        "input": {"name": "input", "shape": ["N", 3, INPUT_H, INPUT_W], "width": INPUT_W, "height": INPUT_H,
-                  "channel_order": "BGR", "layout": "NCHW", "scale": "pixel/255",
-                  "mean": MEAN, "std": STD, "resize": "cv2.INTER_AREA to width x height, no padding"},
+        "input": {
+            "name": "input",
+            "shape": ["N", 3, INPUT_H, INPUT_W],
+            "width": INPUT_W,
+            "height": INPUT_H,
+            "channel_order": "BGR",
+            "layout": "NCHW",
+            "scale": "pixel/255",
+            "mean": MEAN,
+            "std": STD,
+            "resize": "cv2.INTER_AREA to width x height, no padding",
+        },
         "output": {"name": "logits", "softmax": "apply softmax to get probabilities"},
         "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
         "training": {
-            "sources": {style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in art.items()},
+            "sources": {
+                style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in d.art.items()
+            },
             "synthetic_extra": "blank + framed white dragons (5z), plain coloured tile backs (back)",
-            "synthetic_train_tiles": int(len(Xs)),
-            "real_train_crops": int(len(tr_names)),
+            "synthetic_train_tiles": int(len(d.Xs)),
+            "real_train_crops": int(len(d.tr_names)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
-            "augmentations": ["tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
-                              "lighting gradient, shadow edge, glare, colour cast", "drop shadow on random table",
-                              "crop box jitter: -6..+10% size, +-6% offset, corner noise, +-6 deg rotation (synthetic), "
-                              "-8..+12%, +-7%, +-10 deg (real)",
-                              "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
-                              "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
-                              "180-degree rotation 50%"],
-            "epochs": round(float(epochs_done), 2), "steps": step, "batch": a.batch, "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
-            "seed": a.seed, "train_seconds": round(train_s), "threads": a.threads,
+            "augmentations": [
+                "tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
+                "lighting gradient, shadow edge, glare, colour cast",
+                "drop shadow on random table",
+                "crop box jitter: -6..+10% size, +-6% offset, corner noise, +-6 deg rotation (synthetic), "
+                "-8..+12%, +-7%, +-10 deg (real)",
+                "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
+                "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
+                "180-degree rotation 50%",
+            ],
+            "epochs": round(float(run["epochs"]), 2),
+            "steps": run["steps"],
+            "batch": a.batch,
+            "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
+            "seed": a.seed,
+            "train_seconds": round(run["seconds"]),
+            "threads": a.threads,
             "sampling": "class-balanced; within a class a style uniformly, then one of its images; "
-                        "real crops repeated %d x per epoch" % a.real_repeat,
-            "fine_tuned_from": base_run,
+            f"real crops repeated {a.real_repeat} x per epoch",
+            "fine_tuned_from": run["fine_tuned_from"],
         },
         "validation": {
-            "heldout_real_accuracy": round(acc_ho, 4), "heldout_real_crops": int(len(yho)),
+            "heldout_real_accuracy": round(acc["heldout_real"], 4),
+            "heldout_real_crops": int(len(d.yho)),
             "heldout_real_label_fixes": LABEL_FIXES,
-            "heldout_real_accuracy_dataset_labels": round(acc_ho_raw, 4),
-            "heldout_real_sets": sorted({split[n][1] for n in ho_names}, key=int),
+            "heldout_real_accuracy_dataset_labels": round(acc["heldout_real_dataset_labels"], 4),
+            "heldout_real_sets": sorted({d.split[n][1] for n in d.ho_names}, key=int),
             "heldout_split": "whole source sets (photos of one physical tile set) held out; see "
-                             "heldout_real_crops.txt and real_crops_split.csv",
-            "synthetic_accuracy": round(acc_sv, 4), "synthetic_tiles": int(len(ysv)),
+            "heldout_real_crops.txt and real_crops_split.csv",
+            "synthetic_accuracy": round(acc["synthetic"], 4),
+            "synthetic_tiles": int(len(d.ysv)),
             "synthetic_note": "same artwork styles as training, different random renders",
-            "onnx_vs_torch_max_abs_diff": maxdiff,
+            "onnx_vs_torch_max_abs_diff": acc["onnx_vs_torch"],
         },
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-        "versions": {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17},
+        "versions": versions,
     }
+
+
+def main(argv=None) -> int:
+    a = _arguments(argv)
+    import torch
+
+    torch.set_num_threads(a.threads)
+    torch.manual_seed(a.seed)
+    rng = np.random.default_rng(a.seed)
+    data = Path(a.data)
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    t_start = time.time()
+    d = _load_tiles(data, out, a)
+
+    model = build_model()
+    base_run = None
+    if a.init:
+        model.load_state_dict(torch.load(a.init, map_location="cpu"))
+        prev = out / "tile_classifier.json"
+        if prev.exists():
+            base_run = json.loads(prev.read_text()).get("training")
+        print(f"fine-tuning from {a.init}", flush=True)
+    nparams = sum(p.numel() for p in model.parameters())
+    epochs_done, step, train_s = _train(model, d, a, t_start, rng)
+    acc = _final_figures(model, d, data)
+
+    model.eval()
+    onnx_path = out / "tile_classifier.onnx"
+    export_onnx(model, onnx_path)
+    acc["onnx_vs_torch"] = check_onnx(model, onnx_path, d.Xho[:32] if len(d.Xho) else d.Xsv[:32])
+    import onnx
+
+    run = {"epochs": epochs_done, "steps": step, "seconds": train_s, "fine_tuned_from": base_run}
+    versions = {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17}
     with open(out / "tile_classifier.json", "w") as f:
-        json.dump(meta, f, indent=2)
-    print(f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
-          f"total {time.time() - t_start:.0f}s")
+        json.dump(_metadata(a, d, nparams, run, acc, versions), f, indent=2)
+    print(
+        f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
+        f"total {time.time() - t_start:.0f}s"
+    )
     torch.save(model.state_dict(), artwork.CACHE_DIR / "tile_classifier.pt")
     return 0
 
 
 def export_onnx(model, path: Path) -> None:
     import warnings
+
     import torch
+
     x = torch.zeros(1, 3, INPUT_H, INPUT_W)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        torch.onnx.export(model, x, str(path), input_names=["input"], output_names=["logits"],
-                          dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}}, opset_version=17,
-                          dynamo=False)
+        torch.onnx.export(
+            model,
+            x,
+            str(path),
+            input_names=["input"],
+            output_names=["logits"],
+            dynamic_axes={"input": {0: "N"}, "logits": {0: "N"}},
+            opset_version=17,
+            dynamo=False,
+        )
 
 
 def check_onnx(model, path: Path, X: np.ndarray) -> float:
     """Max abs difference of logits between PyTorch and onnxruntime on a batch; raises if > 1e-3."""
     import onnxruntime as ort
     import torch
+
     x = normalize(to_tensor(X))
     with torch.no_grad():
         ref = model(x).numpy()

@@ -10,16 +10,17 @@ Images are ``uint8`` numpy arrays, either
 * BGR (3 channels): an opaque *face* (the tile's front, including its own ivory/white ground), as
   cut from sprite sheets and scans (gnome smooth.png, xmahjongg sheets, FluffyStuff PNGs), or
 * BGRA (4 channels): a *glyph* on a transparent ground (kmahjongg SVG glyphs, ffalt Unicode SVG
-  glyphs, Unicode fonts), to be composed onto a synthetic face by :mod:`vision.render`.
+  glyphs, Unicode fonts), to be composed onto a synthetic face by :mod:`training.render`.
 
 Class codes are our notation (``1m``..``9m``, ``1p``.., ``1s``.., ``1z``..``7z``, ``1f``..``8f``) plus
 ``back``. Rendering SVGs needs ``rsvg-convert`` (Debian ``librsvg2-bin``); glyphs from fonts need
-Pillow. Both are training-time only. Results are cached as ``.npz`` in ``vision/.cache/`` (gitignored)
+Pillow. Both are training-time only. Results are cached as ``.npz`` in ``training/.cache/`` (gitignored)
 so later runs need neither tool. Styles whose tool is missing are skipped with a warning.
 
 Unusable styles are skipped on purpose: gnome ``edu_kang_xi`` (radicals instead of faces),
 kmahjongg ``egypt``/``alphabet`` (fantasy sets) and ``jade`` (white glyphs meant for a red tile).
 """
+
 from __future__ import annotations
 
 import gzip
@@ -29,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -50,7 +52,7 @@ def _warn(msg: str) -> None:
     print(f"[artwork] {msg}", file=sys.stderr)
 
 
-def _read_any(path: Path, flags=cv2.IMREAD_UNCHANGED) -> np.ndarray:
+def read_image(path: Path, flags=cv2.IMREAD_UNCHANGED) -> np.ndarray:
     """cv2.imread that also handles GIF (through Pillow when cv2 cannot)."""
     img = cv2.imread(str(path), flags)
     if img is None:
@@ -82,8 +84,9 @@ def _to_bgra_if_needed(img: np.ndarray) -> np.ndarray:
 # SVG rendering
 
 
-def _rsvg(svg_path: Path, out_png: Path, export_id: str | None = None, width: int | None = None,
-          zoom: float | None = None) -> np.ndarray | None:
+def _rsvg(
+    svg_path: Path, out_png: Path, export_id: str | None = None, width: int | None = None, zoom: float | None = None
+) -> np.ndarray | None:
     exe = shutil.which("rsvg-convert")
     if exe is None:
         return None
@@ -106,8 +109,17 @@ for _n in range(1, 10):
     _KMJ_IDS[f"CHARACTER_{_n}"] = f"{_n}m"
     _KMJ_IDS[f"ROD_{_n}"] = f"{_n}p"
     _KMJ_IDS[f"BAMBOO_{_n}"] = f"{_n}s"
-_KMJ_IDS.update({"WIND_1": "4z", "WIND_2": "2z", "WIND_3": "1z", "WIND_4": "3z",
-                 "DRAGON_1": "5z", "DRAGON_2": "6z", "DRAGON_3": "7z"})
+_KMJ_IDS.update(
+    {
+        "WIND_1": "4z",
+        "WIND_2": "2z",
+        "WIND_3": "1z",
+        "WIND_4": "3z",
+        "DRAGON_1": "5z",
+        "DRAGON_2": "6z",
+        "DRAGON_3": "7z",
+    }
+)
 for _n in range(1, 5):
     _KMJ_IDS[f"FLOWER_{_n}"] = f"{_n}f"
     _KMJ_IDS[f"SEASON_{_n}"] = f"{_n + 4}f"
@@ -143,10 +155,25 @@ for _n in range(1, 10):
     _FFALT_IDS[f"t_do{_n}"] = f"{_n}p"
     _FFALT_IDS[f"t_ch{_n}"] = f"{_n}m"
     _FFALT_IDS[f"t_ba{_n}"] = f"{_n}s"
-_FFALT_IDS.update({"t_wi_east": "1z", "t_wi_south": "2z", "t_wi_west": "3z", "t_wi_north": "4z",
-                   "t_dr_white": "5z", "t_dr_green": "6z", "t_dr_red": "7z",
-                   "t_fl_plum": "1f", "t_fl_orchid": "2f", "t_fl_chrysanthemum": "3f", "t_fl_bamboo": "4f",
-                   "t_se_spring": "5f", "t_se_summer": "6f", "t_se_fall": "7f", "t_se_winter": "8f"})
+_FFALT_IDS.update(
+    {
+        "t_wi_east": "1z",
+        "t_wi_south": "2z",
+        "t_wi_west": "3z",
+        "t_wi_north": "4z",
+        "t_dr_white": "5z",
+        "t_dr_green": "6z",
+        "t_dr_red": "7z",
+        "t_fl_plum": "1f",
+        "t_fl_orchid": "2f",
+        "t_fl_chrysanthemum": "3f",
+        "t_fl_bamboo": "4f",
+        "t_se_spring": "5f",
+        "t_se_summer": "6f",
+        "t_se_fall": "7f",
+        "t_se_winter": "8f",
+    }
+)
 
 
 def _load_ffalt(data: Path, tmp: Path) -> dict:
@@ -156,17 +183,17 @@ def _load_ffalt(data: Path, tmp: Path) -> dict:
     src, png = folder / "classic.svg", folder / "classic.png"
     if src.exists() and png.exists():
         text = src.read_text(encoding="utf-8")
-        sheet = cv2.imread(str(png), cv2.IMREAD_UNCHANGED)
+        sheet = read_image(png, cv2.IMREAD_UNCHANGED)
         faces: dict = {}
         # its flower ids do not match the pictures (t_fl_bamboo is an iris...): map by picture
         fix = {"t_fl_plum": "3f", "t_fl_orchid": "4f", "t_fl_chrysanthemum": "1f", "t_fl_bamboo": "2f"}
         for eid, code in _FFALT_IDS.items():
             code = fix.get(eid, code)
-            m = re.search(r'<svg id="%s"[^>]*viewBox="([-\d. ]+)"' % eid, text)
+            m = re.search(rf'<svg id="{eid}"[^>]*viewBox="([-\d. ]+)"', text)
             if not m:
                 continue
             x, y, w, h = (int(round(float(v))) for v in m.group(1).split())
-            img = sheet[y:y + h, x:x + w]
+            img = sheet[y : y + h, x : x + w]
             if img.size and img.shape[2] == 4 and img[:, :, 3].max() > 0:
                 faces.setdefault(code, []).append(_alpha_crop(img.copy(), thr=0, pad=6))
         if faces:
@@ -180,24 +207,26 @@ def _load_ffalt(data: Path, tmp: Path) -> dict:
         if not m_defs:
             continue
         defs = m_defs.group(0)
-        faces: dict = {}
+        faces = {}
         for eid, code in _FFALT_IDS.items():
-            m = re.search(r'<svg id="%s"[^>]*viewBox="([-\d. ]+)"' % eid, text)
+            m = re.search(rf'<svg id="{eid}"[^>]*viewBox="([-\d. ]+)"', text)
             if not m:
                 continue
             vb = [float(v) for v in m.group(1).split()]
-            doc = ('<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
-                   f'width="{vb[2]}" height="{vb[3]}" viewBox="0 0 {vb[2]} {vb[3]}">{defs}'
-                   f'<use xlink:href="#{eid}" href="#{eid}" x="0" y="0" width="{vb[2]}" height="{vb[3]}"/></svg>')
+            doc = (
+                '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+                f'width="{vb[2]}" height="{vb[3]}" viewBox="0 0 {vb[2]} {vb[3]}">{defs}'
+                f'<use xlink:href="#{eid}" href="#{eid}" x="0" y="0" width="{vb[2]}" height="{vb[3]}"/></svg>'
+            )
             p = tmp / "ff.svg"
             p.write_text(doc, encoding="utf-8")
-            img = _rsvg(p, tmp / "x.png", width=150)
-            if img is None:
+            glyph = _rsvg(p, tmp / "x.png", width=150)
+            if glyph is None:
                 _warn(f"ffalt {style}: cannot render {eid}")
                 break
-            if img.ndim == 3 and img.shape[2] == 4 and img[:, :, 3].max() == 0:
+            if glyph.ndim == 3 and glyph.shape[2] == 4 and glyph[:, :, 3].max() == 0:
                 continue
-            faces.setdefault(code, []).append(img)
+            faces.setdefault(code, []).append(glyph)
         if faces:
             out[f"ffalt-{style}"] = faces
     return out
@@ -211,8 +240,21 @@ for _n in range(1, 10):
     _FLUFFY[f"Man{_n}"] = f"{_n}m"
     _FLUFFY[f"Pin{_n}"] = f"{_n}p"
     _FLUFFY[f"Sou{_n}"] = f"{_n}s"
-_FLUFFY.update({"Man5-Dora": "5m", "Pin5-Dora": "5p", "Sou5-Dora": "5s", "Ton": "1z", "Nan": "2z",
-                "Shaa": "3z", "Pei": "4z", "Haku": "5z", "Hatsu": "6z", "Chun": "7z", "Back": "back"})
+_FLUFFY.update(
+    {
+        "Man5-Dora": "5m",
+        "Pin5-Dora": "5p",
+        "Sou5-Dora": "5s",
+        "Ton": "1z",
+        "Nan": "2z",
+        "Shaa": "3z",
+        "Pei": "4z",
+        "Haku": "5z",
+        "Hatsu": "6z",
+        "Chun": "7z",
+        "Back": "back",
+    }
+)
 
 
 def load_fluffystuff(data: Path, styles=("Regular",)) -> dict:
@@ -240,43 +282,59 @@ def load_fluffystuff(data: Path, styles=("Regular",)) -> dict:
     return out
 
 
-_SMOOTH_ORDER = ([f"{n}p" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
-                 + [f"{n}m" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
-                 + ["2f", "3f", "1f", "4f", "5z", "5f", "6f", "7f", "8f", None])
+_SMOOTH_ORDER = (
+    [f"{n}p" for n in range(1, 10)]
+    + ["4z", "3z", "2z", "1z", "7z", "6z"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+    + ["2f", "3f", "1f", "4f", "5z", "5f", "6f", "7f", "8f", None]
+)
 
 
 def _load_gnome_smooth(data: Path) -> dict:
     p = data / "gnome-mahjongg-themes-debian" / "smooth.png"
     if not p.exists():
         return {}
-    sheet = cv2.imread(str(p), cv2.IMREAD_UNCHANGED)
+    sheet = read_image(p, cv2.IMREAD_UNCHANGED)
     faces: dict = {}
     for i, code in enumerate(_SMOOTH_ORDER):
         if code is None:
             continue
-        cell = sheet[0:132, i * 96:(i + 1) * 96]
+        cell = sheet[0:132, i * 96 : (i + 1) * 96]
         face = cell[4:111, 12:91, :3].copy()
         faces.setdefault(code, []).append(face)
     return {"gnome-smooth": faces}
 
 
-_XMJ_ROWS = ([f"{n}p" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
-             + [f"{n}m" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)])
+_XMJ_ROWS = (
+    [f"{n}p" for n in range(1, 10)]
+    + ["4z", "3z", "2z", "1z", "7z", "6z"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+)
 _DOROTHY_ORDER = _XMJ_ROWS + ["5f", "6f", "7f", "8f", "5z", "4f", "2f", "1f", "3f"]
 # xmahjongg gnome sheets: 華 花 are generic flower/season tiles -> skipped; then 梅 竹, white, 4 winds
 _XGNOME_ORDER = _XMJ_ROWS + [None, None, "1f", "4f", "5z", None, None, None, None]
-_XGNOME2_ORDER = ([f"{n}s" for n in range(1, 10)] + ["4z", "3z", "2z", "1z", "7z", "6z"]
-                  + [f"{n}m" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)])
-_REAL_ORDER = ([f"{n}p" for n in range(1, 10)] + [f"{n}s" for n in range(1, 10)]
-               + [f"{n}m" for n in range(1, 10)]
-               + ["5f", "6f", "7f", "8f", "4z", "2z", "1z", "3z", None]
-               + ["1f", "2f", "3f", "4f", "6z", "5z", "7z", None, None])
+_XGNOME2_ORDER = (
+    [f"{n}s" for n in range(1, 10)]
+    + ["4z", "3z", "2z", "1z", "7z", "6z"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}p" for n in range(1, 10)]
+)
+_REAL_ORDER = (
+    [f"{n}p" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+    + [f"{n}m" for n in range(1, 10)]
+    + ["5f", "6f", "7f", "8f", "4z", "2z", "1z", "3z", None]
+    + ["1f", "2f", "3f", "4f", "6z", "5z", "7z", None, None]
+)
 
 
 def _load_xmahjongg(data: Path) -> dict:
     folder = data / "xmahjongg-tiles-debian"
     out = {}
-    specs = [  # name, cols, cell w, cell h, face box (x0, y0, x1, y1) in cell, order, rows, reps
+    # name, cols, cell w, cell h, face box (x0, y0, x1, y1) in cell, order, rows, reps
+    specs: list[tuple[str, int, int, int, tuple[int, int, int, int], Sequence[str | None], int, int]] = [
         ("dorothys", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
         ("dorwhite", 21, 64, 80, (2, 2, 50, 68), _DOROTHY_ORDER, 2, 2),
         ("gnome", 21, 40, 56, (3, 3, 37, 51), _XGNOME_ORDER, 2, 2),
@@ -286,7 +344,7 @@ def _load_xmahjongg(data: Path) -> dict:
         p = folder / f"{name}.gif"
         if not p.exists():
             continue
-        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        sheet = read_image(p, cv2.IMREAD_COLOR)
         if sheet.ndim == 2:
             sheet = cv2.cvtColor(sheet, cv2.COLOR_GRAY2BGR)
         faces: dict = {}
@@ -298,13 +356,13 @@ def _load_xmahjongg(data: Path) -> dict:
                     continue
                 r, c = divmod(i, cols)
                 r += rep * nrows
-                cell = sheet[r * ch:(r + 1) * ch, c * cw:(c + 1) * cw]
-                face = cell[box[1]:box[3], box[0]:box[2]].copy()
+                cell = sheet[r * ch : (r + 1) * ch, c * cw : (c + 1) * cw]
+                face = cell[box[1] : box[3], box[0] : box[2]].copy()
                 faces.setdefault(code, []).append(face)
         out[f"xmahjongg-{name}"] = faces
     p = folder / "real.gif"
     if p.exists():
-        sheet = _read_any(p, cv2.IMREAD_COLOR)
+        sheet = read_image(p, cv2.IMREAD_COLOR)
         h, w = sheet.shape[:2]
         cw, ch = w / 9, h / 5
         faces = {}
@@ -320,9 +378,13 @@ def _load_xmahjongg(data: Path) -> dict:
 
 
 # Unicode: U+1F000.. E S W N Rd Gr Wh, 1m..9m, 1s..9s, 1p..9p, plum orchid bamboo chrys, seasons, joker, back
-_UNI_ORDER = (["1z", "2z", "3z", "4z", "7z", "6z", "5z"] + [f"{n}m" for n in range(1, 10)]
-              + [f"{n}s" for n in range(1, 10)] + [f"{n}p" for n in range(1, 10)]
-              + ["1f", "2f", "4f", "3f", "5f", "6f", "7f", "8f", None, "back"])
+_UNI_ORDER = (
+    ["1z", "2z", "3z", "4z", "7z", "6z", "5z"]
+    + [f"{n}m" for n in range(1, 10)]
+    + [f"{n}s" for n in range(1, 10)]
+    + [f"{n}p" for n in range(1, 10)]
+    + ["1f", "2f", "4f", "3f", "5f", "6f", "7f", "8f", None, "back"]
+)
 
 
 def _load_unicode_fonts(data: Path) -> dict:
@@ -349,7 +411,7 @@ def _load_unicode_fonts(data: Path) -> dict:
             ys, xs = np.nonzero(a > 20)
             if len(xs) == 0:
                 continue
-            a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+            a = a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
             # the glyph draws the tile outline: cut it off (keep the inside of the frame)
             h, w = a.shape
             a = _strip_outline(a)
@@ -370,6 +432,7 @@ def _strip_outline(a: np.ndarray) -> np.ndarray:
     """Remove the rectangular tile outline that mahjong font glyphs draw around the face."""
     h, w = a.shape
     on = a > 100
+
     # scan inward from each side while the row/column is mostly 'on' (the outline) or just after it
     def inward(profile, n):
         i = 0
@@ -378,13 +441,14 @@ def _strip_outline(a: np.ndarray) -> np.ndarray:
         while i < n // 4 and profile[i] > 0.02:
             i += 1
         return i
+
     top = inward(on.mean(1), h)
     bot = inward(on.mean(1)[::-1], h)
     left = inward(on.mean(0), w)
     right = inward(on.mean(0)[::-1], w)
     if top == 0 and left == 0:
         return a
-    return a[top:h - bot, left:w - right]
+    return a[top : h - bot, left : w - right]
 
 
 # Chinese fonts installed on the machine (Debian fonts-arphic-ukai, fonts-arphic-uming,
@@ -403,13 +467,14 @@ _FLOWER_CHARS = "梅蘭菊竹春夏秋冬"
 def _text_mask(font, ch: str, box_w: int, box_h: int, bold: int = 0) -> np.ndarray:
     """An L mask of ``ch`` fitted into box_w x box_h (aspect kept), optionally emboldened."""
     from PIL import Image, ImageDraw
+
     im = Image.new("L", (400, 400), 0)
     ImageDraw.Draw(im).text((50, 50), ch, font=font, fill=255)
     a = np.asarray(im)
     ys, xs = np.nonzero(a > 40)
     if len(xs) == 0:
         return np.zeros((box_h, box_w), np.uint8)
-    a = a[ys.min():ys.max() + 1, xs.min():xs.max() + 1]
+    a = a[ys.min() : ys.max() + 1, xs.min() : xs.max() + 1]
     if bold:
         a = cv2.dilate(a, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * bold + 1, 2 * bold + 1)))
     s = min(box_w / a.shape[1], box_h / a.shape[0])
@@ -417,14 +482,14 @@ def _text_mask(font, ch: str, box_w: int, box_h: int, bold: int = 0) -> np.ndarr
     a = cv2.resize(a, (nw, nh), interpolation=cv2.INTER_AREA)
     out = np.zeros((box_h, box_w), np.uint8)
     y0, x0 = (box_h - nh) // 2, (box_w - nw) // 2
-    out[y0:y0 + nh, x0:x0 + nw] = a
+    out[y0 : y0 + nh, x0 : x0 + nw] = a
     return out
 
 
 def _paint(canvas: np.ndarray, mask: np.ndarray, x: int, y: int, color) -> None:
     h, w = mask.shape
     a = mask.astype(np.float32)[:, :, None] / 255
-    roi = canvas[y:y + h, x:x + w]
+    roi = canvas[y : y + h, x : x + w]
     roi[:, :, :3] = (roi[:, :, :3] * (1 - a) + np.array(color, np.float32) * a).astype(np.uint8)
     roi[:, :, 3] = np.maximum(roi[:, :, 3], mask)
 
@@ -444,8 +509,10 @@ def _load_cjk_fonts() -> dict:
         font = ImageFont.truetype(path, 200)
         faces: dict = {}
         for bold in (0, 6):
+
             def new():
                 return np.zeros((H, W, 4), np.uint8)
+
             for i, num in enumerate(_NUMERALS):
                 for wan, ncol in (("萬", BLACK if bold else BLUE), ("万" if i % 2 else "萬", RED)):
                     g = new()
@@ -473,12 +540,12 @@ def _load_cjk_fonts() -> dict:
 
 # ---------------------------------------------------------------------------------------------
 
-def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = True,
-                 verbose: bool = False) -> dict:
+
+def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = True, verbose: bool = False) -> dict:
     """Every usable face image per class, grouped by style.
 
     Returns ``{style_name: {class_code: [uint8 BGR or BGRA image, ...]}}``. Cached in
-    ``vision/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
+    ``training/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
     """
     data = Path(data_dir) if data_dir else DEFAULT_DATA
     cache = CACHE_DIR / f"artwork_v{CACHE_VERSION}.npz"
@@ -543,7 +610,7 @@ def by_class(art: dict) -> dict:
 def montage(art: dict, path: str, cell=(48, 64)) -> None:
     """Write a contact sheet (one row per style, one column per class) for checking the mapping."""
     rows = []
-    for style, faces in art.items():
+    for _style, faces in art.items():
         row = []
         for code in CLASSES:
             imgs = faces.get(code)

@@ -7,27 +7,30 @@ wood grain, patterned cloth, automatic-table plastic), then seen through a rando
 homography and degraded (light gradient, cast shadow, glare, blur, noise, JPEG).
 
 Tile faces come from ``face_fn(code, rng) -> BGR uint8 portrait image``. By default the faces are
-drawn by :func:`vision.render` when the classifier engineer's renderer is importable, otherwise by
+drawn by :func:`training.render` when the classifier engineer's renderer is importable, otherwise by
 a private placeholder (coloured symbols on ivory) that is only good for geometry checks.
 
 Ground truth per tile: ``code``, ``quad`` (4 [x, y] points clockwise from the top-left of the
 upright face, in output-image pixels), ``rotated``, ``row``, ``group`` (reading order).
 """
+
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-ALL_CODES = [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)] \
-    + [f"{r}f" for r in range(1, 9)]
+ALL_CODES = (
+    [f"{r}{s}" for s in "mps" for r in range(1, 10)] + [f"{r}z" for r in range(1, 8)] + [f"{r}f" for r in range(1, 9)]
+)
 PLAY_CODES = ALL_CODES[:34]
 
 
 @dataclass
 class Scene:
-    image: np.ndarray                    # BGR uint8
+    image: np.ndarray  # BGR uint8
     tiles: list[dict] = field(default_factory=list)
 
     @property
@@ -36,6 +39,7 @@ class Scene:
 
     def jpeg(self, quality: int = 90) -> bytes:
         import cv2
+
         ok, buf = cv2.imencode(".jpg", self.image, [cv2.IMWRITE_JPEG_QUALITY, int(quality)])
         return buf.tobytes()
 
@@ -48,6 +52,7 @@ _SUIT_COL = {"m": (40, 40, 190), "p": (150, 80, 30), "s": (40, 130, 40), "z": (9
 
 def _placeholder_face(code: str, rng: np.random.Generator, w: int = 120, h: int = 160) -> np.ndarray:
     import cv2
+
     ivory = np.array([228, 238, 242], np.float32) + rng.normal(0, 6, 3)
     img = np.empty((h, w, 3), np.uint8)
     img[:] = np.clip(ivory, 0, 255).astype(np.uint8)
@@ -79,15 +84,23 @@ def _placeholder_face(code: str, rng: np.random.Generator, w: int = 120, h: int 
 _ART_CACHE: dict = {}
 #: artwork styles that look like real ivory/white tiles once composed (glyph styles are composed
 #: onto a random ivory/white ground; opaque sheets with coloured or dark grounds are left out)
-SCENE_STYLES = ["ffalt-classic", "ffalt-uni", "ffalt-unib", "kmahjongg-classic", "kmahjongg-default",
-                "kmahjongg-traditional", "gnome-smooth", "xmahjongg-real"]
+SCENE_STYLES = [
+    "ffalt-classic",
+    "ffalt-uni",
+    "ffalt-unib",
+    "kmahjongg-classic",
+    "kmahjongg-default",
+    "kmahjongg-traditional",
+    "gnome-smooth",
+    "xmahjongg-real",
+]
 
 
 def artwork_face_fn(styles: list[str] | None = None, one_style_per_scene: bool = True):
-    """Faces composed from the artwork styles (``vision.artwork`` + ``vision.render``), or ``None``
+    """Faces composed from the artwork styles (``training.artwork`` + ``training.render``), or ``None``
     when the artwork or the renderer is unavailable (no shared data)."""
     try:
-        from . import artwork, render
+        from training import artwork, render
     except Exception:
         return None
     if "art" not in _ART_CACHE:
@@ -107,7 +120,7 @@ def artwork_face_fn(styles: list[str] | None = None, one_style_per_scene: bool =
             state["color"] = render.random_face_color(rng)
         style = state.get("style") or names[int(rng.integers(len(names)))]
         faces = art[style].get(code)
-        if not faces:   # style lacks this class: borrow from any style that has it
+        if not faces:  # style lacks this class: borrow from any style that has it
             pool = [n for n in names if art[n].get(code)]
             faces = art[pool[int(rng.integers(len(pool)))]][code] if pool else None
         img = None if (faces is None or (code == "5z" and rng.random() < 0.5)) else faces[int(rng.integers(len(faces)))]
@@ -126,8 +139,10 @@ def default_face_fn():
 # --------------------------------------------------------------------------------------------
 # surfaces
 
+
 def _noise(rng, h, w, scale):
     import cv2
+
     sh, sw = max(2, int(h / scale)), max(2, int(w / scale))
     n = rng.normal(0, 1, (sh, sw)).astype(np.float32)
     return cv2.resize(n, (w, h), interpolation=cv2.INTER_CUBIC)
@@ -135,6 +150,7 @@ def _noise(rng, h, w, scale):
 
 def make_surface(rng: np.random.Generator, w: int, h: int, kind: str | None = None) -> np.ndarray:
     import cv2
+
     kind = kind or rng.choice(["felt", "felt", "wood", "cloth", "plastic", "dark"])
     if kind == "felt":
         base = rng.choice([[60, 120, 40], [120, 80, 20], [40, 90, 30], [130, 110, 40], [40, 40, 120], [90, 60, 60]])
@@ -175,14 +191,15 @@ def make_surface(rng: np.random.Generator, w: int, h: int, kind: str | None = No
 # --------------------------------------------------------------------------------------------
 # layout
 
+
 @dataclass
 class _Placed:
     code: str
-    x: float          # top-left of the tile's footprint on the table plane (canvas px)
+    x: float  # top-left of the tile's footprint on the table plane (canvas px)
     y: float
-    w: float          # footprint size (rotated tiles: w and h swapped)
+    w: float  # footprint size (rotated tiles: w and h swapped)
     h: float
-    rotated: int      # 0 upright, +1 lying rotated 90 cw, -1 lying rotated 90 ccw
+    rotated: int  # 0 upright, +1 lying rotated 90 cw, -1 lying rotated 90 ccw
     row: int
     group: int
 
@@ -210,7 +227,7 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0
     for spec in rows_spec:
         x = 0.0
         row_h = th
-        for gi, n in enumerate(spec):
+        for _gi, n in enumerate(spec):
             kong = n < 0
             n = abs(int(n))
             rot_pos = int(rng.integers(0, n)) if (with_rotated and n == 3 and rng.random() < 0.7) else -1
@@ -230,14 +247,17 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0
         if grid is not None:
             y += row_h + (rng.uniform(0.0, 0.04) if rng.random() < 0.6 else rng.uniform(0.1, 0.6)) * th
         else:
-            y += row_h + rng.uniform(0.0, 0.04) * th if n_rows == 2 and row_index == 0 and rng.random() < 0.5 \
+            y += (
+                row_h + rng.uniform(0.0, 0.04) * th
+                if n_rows == 2 and row_index == 0 and rng.random() < 0.5
                 else row_h + rng.uniform(0.35, 0.9) * th
+            )
         row_index += 1
     if n_indicators:
         # indicators apart: a row below, each tile separated by a clear gap
         x = rng.uniform(0, 2) * tw
         y += rng.uniform(0.2, 0.8) * th
-        for k in range(n_indicators):
+        for _ in range(n_indicators):
             placed.append(_Placed(f"{int(rng.integers(1, 9))}f", x, y, tw, th, 0, row_index, group_index))
             x += tw * rng.uniform(1.5, 2.5)
             group_index += 1
@@ -247,17 +267,20 @@ def _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs=0
 def _back_face(back_col, rng, w: int = 96, h: int = 128) -> np.ndarray:
     """The top of a face-down tile: the back layer's colour, slightly lighter, faintly textured."""
     import cv2
+
     col = np.clip(back_col * rng.uniform(0.95, 1.15), 0, 255)
     img = np.empty((h, w, 3), np.float32)
     img[:] = col
-    pat = cv2.resize(rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32), (w, h),
-                     interpolation=cv2.INTER_CUBIC)
+    pat = cv2.resize(
+        rng.normal(0, 1, (h // 8 + 1, w // 8 + 1)).astype(np.float32), (w, h), interpolation=cv2.INTER_CUBIC
+    )
     img += pat[:, :, None] * rng.uniform(2, 8)
     return np.clip(img, 0, 255)
 
 
 def _rounded_mask(w, h, r):
     import cv2
+
     m = np.zeros((h, w), np.uint8)
     r = max(1, int(r))
     cv2.rectangle(m, (r, 0), (w - 1 - r, h - 1), 255, -1)
@@ -267,13 +290,24 @@ def _rounded_mask(w, h, r):
     return m
 
 
-def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int, int] | None = None,
-               n_rows: int | None = None, with_rotated: bool | None = None,
-               n_indicators: int | None = None, face_fn=None, surface: str | None = None,
-               perspective: float | None = None, degrade: bool = True,
-               codes: list[str] | None = None, jpeg_quality: int | None = None,
-               n_kongs: int = 0, grid: tuple[int, int] | None = None,
-               fill: float | None = None, standing: bool = False) -> Scene:
+def make_scene(
+    rng: np.random.Generator | int | None = None,
+    *,
+    size: tuple[int, int] | None = None,
+    n_rows: int | None = None,
+    with_rotated: bool | None = None,
+    n_indicators: int | None = None,
+    face_fn=None,
+    surface: str | None = None,
+    perspective: float | None = None,
+    degrade: bool = True,
+    codes: list[str] | None = None,
+    jpeg_quality: int | None = None,
+    n_kongs: int = 0,
+    grid: tuple[int, int] | None = None,
+    fill: float | None = None,
+    standing: bool = False,
+) -> Scene:
     """One random table photo with ground truth. ``size`` is (width, height) of the output.
 
     ``n_kongs`` concealed kongs are added at the end of the last hand row: four tiles, the outer
@@ -310,160 +344,310 @@ def make_scene(rng: np.random.Generator | int | None = None, *, size: tuple[int,
     th = 100.0
     tw = th * aspect
     placed = _layout(rng, tw, th, n_rows, with_rotated, n_indicators, codes_fn, n_kongs, grid)
-    x0 = min(p.x for p in placed); x1 = max(p.x + p.w for p in placed)
-    y0 = min(p.y for p in placed); y1 = max(p.y + p.h for p in placed)
+    x0 = min(p.x for p in placed)
+    x1 = max(p.x + p.w for p in placed)
+    y0 = min(p.y for p in placed)
+    y1 = max(p.y + p.h for p in placed)
     lw, lh = x1 - x0, y1 - y0
     # scale layout to fill 45-85% of the image width (or height)
     fill = rng.uniform(0.5, 0.85) if fill is None else float(fill)
     s = min(W * fill / lw, H * fill / lh)
-    Mg = int(0.2 * max(W, H))            # surface margin so the camera warp never runs out of table
+    Mg = int(0.2 * max(W, H))  # surface margin so the camera warp never runs out of table
     CW, CH = W + 2 * Mg, H + 2 * Mg
     cx, cy = Mg + W / 2 + rng.uniform(-0.08, 0.08) * W, Mg + H / 2 + rng.uniform(-0.08, 0.08) * H
     # the table plane is drawn on a canvas the size of the output, then warped by a homography
-    thick = rng.uniform(0.12, 0.3) * th * s   # tile body thickness seen from above at an angle
+    thick = rng.uniform(0.12, 0.3) * th * s  # tile body thickness seen from above at an angle
     if standing:
         thick *= 1.5
-    back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
-                                    [200, 200, 200], [30, 30, 30], [160, 60, 160]]), np.float32)
-    if n_kongs and (back_col.max() - back_col.min() < 40):
-        # a face-down tile on a white/grey/black set cannot be told from the table or a blank face
-        back_col = np.array(rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200],
-                                        [160, 60, 160]]), np.float32)
-    canvas = make_surface(rng, CW, CH, surface)
-    shadow = np.zeros((CH, CW), np.float32)
-    body = np.zeros((CH, CW), np.float32)
-    tiles_gt = []
-    face_layer = np.zeros((CH, CW, 3), np.float32)
-    face_alpha = np.zeros((CH, CW), np.float32)
-    side_layer = np.zeros((CH, CW, 3), np.float32)
-    side_alpha = np.zeros((CH, CW), np.float32)
+    back_col = _back_colour(rng, n_kongs)
+    table = make_surface(rng, CW, CH, surface)
+    layers = _Layers.empty(CH, CW)
     off = np.array([rng.uniform(-0.1, 0.1), rng.uniform(0.05, 0.2)]) * th * s  # shadow offset
+    look = _Look(thick, standing, back_col, off)
+    frame = _Frame(cx, cy, x0, y0, lw, lh, s, Mg, W, H)
+    tiles_gt = _draw_tiles(placed, frame, layers, look, face_fn, rng)
+    canvas = layers.compose(table, thick, rng)
+    Hm, warped = _camera(rng, (W, H), Mg, perspective, [t["quad"] for t in tiles_gt])
+    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    for tile, q in zip(tiles_gt, warped):
+        tile["quad"] = [[float(a), float(b)] for a, b in q]
+    tiles_gt = [
+        t
+        for t in tiles_gt
+        if min(p[0] for p in t["quad"]) >= 0
+        and min(p[1] for p in t["quad"]) >= 0
+        and max(p[0] for p in t["quad"]) <= W - 1
+        and max(p[1] for p in t["quad"]) <= H - 1
+    ]
+    if degrade:
+        img = _degrade(img, rng)
+    img = np.clip(img, 0, 255).astype(np.uint8)
+    if jpeg_quality or (degrade and rng.random() < 0.7):
+        img = _jpeg_roundtrip(img, jpeg_quality or int(rng.integers(60, 95)))
+    return Scene(img, tiles_gt)
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """Where the layout lands on the table canvas: its box ``x0, y0, lw, lh`` (layout units) scaled by
+    ``s`` about the centre ``cx, cy``; the view is the ``W`` x ``H`` window ``margin`` pixels in."""
+
+    cx: float
+    cy: float
+    x0: float
+    y0: float
+    lw: float
+    lh: float
+    s: float
+    margin: int
+    W: int
+    H: int
+
+    def place(self, p: _Placed) -> tuple[float, float, float, float]:
+        """Top-left corner, width and height of tile ``p`` on the canvas."""
+        X = self.cx + (p.x - self.x0 - self.lw / 2) * self.s
+        Y = self.cy + (p.y - self.y0 - self.lh / 2) * self.s
+        return X, Y, p.w * self.s, p.h * self.s
+
+    def fits(self, xi: int, yi: int, iw: int, ih: int, thick: float) -> bool:
+        """Whether a tile drawn at ``xi, yi`` (``iw`` x ``ih``, body ``thick``) lies in the view."""
+        Mg, W, H = self.margin, self.W, self.H
+        return not (xi < Mg or yi - int(thick) - 2 < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H)
+
+
+def _draw_tiles(
+    placed: list[_Placed], frame: _Frame, layers: _Layers, look: _Look, face_fn, rng: np.random.Generator
+) -> list[dict]:
+    """Draw every tile of the layout that lies in the view onto ``layers``; the ground truth of each
+    (code, quad clockwise from the top-left of the upright face in canvas pixels, lying, row, group)."""
+    tiles_gt = []
     for p in placed:
-        X = cx + (p.x - x0 - lw / 2) * s
-        Y = cy + (p.y - y0 - lh / 2) * s
-        w, h = p.w * s, p.h * s
+        X, Y, w, h = frame.place(p)
         iw, ih = max(4, int(round(w))), max(4, int(round(h)))
         xi, yi = int(round(X)), int(round(Y))
-        if xi < Mg or yi - int(thick) - 2 < Mg or xi + iw >= Mg + W or yi + ih + int(thick) + 2 >= Mg + H:
+        if not frame.fits(xi, yi, iw, ih, look.thick):
             continue
-        face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
-        if p.rotated == 1:
-            face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
-        elif p.rotated == -1:
-            face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
-        face = cv2.resize(face, (iw, ih), interpolation=cv2.INTER_AREA)
-        r = min(iw, ih) * 0.08
-        m = _rounded_mask(iw, ih, r).astype(np.float32) / 255
-        # bevel: darken towards the edge
-        dist = cv2.distanceTransform((m > 0).astype(np.uint8), cv2.DIST_L2, 3)
-        bevel = np.clip(dist / (0.06 * min(iw, ih) + 1), 0, 1)
-        face = face * (0.8 + 0.2 * bevel)[:, :, None]
-        sl = (slice(yi, yi + ih), slice(xi, xi + iw))
-        face_layer[sl] = face * m[:, :, None] + face_layer[sl] * (1 - m[:, :, None])
-        face_alpha[sl] = np.maximum(face_alpha[sl], m)
-        # side: ivory layer then coloured back layer below the face
-        t = int(round(thick))
-        if t > 0:
-            sl2 = (slice(yi + t, yi + ih + t), slice(xi, xi + iw)) if not standing else \
-                (slice(yi - t, yi + ih - t), slice(xi, xi + iw))
-            ivory_side = np.array([185, 200, 210], np.float32)
-            split = rng.uniform(0.3, 0.6)
-            for j, (frac0, frac1, col) in enumerate(((0, split, ivory_side), (split, 1.0, back_col * 0.8))):
-                a = int(round(t * frac0)); b = int(round(t * frac1))
-                if b <= a:
-                    continue
-                mm = np.zeros((ih + b - a, iw), np.float32)
-                if standing:   # the tile's top shows above its face: ivory layer, then the back
-                    sl3 = (slice(yi - b, yi + ih - a), slice(xi, xi + iw))
-                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
-                        mm[b - a - dy:b - a - dy + ih] = np.maximum(mm[b - a - dy:b - a - dy + ih], m)
-                else:
-                    sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
-                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
-                        mm[dy:dy + ih] = np.maximum(mm[dy:dy + ih], m)
-                side_layer[sl3] = np.where(mm[:, :, None] > 0, col, side_layer[sl3])
-                side_alpha[sl3] = np.maximum(side_alpha[sl3], mm)
-            body[sl2] = np.maximum(body[sl2], m)
-        body[sl] = np.maximum(body[sl], m)
-        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t if not standing else yi - off[1] - t))
-        if 0 <= sx and sx + iw < CW and 0 <= sy and sy + ih < CH:
-            shadow[sy:sy + ih, sx:sx + iw] = np.maximum(shadow[sy:sy + ih, sx:sx + iw], m)
-        # ground-truth quad (clockwise from top-left of the upright face)
+        face, m = _tile_face(p, face_fn, look.back_col, rng, (iw, ih))
+        layers.draw_tile(face, m, (xi, yi), look, rng)
         c = np.array([[X, Y], [X + w, Y], [X + w, Y + h], [X, Y + h]])
-        if p.rotated == 1:     # face rotated clockwise: its top-left lies at the footprint's top-right
+        if p.rotated == 1:  # face rotated clockwise: its top-left lies at the footprint's top-right
             c = np.roll(c, -1, axis=0)
         elif p.rotated == -1:
             c = np.roll(c, 1, axis=0)
         tiles_gt.append({"code": p.code, "quad": c, "rotated": p.rotated != 0, "row": p.row, "group": p.group})
-    ksz = max(3, thick * 0.8)
-    shadow = cv2.GaussianBlur(shadow, (0, 0), ksz) * rng.uniform(0.35, 0.65)
-    canvas = canvas * (1 - shadow[:, :, None])
-    canvas = side_layer * side_alpha[:, :, None] + canvas * (1 - side_alpha[:, :, None])
-    # a dark seam where the side meets the face
-    canvas = face_layer * face_alpha[:, :, None] + canvas * (1 - face_alpha[:, :, None])
+    return tiles_gt
 
-    # camera homography: rotation + perspective tilt; retried milder until every tile stays in view
+
+def _back_colour(rng: np.random.Generator, n_kongs: int) -> np.ndarray:
+    """The colour of the set's back layer (BGR float32); a strong colour when the scene has kongs."""
+    back_col = np.array(
+        rng.choice(
+            [
+                [40, 140, 40],
+                [170, 110, 30],
+                [40, 150, 210],
+                [60, 60, 200],
+                [200, 200, 200],
+                [30, 30, 30],
+                [160, 60, 160],
+            ]
+        ),
+        np.float32,
+    )
+    if n_kongs and (back_col.max() - back_col.min() < 40):
+        # a face-down tile on a white/grey/black set cannot be told from the table or a blank face
+        back_col = np.array(
+            rng.choice([[40, 140, 40], [170, 110, 30], [40, 150, 210], [60, 60, 200], [160, 60, 160]]), np.float32
+        )
+    return back_col
+
+
+def _tile_face(
+    p: _Placed, face_fn, back_col: np.ndarray, rng: np.random.Generator, size: tuple[int, int]
+) -> tuple[np.ndarray, np.ndarray]:
+    """The face of tile ``p`` as it lies on the table, ``size`` (width, height) pixels, bevelled
+    (darker towards the edge), and its rounded-corner mask (0-1)."""
+    import cv2
+
+    iw, ih = size
+    face = _back_face(back_col, rng) if p.code == "back" else face_fn(p.code, rng).astype(np.float32)
+    if p.rotated == 1:
+        face = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE)
+    elif p.rotated == -1:
+        face = cv2.rotate(face, cv2.ROTATE_90_COUNTERCLOCKWISE)
+    face = cv2.resize(face, (iw, ih), interpolation=cv2.INTER_AREA)
+    r = min(iw, ih) * 0.08
+    m = _rounded_mask(iw, ih, r).astype(np.float32) / 255
+    dist = cv2.distanceTransform((m > 0).astype(np.uint8), cv2.DIST_L2, 3)
+    bevel = np.clip(dist / (0.06 * min(iw, ih) + 1), 0, 1)
+    return face * (0.8 + 0.2 * bevel)[:, :, None], m
+
+
+@dataclass(frozen=True)
+class _Look:
+    """How the scene's tiles are drawn: body ``thick``-ness (pixels), ``standing`` up or lying flat,
+    the back layer's colour and the offset of the shadows."""
+
+    thick: float
+    standing: bool
+    back_col: np.ndarray
+    shadow_offset: np.ndarray
+
+
+@dataclass
+class _Layers:
+    """What is drawn onto the table before the camera sees it: tile shadows, tile sides (body
+    layers) and tile faces, each with its coverage."""
+
+    shadow: np.ndarray
+    face: np.ndarray
+    face_alpha: np.ndarray
+    side: np.ndarray
+    side_alpha: np.ndarray
+
+    @classmethod
+    def empty(cls, ch: int, cw: int) -> _Layers:
+        return cls(
+            np.zeros((ch, cw), np.float32),
+            np.zeros((ch, cw, 3), np.float32),
+            np.zeros((ch, cw), np.float32),
+            np.zeros((ch, cw, 3), np.float32),
+            np.zeros((ch, cw), np.float32),
+        )
+
+    def draw_tile(
+        self, face: np.ndarray, m: np.ndarray, at: tuple[int, int], look: _Look, rng: np.random.Generator
+    ) -> None:
+        """One tile with its top-left corner ``at``: its face (mask ``m``), its side (the ivory layer
+        then the coloured back layer, below the face; above it for a standing tile, whose top shows)
+        and its shadow."""
+        xi, yi = at
+        ih, iw = m.shape
+        sl = (slice(yi, yi + ih), slice(xi, xi + iw))
+        self.face[sl] = face * m[:, :, None] + self.face[sl] * (1 - m[:, :, None])
+        self.face_alpha[sl] = np.maximum(self.face_alpha[sl], m)
+        t = int(round(look.thick))
+        if t > 0:
+            ivory_side = np.array([185, 200, 210], np.float32)
+            split = rng.uniform(0.3, 0.6)
+            for frac0, frac1, col in ((0, split, ivory_side), (split, 1.0, look.back_col * 0.8)):
+                a = int(round(t * frac0))
+                b = int(round(t * frac1))
+                if b <= a:
+                    continue
+                mm = np.zeros((ih + b - a, iw), np.float32)
+                if look.standing:  # the tile's top shows above its face: ivory layer, then the back
+                    sl3 = (slice(yi - b, yi + ih - a), slice(xi, xi + iw))
+                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
+                        mm[b - a - dy : b - a - dy + ih] = np.maximum(mm[b - a - dy : b - a - dy + ih], m)
+                else:
+                    sl3 = (slice(yi + a, yi + ih + b), slice(xi, xi + iw))
+                    for dy in range(0, b - a + 1, max(1, (b - a) // 4 or 1)):
+                        mm[dy : dy + ih] = np.maximum(mm[dy : dy + ih], m)
+                self.side[sl3] = np.where(mm[:, :, None] > 0, col, self.side[sl3])
+                self.side_alpha[sl3] = np.maximum(self.side_alpha[sl3], mm)
+        off = look.shadow_offset
+        sx, sy = int(round(xi + off[0])), int(round(yi + off[1] + t if not look.standing else yi - off[1] - t))
+        ch, cw = self.shadow.shape
+        if 0 <= sx and sx + iw < cw and 0 <= sy and sy + ih < ch:
+            self.shadow[sy : sy + ih, sx : sx + iw] = np.maximum(self.shadow[sy : sy + ih, sx : sx + iw], m)
+
+    def compose(self, table: np.ndarray, thick: float, rng: np.random.Generator) -> np.ndarray:
+        """The table with the (blurred) shadows, then the sides, then the faces laid over it."""
+        import cv2
+
+        ksz = max(3, thick * 0.8)
+        shadow = cv2.GaussianBlur(self.shadow, (0, 0), ksz) * rng.uniform(0.35, 0.65)
+        canvas = table * (1 - shadow[:, :, None])
+        canvas = self.side * self.side_alpha[:, :, None] + canvas * (1 - self.side_alpha[:, :, None])
+        return self.face * self.face_alpha[:, :, None] + canvas * (1 - self.face_alpha[:, :, None])
+
+
+def _camera(
+    rng: np.random.Generator, size: tuple[int, int], margin: int, perspective: float | None, quads: list[np.ndarray]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The camera's homography from the table canvas (``margin`` pixels round the ``size`` view) to
+    the photo: a rotation and a perspective tilt (``perspective``, default random), retried milder
+    until every tile ``quads`` stays in view; and the tiles' quads as the photo shows them."""
+    import cv2
+
+    W, H = size
     persp = perspective if perspective is not None else rng.uniform(0, 0.12)
     ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
-    src = np.float32([[0, 0], [W, 0], [W, H], [0, H]])
+    src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     ctr = np.array([W / 2, H / 2])
-    src_c = src + Mg
+    src_c = src + margin
     jitter = rng.normal(0, 1, (4, 2))
     t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
-    quads0 = [t["quad"].reshape(1, 4, 2).astype(np.float64) for t in tiles_gt]
+    quads0 = [q.reshape(1, 4, 2).astype(np.float64) for q in quads]
     for attempt in range(6):
-        damp = 0.6 ** attempt if attempt < 5 else 0.0
+        damp = 0.6**attempt if attempt < 5 else 0.0
         ang = math.radians(ang_deg * damp)
         R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
         dst = (src - ctr) @ R.T + ctr
         tilt = persp * W * damp
         dst[0, 0] += tilt * t1
-        dst[1, 0] -= tilt * t2   # far edge shrinks
+        dst[1, 0] -= tilt * t2  # far edge shrinks
         dst = dst + jitter * persp * 0.2 * W * damp
         Hm = cv2.getPerspectiveTransform(src_c, dst.astype(np.float32))
         warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
-        if all(q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
-               for q in warped):
+        if all(
+            q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
+            for q in warped
+        ):
             break
-    img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    for t, q in zip(tiles_gt, warped):
-        t["quad"] = [[float(a), float(b)] for a, b in q]
-    tiles_gt = [t for t in tiles_gt
-                if min(p[0] for p in t["quad"]) >= 0 and min(p[1] for p in t["quad"]) >= 0
-                and max(p[0] for p in t["quad"]) <= W - 1 and max(p[1] for p in t["quad"]) <= H - 1]
+    return Hm, warped
 
-    if degrade:
-        yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
-        g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
-        light = rng.uniform(0.7, 1.15) * g
-        if rng.random() < 0.4:   # cast shadow (a hand / phone)
-            f = 8   # draw and blur at 1/8 resolution, then upsample (smooth anyway)
-            mask = np.zeros((H // f + 1, W // f + 1), np.float32)
-            cv2.ellipse(mask, (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
-                        (int(rng.uniform(0.1, 0.4) * W / f), int(rng.uniform(0.1, 0.3) * H / f)),
-                        rng.uniform(0, 180), 0, 360, 1.0, -1)
-            mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03 / f)
-            mask = cv2.resize(mask, (W, H), interpolation=cv2.INTER_LINEAR)
-            light = light * (1 - rng.uniform(0.2, 0.45) * mask)
-        img = img * light[:, :, None]
-        warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
-        img = img * warm
-        if rng.random() < 0.4:   # glare spot
-            f = 8
-            gl = np.zeros((H // f + 1, W // f + 1), np.float32)
-            cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
-            gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
-            gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
-            img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
-        if rng.random() < 0.5:
-            img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
-        img = img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
-    img = np.clip(img, 0, 255).astype(np.uint8)
-    if jpeg_quality or (degrade and rng.random() < 0.7):
-        q = jpeg_quality or int(rng.integers(60, 95))
-        ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, q])
-        img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return Scene(img, tiles_gt)
+
+def _degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A phone camera's view of ``img`` (float): uneven light, sometimes a cast shadow, a warm tint,
+    sometimes a glare spot and blur, and sensor noise."""
+    import cv2
+
+    H, W = img.shape[:2]
+    yy, xx = np.mgrid[0:H, 0:W].astype(np.float32)
+    g = 1 + rng.uniform(-0.25, 0.25) * (xx / W - 0.5) + rng.uniform(-0.25, 0.25) * (yy / H - 0.5)
+    light = rng.uniform(0.7, 1.15) * g
+    if rng.random() < 0.4:  # cast shadow (a hand / phone)
+        f = 8  # draw and blur at 1/8 resolution, then upsample (smooth anyway)
+        mask: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
+        cv2.ellipse(
+            mask,
+            (int(rng.uniform(0, W) / f), int(rng.uniform(0, H) / f)),
+            (int(rng.uniform(0.1, 0.4) * W / f), int(rng.uniform(0.1, 0.3) * H / f)),
+            rng.uniform(0, 180),
+            0,
+            360,
+            1.0,
+            -1,
+        )
+        mask = cv2.GaussianBlur(mask, (0, 0), W * 0.03 / f)
+        mask = cv2.resize(mask, (W, H), interpolation=cv2.INTER_LINEAR)
+        light = light * (1 - rng.uniform(0.2, 0.45) * mask)
+    img = img * light[:, :, None]
+    warm = np.array([rng.uniform(0.85, 1.0), 1.0, rng.uniform(1.0, 1.12)], np.float32)
+    img = img * warm
+    if rng.random() < 0.4:  # glare spot
+        f = 8
+        gl: np.ndarray = np.zeros((H // f + 1, W // f + 1), np.float32)
+        cv2.circle(gl, (int(rng.uniform(0.2, 0.8) * W / f), int(rng.uniform(0.2, 0.8) * H / f)), 0, 1.0, -1)
+        gl = cv2.GaussianBlur(gl, (0, 0), W * rng.uniform(0.02, 0.06) / f)
+        gl = cv2.resize(gl, (W, H), interpolation=cv2.INTER_CUBIC)
+        img = img + (gl / (gl.max() + 1e-6) * rng.uniform(40, 110))[:, :, None]
+    if rng.random() < 0.5:
+        img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.5, 1.6) * W / 1600)
+    return img + rng.normal(0, rng.uniform(1, 6), img.shape).astype(np.float32)
+
+
+def _jpeg_roundtrip(img: np.ndarray, quality: int) -> np.ndarray:
+    """``img`` after JPEG compression at ``quality``."""
+    import cv2
+
+    _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if decoded is None:
+        raise RuntimeError("a synthetic scene did not survive JPEG encoding")
+    return decoded
 
 
 def empty_table(rng: np.random.Generator | int | None = None, size=(800, 600)) -> np.ndarray:
@@ -479,17 +663,30 @@ def write_fixtures(out_dir, seeds=(11, 12, 13), size=(960, 720)) -> list[str]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    specs = [dict(n_rows=1, with_rotated=True, n_indicators=1),
-             dict(n_rows=2, with_rotated=False, n_indicators=0),
-             dict(n_rows=1, with_rotated=False, n_indicators=2)]
+    specs: list[dict[str, Any]] = [
+        dict(n_rows=1, with_rotated=True, n_indicators=1),
+        dict(n_rows=2, with_rotated=False, n_indicators=0),
+        dict(n_rows=1, with_rotated=False, n_indicators=2),
+    ]
     for seed, spec in zip(seeds, specs):
         rng = np.random.default_rng(seed)
         sc = make_scene(rng, size=size, perspective=0.05, **spec)
         name = f"scene_{seed}.jpg"
         (out / name).write_bytes(sc.jpeg(88))
-        gt = {"image": name, "codes": sc.codes, "tiles": [
-            {"code": t["code"], "quad": [[round(x, 1), round(y, 1)] for x, y in t["quad"]],
-             "rotated": t["rotated"], "row": t["row"], "group": t["group"]} for t in sc.tiles]}
+        gt = {
+            "image": name,
+            "codes": sc.codes,
+            "tiles": [
+                {
+                    "code": t["code"],
+                    "quad": [[round(x, 1), round(y, 1)] for x, y in t["quad"]],
+                    "rotated": t["rotated"],
+                    "row": t["row"],
+                    "group": t["group"],
+                }
+                for t in sc.tiles
+            ],
+        }
         (out / f"scene_{seed}.json").write_text(json.dumps(gt, indent=1))
         written.append(name)
     return written

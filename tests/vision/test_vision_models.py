@@ -1,0 +1,77 @@
+"""The shipped models open one way (:mod:`vision.onnx_model`): from the ``models`` package, or from
+``$MJC_MODEL_DIR`` when set, one cached session per model file, for the classifier and the tile
+finder alike."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("onnxruntime")
+
+from vision import onnx_model  # noqa: E402
+from vision.classifier import TileClassifier, get_classifier  # noqa: E402
+from vision.finders import finder_name, learned  # noqa: E402
+
+MODELS = Path(__file__).resolve().parent.parent.parent / "models"
+NAMES = ("tile_classifier", "tile_segmenter")
+
+
+def _copy(folder: Path, names: tuple[str, ...]) -> None:
+    for name in names:
+        for suffix in (".onnx", ".json"):
+            shutil.copy(MODELS / f"{name}{suffix}", folder / f"{name}{suffix}")
+
+
+def test_models_ship_in_the_models_package(monkeypatch):
+    monkeypatch.delenv(onnx_model.ENV_DIR, raising=False)
+    assert Path(str(onnx_model.model_dir())) == MODELS
+    for name in NAMES:
+        assert onnx_model.available(name)
+        assert onnx_model.metadata(name)
+    assert onnx_model.metadata("no_such_model") == {}
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_model_dir_env_is_honoured(name, tmp_path, monkeypatch):
+    _copy(tmp_path, (name,))
+    monkeypatch.setenv(onnx_model.ENV_DIR, str(tmp_path))
+    assert onnx_model.model_file(name) == tmp_path / f"{name}.onnx"
+    assert onnx_model.available(name)
+    sess = onnx_model.session(name)
+    assert onnx_model.session(name) is sess  # created once, then shared
+    monkeypatch.delenv(onnx_model.ENV_DIR)
+    assert onnx_model.model_file(name) == MODELS / f"{name}.onnx"
+    assert onnx_model.session(name) is not sess  # the shipped file has its own session
+
+
+def test_both_models_load_through_the_helper(tmp_path, monkeypatch):
+    _copy(tmp_path, NAMES)
+    monkeypatch.setenv(onnx_model.ENV_DIR, str(tmp_path))
+    opened: list[str] = []
+    real = onnx_model.session
+
+    def recording(name, directory=None):
+        opened.append(str(onnx_model.model_file(name, ".onnx", directory)))
+        return real(name, directory)
+
+    monkeypatch.setattr(onnx_model, "session", recording)
+    clf = get_classifier()
+    assert clf.model_path == tmp_path / "tile_classifier.onnx"
+    assert clf.session is real("tile_classifier")
+    face, core, _ = learned.predict_maps(np.full((240, 320, 3), 90, np.uint8))
+    assert face.shape == core.shape
+    assert opened == [str(tmp_path / "tile_classifier.onnx"), str(tmp_path / "tile_segmenter.onnx")]
+    assert TileClassifier(MODELS).session is real("tile_classifier", MODELS)
+
+
+def test_default_finder_follows_the_model_folder(tmp_path, monkeypatch):
+    _copy(tmp_path, ("tile_classifier",))
+    monkeypatch.setenv(onnx_model.ENV_DIR, str(tmp_path))
+    assert not learned.available()
+    assert finder_name() == "classical"
+    monkeypatch.delenv(onnx_model.ENV_DIR)
+    assert finder_name() == "learned"

@@ -1,0 +1,96 @@
+"""Tile geometry shared by both finders: corner order, the face aspect and its score, upright crops.
+
+A tile face is :data:`FACE_ASPECT` as wide as it is high. A found quadrilateral is ordered clockwise
+from its top-left with up as close to image-up as possible (:func:`order_quad`); its aspect says
+whether it stands upright or lies at 90 degrees, how tile-like it is (:func:`aspect_score`) and, when
+it is squarish (:data:`AMBIGUOUS_RATIO`), that the classifier must settle which way it lies.
+:func:`with_crops` rectifies a candidate to the upright crops the classifier reads.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+import cv2
+import numpy as np
+
+from .candidate import Candidate
+
+FACE_ASPECT = 0.75  # width / height of a tile face
+ASPECT_SIGMA = 0.35  # log-deviation of the aspect at which the score falls to 1/e
+AMBIGUOUS_RATIO = (0.92, 1.25)  # width/height where upright vs lying is left to the classifier
+CROP_MAX_H = 160  # crops are at most this high (and at least 24 px)
+
+
+def order_quad(pts: np.ndarray) -> np.ndarray:
+    """Order 4 points clockwise starting at the top-left, with 'up' as close to image-up as possible."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    c = pts.mean(axis=0)
+    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
+    pts = pts[np.argsort(ang)]  # clockwise in image coords (y down)
+    # choose the start so that edge 0->1 is the top edge: most horizontal edge pair, the upper one
+    best, best_s = 0, None
+    for s in range(4):
+        q = np.roll(pts, -s, axis=0)
+        top = q[1] - q[0]
+        if top[0] <= 0:
+            continue
+        angle = abs(np.arctan2(top[1], top[0]))
+        key = (angle, (q[0, 1] + q[1, 1]) / 2)
+        if best_s is None or key < best_s:
+            best, best_s = s, key
+    return np.roll(pts, -best, axis=0)
+
+
+def aspect_score(ratio: float, lying: bool) -> float:
+    """How tile-like a quad of width/height ``ratio`` is (1 for a tile face's exact aspect, upright or
+    lying as ``lying`` says; a Gaussian in the log of the deviation)."""
+    r = ratio * FACE_ASPECT if lying else ratio / FACE_ASPECT
+    return float(np.exp(-((np.log(r) / ASPECT_SIGMA) ** 2)))
+
+
+def is_ambiguous(ratio: float) -> bool:
+    """Whether a quad of width/height ``ratio`` is too square to tell upright from lying."""
+    return bool(AMBIGUOUS_RATIO[0] <= ratio <= AMBIGUOUS_RATIO[1])
+
+
+def ink_fraction(cell: np.ndarray) -> float:
+    """Fraction of a cell's interior that is artwork (far from the face's median grey)."""
+    hh, ww = cell.shape[:2]
+    if hh < 6 or ww < 6:
+        return 0.0
+    inner = cell[int(hh * 0.15) : int(hh * 0.85), int(ww * 0.15) : int(ww * 0.85)]
+    g = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    med = int(np.median(g))
+    return float((np.abs(g - med) > 30).mean())
+
+
+def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarray:
+    """The region ``quad`` of ``img`` warped to an ``out_w`` x ``out_h`` rectangle (corner 0 top-left)."""
+    dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)
+    M = cv2.getPerspectiveTransform(quad.astype(np.float32), dst)
+    return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+
+
+def with_crops(img: np.ndarray, cd: Candidate) -> Candidate:
+    """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter both
+    ways for a lying one (a tile may lie either way round); all three for an ambiguous one. The
+    geometric guess comes first, so that it wins a tie (no classifier)."""
+    q = cd.quad
+    side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
+    side_b = float(np.linalg.norm(q[3] - q[0]))
+    crops: list[tuple[int, np.ndarray]] = []
+    if not cd.lying or cd.ambiguous:
+        ch = int(np.clip(side_b, 24, CROP_MAX_H))
+        cw = max(12, int(round(ch * side_a / max(side_b, 1))))
+        crops.append((0, rectify(img, q, cw, ch)))
+    if cd.lying or cd.ambiguous:
+        # lying: the face's height runs along the image's horizontal edge
+        ch = int(np.clip(side_a, 24, CROP_MAX_H))
+        cw = max(12, int(round(ch * side_b / max(side_a, 1))))
+        # rotated clockwise on the table (face top points right): upright top-left = quad's top-right
+        q_cw = np.roll(q, -1, axis=0)
+        q_ccw = np.roll(q, 1, axis=0)
+        lying = [(90, rectify(img, q_cw, cw, ch)), (-90, rectify(img, q_ccw, cw, ch))]
+        crops = lying + crops if cd.lying else crops + lying
+    return dataclasses.replace(cd, crops=tuple(crops))

@@ -1,0 +1,40 @@
+"""Which tile finder reads a photo, and the candidates it hands the classifier.
+
+``"learned"`` (:mod:`vision.finders.learned`, the ONNX tile finder) is the default when its model
+ships; ``"classical"`` (:mod:`vision.finders.classical`, colour and seams, OpenCV only) otherwise,
+or when asked for. Both give :class:`~vision.finders.candidate.Candidate` objects of one form, and
+the same upright crops (:func:`vision.finders.geometry.with_crops`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import classical, learned
+from .candidate import Candidate
+from .geometry import with_crops
+
+FINDERS = ("learned", "classical")
+
+
+def finder_name(finder: str | None = None) -> str:
+    """The finder to use: ``finder`` when given (``"learned"`` or ``"classical"``, else
+    :class:`ValueError`), otherwise learned when its model ships, else classical."""
+    if finder is None:
+        return "learned" if learned.available() else "classical"
+    if finder not in FINDERS:
+        raise ValueError(f"unknown tile finder {finder!r}: use 'learned' or 'classical'")
+    return finder
+
+
+def find_candidates(
+    img: np.ndarray, *, finder: str | None = None, crops: bool = True, debug: dict | None = None
+) -> list[Candidate]:
+    """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
+    :func:`finder_name` picks; with their upright crops unless ``crops`` is false. ``debug``,
+    when given, receives the finder's face ``mask`` (and the learned finder's ``core`` map)."""
+    name = finder_name(finder)
+    cands = learned.candidates(img, debug) if name == "learned" else classical.candidates(img, debug)
+    if crops:
+        cands = [with_crops(img, cd) for cd in cands]
+    return cands

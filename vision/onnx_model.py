@@ -1,0 +1,78 @@
+"""The shipped ONNX models, opened one way: files from the ``models`` package, one session each.
+
+Both models (the tile finder ``tile_segmenter`` and the classifier ``tile_classifier``) ship as
+package data of the top-level ``models`` package: ``<name>.onnx`` and its metadata
+``<name>.json``. They are looked up in ``$MJC_MODEL_DIR`` when that is set (a folder holding
+retrained models), else in the installed ``models`` package (a source checkout and a wheel install
+alike, through :func:`importlib.resources.files`).
+
+:func:`session` creates an onnxruntime session lazily, once per model file, under a lock (two
+requests arriving together share one session); onnxruntime's ``run`` is itself thread-safe.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+from importlib.resources import files
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    if sys.version_info >= (3, 11):
+        from importlib.resources.abc import Traversable
+    else:
+        from importlib.abc import Traversable
+
+ENV_DIR = "MJC_MODEL_DIR"
+#: onnxruntime threads per session (the table's machine may be a 2-core box)
+INTRA_OP_THREADS = 2
+
+_sessions: dict[str, Any] = {}
+_lock = threading.Lock()
+
+
+def model_dir() -> Traversable:
+    """Where the models are looked up: ``$MJC_MODEL_DIR`` if set, else the ``models`` package."""
+    env = os.environ.get(ENV_DIR)
+    return Path(env) if env else files("models")
+
+
+def model_file(name: str, suffix: str = ".onnx", directory: Traversable | None = None) -> Traversable:
+    """The file ``<name><suffix>`` in ``directory`` (default :func:`model_dir`)."""
+    return (directory if directory is not None else model_dir()) / f"{name}{suffix}"
+
+
+def available(name: str, directory: Traversable | None = None) -> bool:
+    """Whether the model ``name`` ships (its ``.onnx`` file exists)."""
+    return model_file(name, ".onnx", directory).is_file()
+
+
+def metadata(name: str, directory: Traversable | None = None) -> dict:
+    """The model's metadata (``<name>.json``: classes, input format, training record), or ``{}``
+    when the file is missing."""
+    path = model_file(name, ".json", directory)
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+
+def session(name: str, directory: Traversable | None = None) -> Any:
+    """The process-wide onnxruntime session of ``<name>.onnx`` in ``directory`` (default
+    :func:`model_dir`), created on first use: CPU only, :data:`INTRA_OP_THREADS` threads, all graph
+    optimisations."""
+    path = model_file(name, ".onnx", directory)
+    key = str(path)
+    with _lock:
+        sess = _sessions.get(key)
+        if sess is None:
+            import onnxruntime as ort
+
+            so = ort.SessionOptions()
+            so.intra_op_num_threads = INTRA_OP_THREADS
+            so.inter_op_num_threads = 1
+            so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+            sess = _sessions[key] = ort.InferenceSession(
+                path.read_bytes(), sess_options=so, providers=["CPUExecutionProvider"]
+            )
+        return sess
