@@ -40,4 +40,3 @@ def _winners_field(field: str | None) -> str | None:
     if not field:
         return None
     return f"winners{field}" if field.startswith("[") else f"winners[*].{field}"
-
