@@ -19,6 +19,9 @@ import math
 import re
 from typing import Any
 
+CONTRACT_BYTES = 8 * 1024
+"""The largest scoring-contract document (``/api/score``, ``/api/waits``, ``/api/notation``,
+``mjc score``, ``mjc waits``) in bytes; a three-winner hand takes about 1.5 KB."""
 MAX_DEPTH = 32
 """The deepest nesting of arrays and objects a body may have (a won hand needs 6)."""
 MAX_STRING = 4096

@@ -31,11 +31,12 @@ from collections.abc import Iterable
 from flask import Response, current_app, request
 
 from ..errors import ApiError
+from ..jsonlimits import CONTRACT_BYTES
 from .ratelimit import LIMITER_KEY, Limiter
 
-CONTRACT_BODY = 8 * 1024
-"""The largest body of ``/api/score``, ``/api/waits`` and ``/api/notation`` (bytes); a three-winner
-hand takes about 1.5 KB."""
+CONTRACT_BODY = CONTRACT_BYTES
+"""The largest body of ``/api/score``, ``/api/waits`` and ``/api/notation`` (bytes; the same as
+``mjc score``'s)."""
 TABLE_BODY = 64 * 1024
 """The largest JSON body of a table write or a new table (bytes); a won hand with the photo's
 confirmed reading takes a few KB."""

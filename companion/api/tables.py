@@ -73,7 +73,7 @@ def export_json(token: str) -> Response:
 @bp.get("/<token>/export.csv")
 def export_csv(token: str) -> Response:
     ref = table_for(token)
-    resp = Response(ledger_csv(ref.table, _ledger(ref)), mimetype="text/csv; charset=utf-8")
+    resp = Response(ledger_csv(ref.table, _ledger(ref)), content_type="text/csv; charset=utf-8")
     resp.headers["Content-Disposition"] = f'attachment; filename="mahjong-ledger-{ref.table.id}.csv"'
     return resp
 
