@@ -32,7 +32,9 @@ def _read_json(path: str | None) -> tuple[object, dict | None]:
     except OSError as err:
         return None, _problem("cannot_read", f"cannot read {path}: {err.strerror}")
     if len(data) > jsonlimits.CONTRACT_BYTES:
-        return None, _problem("too_large", f"the input is over {jsonlimits.CONTRACT_BYTES} bytes; a hand takes far less")
+        return None, _problem(
+            "too_large", f"the input is over {jsonlimits.CONTRACT_BYTES} bytes; a hand takes far less"
+        )
     try:
         return jsonlimits.loads(data), None
     except jsonlimits.JsonLimitError as err:
