@@ -29,7 +29,9 @@ LEAVES = (
     | st.sampled_from(["E", "s", "1m", "123m456p789s11222z", "①", "\x00", "ningxia", "yuxi", "draw", "kong"])
 )
 JSON = st.recursive(
-    LEAVES, lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids, max_size=3), max_leaves=12
+    LEAVES,
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6), kids, max_size=3),
+    max_leaves=12,
 )
 OPERATIONS = sorted(GOOD_BODIES)
 EXAMPLES = int(os.environ.get("MJC_FUZZ_EXAMPLES", "400"))

@@ -17,7 +17,7 @@ import pytest
 
 from companion.app import create_app
 from companion.jsonlimits import CONTRACT_BYTES
-from companion.server import CONNECTION_LIMIT, raise_file_limit, server_options
+from companion.server import CONNECTION_LIMIT, MAX_HEADER_BYTES, raise_file_limit, server_options
 from vision.errors import ImageError
 from vision.photo import MAX_DECODE_BYTES, MAX_PIXELS, check_size, probe
 
@@ -119,3 +119,13 @@ def test_a_16_bit_png_bomb_is_refused_by_the_real_recogniser_before_decoding(tmp
     resp = client.post("/api/recognize", data={"photo": (io.BytesIO(data), "bomb.png")})
     assert resp.status_code == 400
     assert resp.json["error"]["code"] == "too_large" and resp.json["error"]["field"] == "photo"
+
+
+def test_headers_over_the_limit_are_refused_by_the_server(served):
+    with socket.create_connection(("127.0.0.1", served), timeout=10) as s:
+        padding = "x" * (MAX_HEADER_BYTES + 1)
+        s.sendall(f"GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Pad: {padding}\r\n\r\n".encode())
+        answer = s.recv(65536)
+    assert answer.split(b" ", 2)[1] in (b"400", b"431"), answer[:200]
+    status, body = get(served, "/api/health")
+    assert status == 200 and body["ok"] is True
