@@ -51,7 +51,8 @@ def get(port: int, path: str, timeout: float = 5.0) -> tuple[int, dict]:
 
 
 def test_a_thousand_idle_connections_do_not_stop_the_server(served):
-    assert raise_file_limit(2 * IDLE + 256) >= 2 * IDLE + 256, "the test needs file descriptors for both ends"
+    if raise_file_limit(2 * IDLE + 256) < 2 * IDLE + 256:
+        pytest.skip("the system's open-file limit is below what both ends of 1,000 connections need")
     assert CONNECTION_LIMIT > IDLE
     idle: list[socket.socket] = []
     try:
