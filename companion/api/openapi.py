@@ -14,6 +14,7 @@ documented with the body the document names.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -185,8 +186,8 @@ PATHS: dict[str, Any] = {
     f"{T}/ledger": {
         "get": op(
             "the ledger; `?since=VERSION` answers `changed: false` when nothing happened",
-            {"200": _json(m.LedgerPoll), "404": NOT_FOUND},
-            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}),
+            {"200": _json(m.LedgerPoll), "400": BAD, "404": NOT_FOUND},
+            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}),
         )
     },
     f"{T}/claims": {
@@ -282,9 +283,27 @@ PUBLIC_LIMITED = {("/api/score", "post"), ("/api/waits", "post"), ("/api/notatio
 PHOTO_UPLOADS = {("/api/recognize", "post"), (f"{T}/photos", "post")}
 
 
+def operation_id(path: str, method: str) -> str:
+    """``post /api/tables/{token}/claims`` → ``post_tables_token_claims``."""
+    words = re.findall(r"[a-z]+", path.removeprefix("/api/"))
+    return "_".join([method, *words])
+
+
+def table_links(paths: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI links from a new table to every operation that needs only its token."""
+    links = {}
+    for path, methods in paths.items():
+        if "{token}" in path and path.count("{") == 1:
+            for method in methods:
+                name = operation_id(path, method)
+                links[name] = {"operationId": name, "parameters": {"token": "$response.body#/table/token"}}
+    return links
+
+
 def guarded(paths: dict[str, Any]) -> dict[str, Any]:
-    """``paths`` with the guards' answers added to each operation: 413 and 415 for a body, 404
-    and 429 for a token, 429 for a rate-limited public endpoint, 503 for a photo upload."""
+    """``paths`` with an ``operationId`` for each operation and the guards' answers added: 413
+    and 415 for a body, 404 and 429 for a token, 429 for a rate-limited public endpoint, 503 for
+    a photo upload; a new table's answer links to the operations on it."""
     out: dict[str, Any] = {}
     for path, methods in paths.items():
         out[path] = {}
@@ -298,7 +317,10 @@ def guarded(paths: dict[str, Any]) -> dict[str, Any]:
                 extra["429"] = RATE_LIMITED
             if (path, method) in PHOTO_UPLOADS:
                 extra["503"] = BUSY
-            out[path][method] = operation | {"responses": extra | operation["responses"]}
+            responses = extra | operation["responses"]
+            if (path, method) == ("/api/tables", "post"):
+                responses["201"] = responses["201"] | {"links": table_links(paths)}
+            out[path][method] = {"operationId": operation_id(path, method)} | operation | {"responses": responses}
     return out
 
 

@@ -197,6 +197,8 @@ class Walk:
                 self.body(path, method, {"event_id": 10**9})
         else:
             self.send(path, method, self.url(path))
+        if path.endswith("/ledger"):
+            self.send(path, method, self.url(path) + "?since=abc")
         if "{token}" in path and method == "post":
             self.body(path, method, GOOD_BODIES.get(key, {}), token="no-such-table")
         elif "{token}" in path:
