@@ -2,19 +2,25 @@
 
 ``create_app(data_dir=…)`` is the factory (:mod:`companion.server` serves it with waitress): it
 opens the ledger store, registers the blueprints of :mod:`companion.api` and the error handlers,
-and sets the security headers. Every error under ``/api/`` is JSON (:mod:`companion.api.errors`).
+the request guards (host, rate limits, body size, Content-Type) and the security headers
+(:mod:`companion.api.guards`). Every error under ``/api/`` is JSON (:mod:`companion.api.errors`).
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 
-from flask import Flask, Response, request
+from flask import Flask
 
 from .api import BLUEPRINTS
 from .api.errors import register_error_handlers
+from .api.guards import HOSTS_KEY, allowed_hosts, check_request, security_headers
+from .api.ratelimit import LIMITER_KEY, Limiter
+from .api.recognition_queue import QUEUE_KEY, RecognitionQueue
 from .api.request import STORE_KEY
 from .api.uploads import RECOGNIZER_KEY, Recognizer
+from .logs import redact_loggers
 from .store import Store
 
 DEFAULT_MAX_UPLOAD = 16 * 1024 * 1024
@@ -25,26 +31,25 @@ def create_app(
     *,
     max_upload: int | None = None,
     recognizer: Recognizer | None = None,
+    hosts: Iterable[str] = (),
 ) -> Flask:
     """The companion app. ``data_dir`` holds the SQLite ledger and the photos (default ``data``);
-    ``max_upload`` caps a request body (default ``MJC_MAX_UPLOAD`` or 16 MB); ``recognizer``
-    replaces :func:`vision.recognize` (tests)."""
+    ``max_upload`` caps a photo upload (default ``MJC_MAX_UPLOAD`` or 16 MB); ``recognizer``
+    replaces :func:`vision.recognize` (tests); ``hosts`` are the names the app answers to besides
+    ``localhost``, IP addresses and ``MJC_ALLOWED_HOSTS``."""
     app = Flask(__name__, static_folder=None)
     app.config["MAX_CONTENT_LENGTH"] = max_upload or int(os.environ.get("MJC_MAX_UPLOAD", DEFAULT_MAX_UPLOAD))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
     app.extensions[STORE_KEY] = Store(data_dir or "data")
     app.extensions[RECOGNIZER_KEY] = recognizer
+    app.extensions[HOSTS_KEY] = allowed_hosts(hosts)
+    app.extensions[LIMITER_KEY] = Limiter()
+    app.extensions[QUEUE_KEY] = RecognitionQueue()
+    redact_loggers()
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)
     register_error_handlers(app)
-    app.after_request(_security_headers)
+    app.before_request(check_request)
+    app.after_request(security_headers)
     return app
-
-
-def _security_headers(resp: Response) -> Response:
-    """No content sniffing; API answers are never cached."""
-    resp.headers.setdefault("X-Content-Type-Options", "nosniff")
-    if request.path.startswith("/api/"):
-        resp.headers.setdefault("Cache-Control", "no-store")
-    return resp

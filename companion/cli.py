@@ -17,22 +17,35 @@ from typing import Any
 
 from engine import contract
 
+from . import jsonlimits
+
 
 def _read_json(path: str | None) -> tuple[object, dict | None]:
+    """The contract document in ``path`` (or standard input), read within the API's limits
+    (:mod:`companion.jsonlimits`): at most ``CONTRACT_BYTES``, no NaN, no lone surrogates, …"""
     try:
-        text = sys.stdin.read() if path in (None, "-") else open(path, encoding="utf-8").read()
+        if path in (None, "-"):
+            data = sys.stdin.buffer.read(jsonlimits.CONTRACT_BYTES + 1)
+        else:
+            with open(path, "rb") as fh:
+                data = fh.read(jsonlimits.CONTRACT_BYTES + 1)
     except OSError as err:
-        return None, {"ok": False, "error": {"code": "cannot_read", "message": f"cannot read {path}: {err.strerror}"}}
+        return None, _problem("cannot_read", f"cannot read {path}: {err.strerror}")
+    if len(data) > jsonlimits.CONTRACT_BYTES:
+        return None, _problem(
+            "too_large", f"the input is over {jsonlimits.CONTRACT_BYTES} bytes; a hand takes far less"
+        )
     try:
-        return json.loads(text), None
-    except json.JSONDecodeError as err:
-        return None, {
-            "ok": False,
-            "error": {
-                "code": "bad_json",
-                "message": f"not valid JSON at line {err.lineno} column {err.colno}: {err.msg}",
-            },
-        }
+        return jsonlimits.loads(data), None
+    except jsonlimits.JsonLimitError as err:
+        problem = _problem("bad_json", err.message)
+        if err.field:
+            problem["error"]["field"] = err.field
+        return None, problem
+
+
+def _problem(code: str, message: str) -> dict[str, Any]:
+    return {"ok": False, "error": {"code": code, "message": message}}
 
 
 def _run_contract(fn, path: str | None) -> int:
@@ -101,6 +114,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_serve.add_argument("--host", default="0.0.0.0")
     p_serve.add_argument("--port", type=int, default=8080)
     p_serve.add_argument("--data-dir", default="data")
+    p_serve.add_argument(
+        "--allow-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a host name the server answers to besides localhost, IP addresses and this machine's name "
+        "(repeat for several; also MJC_ALLOWED_HOSTS=a,b)",
+    )
     args = parser.parse_args(argv)
     if args.command == "score":
         return _run_contract(contract.score, args.file)
@@ -110,4 +131,4 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _recognize(args.photos, args.json, args.finder)
     from .server import serve
 
-    return serve(host=args.host, port=args.port, data_dir=args.data_dir)
+    return serve(host=args.host, port=args.port, data_dir=args.data_dir, hosts=args.allow_host)

@@ -14,7 +14,8 @@ from engine.rules.base import Refusal
 
 
 class ApiError(Exception):
-    """An answer other than success: HTTP ``status``, a stable ``code``, a message, the JSON field."""
+    """An answer other than success: HTTP ``status``, a stable ``code``, a message, the JSON field;
+    ``headers`` the answer carries besides (``Retry-After``, ``Allow``)."""
 
     def __init__(self, status: int, code: str, message: str, field: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
@@ -23,6 +24,7 @@ class ApiError(Exception):
         self.message = message
         self.field = field
         self.kind = kind
+        self.headers: dict[str, str] = {}
 
     @classmethod
     def from_engine(cls, err: MahjongError) -> ApiError:

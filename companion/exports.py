@@ -1,4 +1,9 @@
-"""The ledger as a spreadsheet: one CSV row per effective event, with changes and running balances."""
+"""The ledger as a spreadsheet: one CSV row per effective event, with changes and running balances.
+
+Text cells that a spreadsheet would read as a formula (starting with ``=``, ``+``, ``-``, ``@``,
+a tab or a carriage return: a player named ``=HYPERLINK(…)``) are written with a leading ``'``,
+which spreadsheets show as text; numbers are written as they are.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +21,7 @@ def ledger_csv(table: Table, ledger: Replay) -> str:
     each effective event with the hand, round wind, dealer, what happened, each player's change and
     balance."""
     buf = io.StringIO()
-    writer = csv.writer(buf)
+    writer = _SafeWriter(buf)
     players = table.players
     writer.writerow(
         ["seq", "time", "hand", "round_wind", "dealer", "event", "detail"]
@@ -32,6 +37,26 @@ def ledger_csv(table: Table, ledger: Replay) -> str:
             + [_event_detail(e, players), *e.get("payments", [0] * 4), *e["balances"]]
         )
     return "\ufeff" + buf.getvalue()
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def cell(value: Any) -> Any:
+    """``value`` as a CSV cell that no spreadsheet runs: text starting like a formula gets a ``'``."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class _SafeWriter:
+    """A :func:`csv.writer` whose rows pass through :func:`cell`."""
+
+    def __init__(self, buf: io.StringIO) -> None:
+        self._writer = csv.writer(buf)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([cell(v) for v in row])
 
 
 def _event_name(e: Mapping[str, Any]) -> str:

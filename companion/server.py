@@ -1,13 +1,65 @@
-"""``mjc serve``: the companion app under waitress (a production WSGI server), nothing else to run."""
+"""``mjc serve``: the companion app under waitress (a production WSGI server), nothing else to run.
+
+The server keeps answering however many clients sit idle or send slowly: waitress buffers a whole
+request before a thread sees it, so slow clients hold no thread; up to :data:`CONNECTION_LIMIT`
+connections are open at once (the file-descriptor limit is raised to fit where the system
+allows), one that sends nothing for :data:`CHANNEL_TIMEOUT_S` seconds is closed, headers are
+capped at :data:`MAX_HEADER_BYTES`, and ``poll()`` replaces ``select()`` (which stops at 1,024
+sockets). Log lines never hold a table token (:mod:`companion.logs`).
+"""
 
 from __future__ import annotations
 
 import logging
+import resource
 import socket
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
+from .logs import redact_loggers
 from .store import StoreError
+
+THREADS = 8
+"""Threads answering requests (recognition takes at most three: :mod:`companion.api.recognition_queue`)."""
+CONNECTION_LIMIT = 2000
+"""Connections open at once; beyond it new ones wait in the listen backlog."""
+CHANNEL_TIMEOUT_S = 30
+"""A connection that sends or receives nothing for this long is closed."""
+MAX_HEADER_BYTES = 16 * 1024
+"""The largest request line and headers."""
+BACKLOG = 1024
+"""Connections the system queues before the server accepts them."""
+
+
+def server_options(max_upload: int, threads: int = THREADS) -> dict[str, Any]:
+    """waitress's settings for the limits above; a body over ``max_upload`` (plus room for the
+    multipart envelope) is refused by waitress before the app reads it."""
+    return {
+        "threads": threads,
+        "connection_limit": CONNECTION_LIMIT,
+        "channel_timeout": CHANNEL_TIMEOUT_S,
+        "cleanup_interval": 10,
+        "max_request_header_size": MAX_HEADER_BYTES,
+        "max_request_body_size": max_upload + 64 * 1024,
+        "backlog": BACKLOG,
+        "asyncore_use_poll": True,
+        "ident": "mjc",
+    }
+
+
+def raise_file_limit(needed: int = CONNECTION_LIMIT + 256) -> int:
+    """Raise this process's open-file limit to ``needed`` where the hard limit allows; the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft != resource.RLIM_INFINITY and soft < needed:
+        target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+        try:
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+            soft = target
+        except (ValueError, OSError):
+            pass
+    return int(soft)
 
 
 def lan_addresses() -> list[str]:
@@ -29,19 +81,27 @@ def lan_addresses() -> list[str]:
     return found
 
 
-def serve(host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threads: int = 6) -> int:
+def serve(
+    host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threads: int = THREADS, hosts: Sequence[str] = ()
+) -> int:
+    """Serve the app on ``host:port``; ``hosts`` are extra names it answers to (besides localhost,
+    IP addresses, ``host`` and this machine's name)."""
     from waitress import create_server
 
     from .app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    redact_loggers(handlers=True)
+    raise_file_limit()
+    names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
     try:
-        app = create_app(data_dir)
+        app = create_app(data_dir, hosts=names)
     except (StoreError, OSError) as err:
         print(f"mjc serve: cannot open the data folder {data_dir!r}: {err}", file=sys.stderr)
         return 2
     try:
-        server = create_server(app, host=host, port=port, threads=threads, ident="mjc")
+        options = server_options(app.config["MAX_CONTENT_LENGTH"], threads)
+        server = create_server(app, host=host, port=port, **options)
     except OSError as err:
         print(
             f"mjc serve: cannot listen on {host}:{port}: {err.strerror or err}; "

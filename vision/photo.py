@@ -17,11 +17,15 @@ import numpy as np
 from .errors import ImageError
 
 MAX_PIXELS = 50_000_000
+MAX_DECODE_BYTES = 160_000_000
+"""The decode budget: pixels x bytes per pixel (at least the 3 of the BGR result); a 50-megapixel
+8-bit photo fits (150 MB), a 16-bit RGB PNG of 7070x7070 (300 MB) does not."""
 MAX_SIDE = 20_000
 MIN_SIDE = 24
 WORK_MIN = 1000  # reduced JPEG decoding keeps the long side at least this big
 WORK_MAX = 1400  # the working image's long side is at most this
 
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # IHDR colour type -> decoded channels (palette as RGB)
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
 
 
@@ -31,6 +35,7 @@ class HeaderInfo:
     width: int  # as stored (before EXIF orientation)
     height: int
     complete: bool  # the end marker is present (JPEG EOI after the scan, PNG IEND)
+    bytes_per_pixel: int = 3  # decoded size of one stored pixel (PNG: channels x 1 or 2 bytes)
 
 
 @dataclass
@@ -83,7 +88,10 @@ def _png_header(data: bytes) -> HeaderInfo:
     if len(data) < 33 or data[12:16] != b"IHDR":
         raise ImageError("truncated", "PNG without an IHDR header")
     width, height = struct.unpack(">II", data[16:24])
-    return HeaderInfo("png", int(width), int(height), b"IEND" in data[-64:])
+    bit_depth, colour_type = data[24], data[25]
+    channels = _PNG_CHANNELS.get(colour_type, 4)
+    per_pixel = channels * (2 if bit_depth == 16 else 1)
+    return HeaderInfo("png", int(width), int(height), b"IEND" in data[-64:], per_pixel)
 
 
 def _webp_header(data: bytes) -> HeaderInfo:
@@ -139,11 +147,12 @@ def probe(data: bytes) -> HeaderInfo:
         raise ImageError("unsupported_format", "GIF/TIFF/HEIC/AVIF are not read; send a JPEG or PNG photo")
     else:
         raise ImageError("not_an_image", "the data is not a JPEG, PNG, WebP or BMP image")
-    check_size(info.width, info.height)
+    check_size(info.width, info.height, info.bytes_per_pixel)
     return info
 
 
-def check_size(width: int, height: int) -> None:
+def check_size(width: int, height: int, bytes_per_pixel: int = 3) -> None:
+    """Refuse a size no photo has, or one whose decoding would pass :data:`MAX_DECODE_BYTES`."""
     if width <= 0 or height <= 0:
         raise ImageError("truncated", f"invalid image size {width}x{height}")
     if width > MAX_SIDE or height > MAX_SIDE or width * height > MAX_PIXELS:
@@ -151,6 +160,13 @@ def check_size(width: int, height: int) -> None:
             "too_large",
             f"image is {width}x{height} pixels; the limit is {MAX_PIXELS // 1_000_000} megapixels "
             f"and {MAX_SIDE} pixels a side",
+        )
+    decoded = width * height * max(3, bytes_per_pixel)
+    if decoded > MAX_DECODE_BYTES:
+        raise ImageError(
+            "too_large",
+            f"image is {width}x{height} pixels of {bytes_per_pixel} bytes: decoding it takes {decoded // 1_000_000} MB, "
+            f"over the {MAX_DECODE_BYTES // 1_000_000} MB limit; send an ordinary 8-bit JPEG or PNG photo",
         )
     if min(width, height) < MIN_SIDE:
         raise ImageError("too_small", f"image is only {width}x{height} pixels")

@@ -13,8 +13,9 @@ function present(kid) {
 }
 
 /**
- * An HTML element. Attributes: `class`, `text`, `dataset` (an object), anything else as an
- * attribute (true as an empty value; null, undefined and false leave it out). Children: nodes,
+ * An HTML element. Attributes: `class`, `text`, `dataset` (an object), `style` (set through the
+ * CSSOM, which the page's Content-Security-Policy allows where a style attribute is not), anything
+ * else as an attribute (true as an empty value; null, undefined and false leave it out). Children: nodes,
  * strings and numbers, nested arrays; null, undefined and false are skipped.
  * @param {string} tag
  * @param {Record<string, any>} [attrs]
@@ -28,6 +29,7 @@ export function element(tag, attrs, ...kids) {
     if (k === "class") el.className = v;
     else if (k === "text") el.textContent = v;
     else if (k === "dataset") Object.assign(el.dataset, v);
+    else if (k === "style") el.style.cssText = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
   for (const kid of kids.flat()) {

@@ -3,8 +3,10 @@
 * :class:`~companion.errors.ApiError`: its status and body.
 * :class:`~engine.errors.MahjongError`: a refusal by the rules (:class:`~engine.rules.base.Refusal`)
   answers 422, any other engine error (malformed input) 400, with the engine's code and field.
-* HTTP errors (404, 405, 413) under ``/api/``: JSON with a stable code; elsewhere as Flask has them.
+* HTTP errors (404, 405, 413) under ``/api/``: JSON with a stable code and the headers HTTP asks
+  for (``Allow`` on a 405); elsewhere as Flask has them.
 * Anything else: a clean 500 ``internal``; the request recorded nothing (writes are one transaction).
+  The log line names the request's path with its token redacted (:mod:`companion.logs`).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from werkzeug.exceptions import HTTPException
 from engine.errors import MahjongError
 
 from ..errors import ApiError
+from ..logs import redact
 
 log = logging.getLogger("companion")
 
@@ -32,7 +35,9 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def _answer(err: ApiError) -> tuple[Response, int]:
-    return jsonify(err.to_dict()), err.status
+    resp = jsonify(err.to_dict())
+    resp.headers.update(err.headers)
+    return resp, err.status
 
 
 def _api_error(err: ApiError) -> tuple[Response, int]:
@@ -47,19 +52,25 @@ def _http_error(err: HTTPException) -> HTTPException | tuple[Response, int]:
     if not request.path.startswith("/api/"):
         return err
     status = err.code or 500
-    limit_mb = (current_app.config["MAX_CONTENT_LENGTH"] or 0) // (1024 * 1024)
     messages = {
         404: "no such API resource; see /api/openapi.json",
         405: f"{request.method} is not allowed here; see /api/openapi.json",
-        413: f"the upload is larger than {limit_mb} MB; send a smaller photo (the page downscales photos before upload)",
+        413: _too_large(),
     }
-    return _answer(
-        ApiError(status, HTTP_CODES.get(status, "http_error"), messages.get(status, err.description or "error"))
-    )
+    answer = ApiError(status, HTTP_CODES.get(status, "http_error"), messages.get(status, err.description or "error"))
+    answer.headers.update((k, v) for k, v in err.get_headers() if k in ("Allow", "Retry-After"))
+    return _answer(answer)
+
+
+def _too_large() -> str:
+    limit = request.max_content_length or current_app.config["MAX_CONTENT_LENGTH"] or 0
+    if limit >= 1024 * 1024:
+        return f"the upload is larger than {limit // (1024 * 1024)} MB; send a smaller photo (the page downscales photos before upload)"
+    return f"the request body is larger than {limit} bytes, the most this endpoint takes"
 
 
 def _unexpected(err: Exception) -> tuple[Response, int]:
-    log.exception("unexpected error on %s %s", request.method, request.path)
+    log.exception("unexpected error on %s %s", request.method, redact(request.path))
     message = (
         "something went wrong on the server; nothing was recorded by this request. "
         "Try again, and if it persists note what you did."

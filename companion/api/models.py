@@ -18,6 +18,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstraints, model_validator
 
 from engine.errors import MahjongError
+from engine.rules import VARIANT_NAMES
 
 
 class BodyError(MahjongError):
@@ -57,7 +58,9 @@ class NotationBody(Request):
 class NewTable(Request):
     """A new table: its rule set, house rules, the four players in seat order."""
 
-    variant: str = Field(description="a rule set name from /api/variants")
+    variant: str = Field(
+        description="a rule set name from /api/variants", json_schema_extra={"enum": list(VARIANT_NAMES)}
+    )
     options: dict[str, Any] | None = Field(None, description="house rules (the rule set's documented options)")
     players: list[PlayerName] = Field(
         min_length=4, max_length=4, description="the four players' names in physical seat order (play order)"

@@ -4,12 +4,17 @@ The paths are listed here (summary, parameters, request and answers); every sche
 the request and response models of :mod:`companion.api.models` (``model_json_schema``), the same
 models that validate the request bodies. The scoring contract of ``/api/score`` and
 ``/api/waits`` is the engine's (:mod:`engine.contract` checks it): it is described as a
-free-form object pointing there. The test suite checks that every route is documented and that
-the document's request schemas are the models'.
+free-form object pointing there. The answers every request may get from the guards
+(:mod:`.guards`: 413 over the body limit, 415 a body that is not JSON or multipart, 429 over a
+rate limit, 404 a token that names no table, 503 a full recognition queue) are added to each
+operation by :func:`guarded`. The test suite walks the document against the app: every route is
+documented, every documented path and method answers, and every answer a request gets is
+documented with the body the document names.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -96,10 +101,14 @@ def _id(name: str) -> dict[str, Any]:
 
 
 BAD = _error("malformed input; `error.field` names the culprit")
-NOT_FOUND = _error("no table has this token")
+NOT_FOUND = _error("no table has this token (or, in the path, no such hand or photo)")
 READ_ONLY = _error("a write with the watch token")
 REFUSED = _error("the rules refuse the hand (`error.kind`: refused)")
-TOO_LARGE = _error("the upload is over the size limit")
+TOO_LARGE = _error("the body is over this endpoint's size limit")
+RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying again", "schema": {"type": "integer"}}}
+RATE_LIMITED = _error("too many requests (or wrong table tokens) from this address") | {"headers": RETRY_AFTER}
+BUSY = _error("the recognition queue is full") | {"headers": RETRY_AFTER}
+UNSUPPORTED = _error("the body's Content-Type is not the one this endpoint takes")
 WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND}
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
@@ -143,8 +152,8 @@ PATHS: dict[str, Any] = {
             "score a won hand (the `mjc score` contract)",
             {
                 "200": _json(m.ScoreAnswer),
-                "400": _json(CONTRACT | {"description": "malformed"}),
-                "422": _json({"type": "object"}, "refused: the contract's error body"),
+                "400": _error("malformed: the contract's error body (`error.kind`: invalid)"),
+                "422": _error("refused: the contract's error body (`error.kind`: refused)"),
             },
             body=_body(CONTRACT),
         )
@@ -154,8 +163,8 @@ PATHS: dict[str, Any] = {
             "the tiles that complete a hand one tile short (the `mjc waits` contract)",
             {
                 "200": _json(m.Waits),
-                "400": _json({"type": "object"}, "malformed"),
-                "422": _json({"type": "object"}, "refused"),
+                "400": _error("malformed: the contract's error body (`error.kind`: invalid)"),
+                "422": _error("refused: the contract's error body (`error.kind`: refused)"),
             },
             body=_body(CONTRACT),
         )
@@ -177,8 +186,8 @@ PATHS: dict[str, Any] = {
     f"{T}/ledger": {
         "get": op(
             "the ledger; `?since=VERSION` answers `changed: false` when nothing happened",
-            {"200": _json(m.LedgerPoll), "404": NOT_FOUND},
-            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer"}}),
+            {"200": _json(m.LedgerPoll), "400": BAD, "404": NOT_FOUND},
+            params=(TOKEN, {"name": "since", "in": "query", "schema": {"type": "integer", "minimum": 0}}),
         )
     },
     f"{T}/claims": {
@@ -249,7 +258,7 @@ PATHS: dict[str, Any] = {
     f"{T}/photos/{{photo_id}}": {
         "get": op(
             "a stored hand photo",
-            {"200": {"description": "the image", "content": {"image/jpeg": {}}}, "404": NOT_FOUND},
+            {"200": {"description": "the image", "content": {"image/jpeg": {}, "image/png": {}}}, "404": NOT_FOUND},
             params=(TOKEN, _id("photo_id")),
         )
     },
@@ -268,6 +277,51 @@ PATHS: dict[str, Any] = {
         )
     },
 }
+
+
+PUBLIC_LIMITED = {("/api/score", "post"), ("/api/waits", "post"), ("/api/notation", "post"), ("/api/tables", "post")}
+PHOTO_UPLOADS = {("/api/recognize", "post"), (f"{T}/photos", "post")}
+
+
+def operation_id(path: str, method: str) -> str:
+    """``post /api/tables/{token}/claims`` → ``post_tables_token_claims``."""
+    words = re.findall(r"[a-z]+", path.removeprefix("/api/"))
+    return "_".join([method, *words])
+
+
+def table_links(paths: dict[str, Any]) -> dict[str, Any]:
+    """OpenAPI links from a new table to every operation that needs only its token."""
+    links = {}
+    for path, methods in paths.items():
+        if "{token}" in path and path.count("{") == 1:
+            for method in methods:
+                name = operation_id(path, method)
+                links[name] = {"operationId": name, "parameters": {"token": "$response.body#/table/token"}}
+    return links
+
+
+def guarded(paths: dict[str, Any]) -> dict[str, Any]:
+    """``paths`` with an ``operationId`` for each operation and the guards' answers added: 413
+    and 415 for a body, 404 and 429 for a token, 429 for a rate-limited public endpoint, 503 for
+    a photo upload; a new table's answer links to the operations on it."""
+    out: dict[str, Any] = {}
+    for path, methods in paths.items():
+        out[path] = {}
+        for method, operation in methods.items():
+            extra: dict[str, Any] = {}
+            if method == "post":
+                extra |= {"413": TOO_LARGE, "415": UNSUPPORTED}
+            if "{token}" in path:
+                extra |= {"404": NOT_FOUND, "429": RATE_LIMITED}
+            if (path, method) in PUBLIC_LIMITED | PHOTO_UPLOADS:
+                extra["429"] = RATE_LIMITED
+            if (path, method) in PHOTO_UPLOADS:
+                extra["503"] = BUSY
+            responses = extra | operation["responses"]
+            if (path, method) == ("/api/tables", "post"):
+                responses["201"] = responses["201"] | {"links": table_links(paths)}
+            out[path][method] = {"operationId": operation_id(path, method)} | operation | {"responses": responses}
+    return out
 
 
 def component_schemas() -> dict[str, Any]:
@@ -290,8 +344,9 @@ def openapi_document() -> dict[str, Any]:
             "version": "1.0.0",
             "description": "Recognise tiles in a photo, score hands under five regional rule sets with the same "
             "JSON contract as `mjc score` / `mjc waits`, and keep a table's ledger. Errors are "
-            "`{ok: false, error: {code, message, field?, kind?}}`.",
+            "`{ok: false, error: {code, message, field?, kind?}}`. Every request must name the server "
+            "by localhost, an IP address or an allowed name in `Host` (else 400 `unknown_host`).",
         },
-        "paths": PATHS,
+        "paths": guarded(PATHS),
         "components": {"schemas": component_schemas()},
     }

@@ -9,6 +9,9 @@ from ..errors import ApiError
 from .request import store, table_for
 from .uploads import read_photo, recognize
 
+MAX_ID = 2**63 - 1
+"""The largest row id SQLite stores; a larger photo id names no photo (404)."""
+
 bp = Blueprint("photos", __name__, url_prefix="/api/tables/<token>/photos")
 
 
@@ -26,7 +29,7 @@ def upload_photo(token: str) -> tuple[Response, int]:
 def get_photo(token: str, photo_id: int) -> Response:
     """The stored photo (PNG or JPEG, by its first bytes); private, cacheable for a day."""
     ref = table_for(token)
-    found = store().photo(ref.table.id, photo_id)
+    found = store().photo(ref.table.id, photo_id) if photo_id <= MAX_ID else None
     if found is None or not found[0].exists():
         raise ApiError(404, "no_such_photo", "this table has no such photo")
     data = found[0].read_bytes()

@@ -1,14 +1,16 @@
 """What every API route needs from the request: the JSON body checked by a model, the store, and
 the table named by the token in the path with its rules resolved once.
 
-A body that is not JSON answers 400 ``bad_json``; one the model refuses answers 400 naming the
-field as a JSON path (``players[1]``, ``winners[0].context``); an error raised by a model's own
-check (:class:`~companion.api.models.BodyError`) keeps its code and field.
+A body is read as JSON within the limits of :mod:`companion.jsonlimits` (depth, string length,
+no NaN/Infinity, integers JavaScript can hold, no lone surrogates): one that is not JSON or is
+over a limit answers 400 ``bad_json`` naming the field; one the model refuses answers 400 naming
+the field as a JSON path (``players[1]``, ``winners[0].context``); an error raised by a model's
+own check (:class:`~companion.api.models.BodyError`) keeps its code and field. A token that names
+no table counts against the address's wrong-token allowance (:mod:`.ratelimit`).
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -17,13 +19,17 @@ from pydantic import BaseModel, ValidationError
 
 from engine.errors import MahjongError
 
+from .. import jsonlimits
 from ..errors import ApiError, bad
 from ..rules import TableRules
 from ..store import Store, Table
+from .ratelimit import LIMITER_KEY, Limiter
 
 M = TypeVar("M", bound=BaseModel)
 
 STORE_KEY = "mjc_store"
+MAX_TOKEN = 64
+"""The longest token looked up (tokens are 24 characters); a longer one names no table."""
 
 
 def store() -> Store:
@@ -40,14 +46,9 @@ def json_body(*, required: bool = True) -> Any:
             raise bad("the request body is empty: send a JSON object (Content-Type: application/json)", code="bad_json")
         return {}
     try:
-        return json.loads(raw)
-    except json.JSONDecodeError as err:
-        raise bad(
-            f"the body is not valid JSON at line {err.lineno} column {err.colno}: {err.msg}; send a JSON object",
-            code="bad_json",
-        ) from None
-    except UnicodeDecodeError:
-        raise bad("the body is not valid JSON; send a JSON object", code="bad_json") from None
+        return jsonlimits.loads(raw)
+    except jsonlimits.JsonLimitError as err:
+        raise bad(f"the body: {err.message}; send a JSON object", field=err.field or None, code="bad_json") from None
 
 
 def object_body(*, required: bool = True) -> dict[str, Any]:
@@ -109,8 +110,10 @@ class TableRef:
 
 def table_for(token: str, *, write: bool = False) -> TableRef:
     """The table with this control or watch token: 404 when none, 403 for a write via the watch link."""
-    found = store().find_table(token) if token else None
+    found = store().find_table(token) if 0 < len(token) <= MAX_TOKEN else None
     if found is None:
+        limiter: Limiter = current_app.extensions[LIMITER_KEY]
+        limiter.guessed_wrong(request.remote_addr or "")
         raise ApiError(404, "no_such_table", "no table has this link; check the address, or create a new table")
     table, control = found
     if write and not control:

@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
 
+from ..errors import bad
 from ..exports import ledger_csv
 from ..ledger import Replay, replay
 from ..rules import TableRules
@@ -51,7 +52,7 @@ def get_table(token: str) -> dict[str, Any]:
 def get_ledger(token: str) -> dict[str, Any]:
     """The ledger; ``?since=VERSION`` answers ``changed: false`` while the version is the same."""
     ref = table_for(token)
-    since = request.args.get("since", type=int)
+    since = _since()
     ledger = _ledger(ref)
     if since is not None and since == ledger.version:
         return {"ok": True, "changed": False, "version": ledger.version}
@@ -73,9 +74,19 @@ def export_json(token: str) -> Response:
 @bp.get("/<token>/export.csv")
 def export_csv(token: str) -> Response:
     ref = table_for(token)
-    resp = Response(ledger_csv(ref.table, _ledger(ref)), mimetype="text/csv; charset=utf-8")
+    resp = Response(ledger_csv(ref.table, _ledger(ref)), content_type="text/csv; charset=utf-8")
     resp.headers["Content-Disposition"] = f'attachment; filename="mahjong-ledger-{ref.table.id}.csv"'
     return resp
+
+
+def _since() -> int | None:
+    """The ``since`` query parameter: absent, or a whole number (400 naming it otherwise)."""
+    raw = request.args.get("since")
+    if raw is None:
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 16:
+        raise bad(f"'since' must be a ledger version (a whole number), got {raw[:20]!r}", field="since")
+    return int(raw)
 
 
 def _ledger(ref: TableRef) -> Replay:

@@ -2,7 +2,7 @@
 
 The recogniser is :func:`vision.recognize` unless the app was made with another one (tests);
 a file it cannot read answers 400 with the recogniser's code and ``field: "photo"``; a missing
-recogniser answers 503.
+recogniser answers 503, and so does a full recognition queue (:mod:`.recognition_queue`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from typing import Any
 from flask import current_app, request
 
 from ..errors import ApiError, bad
+from .recognition_queue import QUEUE_KEY, RecognitionQueue
 
 RECOGNIZER_KEY = "mjc_recognizer"
 
@@ -37,8 +38,10 @@ def recognize(data: bytes) -> dict[str, Any]:
     """The recogniser's reading of ``data`` as the ``mjc recognize --json`` object."""
     from vision.errors import ImageError
 
+    queue: RecognitionQueue = current_app.extensions[QUEUE_KEY]
     try:
-        rec = _recognizer()(data)
+        with queue.turn():
+            rec = _recognizer()(data)
     except ImageError as err:
         message = f"{err.message}. Take the photo again, or enter the tiles by hand."
         raise ApiError(400, err.code, message, "photo") from None
