@@ -214,11 +214,19 @@ class Store:
         return Table.from_row(row), secrets.compare_digest(row["token"], token)
 
     # ------------------------------------------------------------------ events
-    def events(self, table_id: int, conn: sqlite3.Connection | None = None) -> list[Event]:
+    def events(self, table_id: int, conn: sqlite3.Connection | None = None, *, after: int = 0) -> list[Event]:
+        """The table's events in ``seq`` order (those after ``after`` only)."""
         rows = (
-            (conn or self.conn).execute("SELECT * FROM events WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+            (conn or self.conn)
+            .execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
+            .fetchall()
         )
         return [Event(r["id"], r["seq"], r["kind"], r["target"], json.loads(r["data"]), r["created_at"]) for r in rows]
+
+    def last_seq(self, table_id: int, conn: sqlite3.Connection | None = None) -> int:
+        """The ``seq`` of the table's latest event (0 when none): the ledger's version."""
+        row = (conn or self.conn).execute("SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)).fetchone()
+        return int(row[0] or 0)
 
     @staticmethod
     def append(conn: sqlite3.Connection, table_id: int, kind: str, data: dict, target: int | None = None) -> Event:

@@ -358,12 +358,36 @@ class EventInfo(Answer):
 
 
 class TableView(Answer):
-    """The table, its ledger, and after a write the event it recorded."""
+    """The table and its ledger."""
 
     ok: bool
     table: TableInfo
     ledger: Ledger
-    event: EventInfo | None = None
+
+
+class LedgerChanges(Answer):
+    """What a write changed in the ledger the page held at `from_version` (at another version,
+    reload the table): entries from index `entries_from` on, the chart points after the start
+    point's `entries_from` likewise, log rows added or changed (by id)."""
+
+    from_version: int
+    version: int
+    state: HandStateView
+    claims: dict[str, dict[str, int]]
+    balances: list[int]
+    last_undoable: int | None
+    entries_from: int
+    entries: list[dict[str, Any]]
+    timeline: list[TimelinePoint]
+    log: list[LogItem]
+
+
+class Recorded(Answer):
+    """A write's answer: the event it recorded and what that changed in the ledger."""
+
+    ok: bool
+    event: EventInfo
+    changes: LedgerChanges
 
 
 class TableExport(TableView):

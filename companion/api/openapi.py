@@ -42,6 +42,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     m.ScoreAnswer,
     m.Waits,
     m.TableView,
+    m.Recorded,
     m.TableExport,
     m.LedgerPoll,
     m.HandPreview,
@@ -184,7 +185,7 @@ PATHS: dict[str, Any] = {
     f"{T}/claims": {
         "post": op(
             "record a pung or kong claimed from another player this hand",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.ClaimBody),
             params=(TOKEN,),
         )
@@ -192,7 +193,7 @@ PATHS: dict[str, Any] = {
     f"{T}/kongs": {
         "post": op(
             "record a kong with its immediate payments under the table's rule set",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.KongBody),
             params=(TOKEN,),
         )
@@ -200,7 +201,7 @@ PATHS: dict[str, Any] = {
     f"{T}/draws": {
         "post": op(
             "record a drawn hand; the deal moves on by the rule set",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.DrawBody, required=False),
             params=(TOKEN,),
         )
@@ -217,7 +218,7 @@ PATHS: dict[str, Any] = {
     f"{T}/hands": {
         "post": op(
             "record the current hand: a win (scored and paid) or `{drawn: true}`",
-            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
             body=_body(HAND_BODY),
             params=(TOKEN,),
         )
@@ -225,7 +226,7 @@ PATHS: dict[str, Any] = {
     f"{T}/hands/{{event_id}}/correct": {
         "post": op(
             "correct a past hand: re-scored under the state it was played in; balances recompute",
-            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
             body=_body(HAND_BODY),
             params=(TOKEN, _id("event_id")),
         )
@@ -233,7 +234,7 @@ PATHS: dict[str, Any] = {
     f"{T}/undo": {
         "post": op(
             "take back the latest effective event (recorded as an undo; nothing is deleted)",
-            {"201": _json(m.TableView), **WRITE, "409": _error("nothing to undo, or stale")},
+            {"201": _json(m.Recorded), **WRITE, "409": _error("nothing to undo, or stale")},
             body=_body(m.UndoBody, required=False),
             params=(TOKEN,),
         )

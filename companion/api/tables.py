@@ -15,6 +15,7 @@ from engine.rules.base import resolve_options
 
 from ..exports import ledger_csv
 from ..ledger import Replay, replay
+from ..live import ledger_of
 from ..rules import TableRules
 from .models import NewTable
 from .request import TableRef, parse_body, store, table_for
@@ -79,4 +80,4 @@ def export_csv(token: str) -> Response:
 
 
 def _ledger(ref: TableRef) -> Replay:
-    return replay(ref.table, ref.rules, store().events(ref.table.id))
+    return ledger_of(store(), ref.table, ref.rules)
