@@ -84,8 +84,8 @@ def main() -> None:
         app = create_app(Path(tmp) / "data")
         client = app.test_client()
         store: Store = app.extensions["mjc_store"]
-        view = client.post("/api/tables", json={"variant": "ningxia", "players": PLAYERS, "first_dealer": 0}).json
-        token = view["table"]["token"]
+        body = {"variant": "ningxia", "players": PLAYERS, "first_dealer": 0}
+        token = str(client.post("/api/tables", json=body).get_json()["table"]["token"])
         found = store.find_table(token)
         assert found is not None
         ref = TableRef(found[0], True, TableRules.of(found[0]))
