@@ -1,7 +1,7 @@
 """The companion's Flask app: the JSON API under ``/api/`` and the tablet page.
 
 ``create_app(data_dir=…)`` is the factory (:mod:`companion.server` serves it with waitress): it
-opens the ledger store, registers the blueprints of :mod:`companion.api` and the error handlers,
+opens the ledger store (removing the photo ``.tmp`` files a crash left), registers the blueprints of :mod:`companion.api` and the error handlers,
 and sets the security headers. Every error under ``/api/`` is JSON (:mod:`companion.api.errors`).
 """
 
@@ -33,7 +33,8 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = max_upload or int(os.environ.get("MJC_MAX_UPLOAD", DEFAULT_MAX_UPLOAD))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions[STORE_KEY] = Store(data_dir or "data")
+    store = app.extensions[STORE_KEY] = Store(data_dir or "data")
+    store.remove_stale_tmp()
     app.extensions[RECOGNIZER_KEY] = recognizer
     for blueprint in BLUEPRINTS:
         app.register_blueprint(blueprint)

@@ -174,8 +174,12 @@ class ErrorBody(Answer):
 
 
 class Health(Answer):
+    """Liveness and the data file's integrity (503 when damaged: writes are refused)."""
+
     ok: bool
     schema_version: int
+    integrity: Literal["ok", "damaged"]
+    message: str | None = Field(None, description="a damaged file: what was found and what to do")
 
 
 class OptionInfo(OpenAnswer):

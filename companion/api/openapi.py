@@ -101,7 +101,10 @@ NOT_FOUND = _error("no table has this token")
 READ_ONLY = _error("a write with the watch token")
 REFUSED = _error("the rules refuse the hand (`error.kind`: refused)")
 TOO_LARGE = _error("the upload is over the size limit")
-WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND}
+UNAVAILABLE = _error(
+    "the data file is damaged (`database_damaged`), the disk is full (`disk_full`) or the photo folder cannot be written (`storage_unavailable`): nothing was recorded"
+)
+WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND, "503": UNAVAILABLE}
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
 
@@ -121,7 +124,12 @@ T = "/api/tables/{token}"
 
 #: every route of the API (a test checks that each route of the app is here)
 PATHS: dict[str, Any] = {
-    "/api/health": {"get": op("liveness and schema version", {"200": _json(m.Health)})},
+    "/api/health": {
+        "get": op(
+            "liveness, schema version and the data file's integrity",
+            {"200": _json(m.Health), "503": _json(m.Health, "the data file is damaged: writes are refused")},
+        )
+    },
     "/api/openapi.json": {"get": op("this document", {"200": _json({"type": "object"})})},
     "/api/variants": {"get": op("the installed rule sets with their options and defaults", {"200": _json(m.Variants)})},
     "/api/tiles": {"get": op("tile codes with English and Chinese names (the picker)", {"200": _json(m.Tiles)})},
@@ -164,7 +172,7 @@ PATHS: dict[str, Any] = {
     "/api/tables": {
         "post": op(
             "create a table; the answer holds its control token and watch link",
-            {"201": _json(m.TableView), "400": BAD},
+            {"201": _json(m.TableView), "400": BAD, "503": UNAVAILABLE},
             body=_body(m.NewTable),
         )
     },
