@@ -7,6 +7,7 @@ import socket
 import sys
 from pathlib import Path
 
+from .care import CareError, ServerLock
 from .store import StoreError
 
 
@@ -36,10 +37,16 @@ def serve(host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threa
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     try:
+        lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
         app = create_app(data_dir)
-    except (StoreError, OSError) as err:
-        print(f"mjc serve: cannot open the data folder {data_dir!r}: {err}", file=sys.stderr)
+    except (CareError, StoreError) as err:
+        print(f"mjc serve: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        print(f"mjc serve: cannot use the data folder {data_dir!r}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    if app.extensions["mjc_store"].damage is not None:
+        print("mjc serve: the ledger is damaged: reads still answer, writes are refused; run `mjc check`", flush=True)
     try:
         server = create_server(app, host=host, port=port, threads=threads, ident="mjc")
     except OSError as err:
@@ -65,4 +72,5 @@ def serve(host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threa
         print("stopped", flush=True)
     finally:
         server.close()
+        lock.release()
     return 0

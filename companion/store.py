@@ -382,13 +382,13 @@ def _write_durably(path: Path, data: bytes) -> None:
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise
-    _fsync_dir(folder)
+    fsync_dir(folder)
     if new_folder:
-        _fsync_dir(folder.parent)
-        _fsync_dir(folder.parent.parent)
+        fsync_dir(folder.parent)
+        fsync_dir(folder.parent.parent)
 
 
-def _fsync_dir(folder: Path) -> None:
+def fsync_dir(folder: Path) -> None:
     """Make a folder's entries (a renamed or new file) durable."""
     fd = os.open(folder, os.O_RDONLY)
     try:
