@@ -92,7 +92,7 @@ def check(data_dir: str | os.PathLike[str]) -> list[str]:
     path = _ledger_in(Path(data_dir))
     problems = _integrity(path, full=True)
     if problems:
-        raise CareError(f"{path} is damaged: {'; '.join(problems)}. {RESTORE_HINT}", 1)
+        raise CareError(f"{path} is damaged ({'; '.join(problems)}): {RESTORE_HINT}", 1)
     contents = _contents(path)
     missing = [p for p in contents.photos if not (path.parent / p).is_file()]
     lines = [f"{path}: integrity ok", f"holds {contents.summary()}"]
@@ -159,6 +159,8 @@ def restore(data_dir: str | os.PathLike[str], src: str | os.PathLike[str]) -> li
 
 def _ledger_in(folder: Path) -> Path:
     path = folder / DB_NAME
+    if path.exists() and not path.is_file():
+        raise CareError(f"{path} is not a file; move it away or check --data-dir", 2)
     if not path.is_file():
         raise CareError(f"no ledger in {folder} ({DB_NAME} is missing); check --data-dir", 2)
     return path

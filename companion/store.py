@@ -175,7 +175,7 @@ class Store:
             if self.damage is None:
                 self.migrate()
             elif self.schema_version() != SCHEMA_VERSION:
-                raise StoreError(f"{self.path} is damaged and older than this program ({self.damage}); {RESTORE_HINT}")
+                raise StoreError(f"{self.path} is damaged and older than this program ({self.damage}): {RESTORE_HINT}")
         except sqlite3.Error as err:
             raise StoreError(unusable(self.path, err)) from None
         except OSError as err:
@@ -221,7 +221,7 @@ class Store:
         """Raise :class:`DamagedError` when the file is known to be damaged."""
         if self.damage is not None:
             raise DamagedError(
-                f"the ledger file {self.path} is damaged ({self.damage}); nothing was written. {RESTORE_HINT}"
+                f"the ledger file {self.path} is damaged ({self.damage}); nothing was written: {RESTORE_HINT}"
             )
 
     def mark_damaged(self, why: str) -> None:
@@ -335,7 +335,9 @@ class Store:
         return self.data_dir / row["path"], json.loads(row["recognition"])
 
 
-RESTORE_HINT = "Stop the server, run `mjc check` for a report, then `mjc restore BACKUP` from your latest `mjc backup`"
+RESTORE_HINT = (
+    "restore your latest backup with `mjc restore BACKUP` (stop the server first; `mjc check` reports the damage)"
+)
 FOLDER_HINT = "check the folder's permissions and free space, or use another --data-dir"
 DISK_FULL = "the server's disk is full; nothing was recorded. Free some space on it and try again"
 
@@ -358,7 +360,7 @@ def quick_check(conn: sqlite3.Connection) -> str | None:
 def unusable(path: Path, err: sqlite3.Error) -> str:
     """One line for a data file SQLite cannot use, saying what to do."""
     if is_corruption(err):
-        return f"{path} is not a readable ledger ({err}); {RESTORE_HINT}, or use another --data-dir"
+        return f"{path} is not a readable ledger ({err}): {RESTORE_HINT}, or use another --data-dir"
     if "readonly" in str(err) or "read-only" in str(err):
         return f"{path} cannot be written ({err}); make the file and its folder writable, or use another --data-dir"
     return f"cannot open {path} ({err}); {FOLDER_HINT}"

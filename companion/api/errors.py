@@ -64,7 +64,7 @@ def _database_error(err: sqlite3.DatabaseError) -> tuple[Response, int]:
     rule = request.url_rule.rule if request.url_rule else "?"  # the route, not the path: no token in the log
     log.error("the ledger file is damaged: %s (on %s %s)", err, request.method, rule)
     store().mark_damaged(str(err))
-    return _store_error(DamagedError(f"the ledger file is damaged ({err}). {RESTORE_HINT}"))
+    return _store_error(DamagedError(f"the ledger file is damaged ({err}); nothing was written: {RESTORE_HINT}"))
 
 
 def _http_error(err: HTTPException) -> HTTPException | tuple[Response, int]:

@@ -31,7 +31,7 @@ def health() -> tuple[Response, int]:
     found = store()
     if found.damage is None:
         return jsonify({"ok": True, "schema_version": found.schema_version(), "integrity": "ok"}), 200
-    message = f"the ledger file is damaged ({found.damage}); writes are refused. {RESTORE_HINT}"
+    message = f"the ledger file is damaged ({found.damage}); writes are refused: {RESTORE_HINT}"
     return jsonify({"ok": False, "schema_version": SCHEMA_VERSION, "integrity": "damaged", "message": message}), 503
 
 
