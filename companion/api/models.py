@@ -187,6 +187,8 @@ class OptionInfo(OpenAnswer):
     default: Any
     description: str
     choices: list[Any] | None = None
+    minimum: int | None = Field(None, description="a number option: the smallest value allowed")
+    maximum: int | None = Field(None, description="a number option: the largest value allowed")
 
 
 class VariantInfo(OpenAnswer):

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -119,12 +120,20 @@ class ScoreInput:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One house rule: name, documented default, description, and the allowed values."""
+    """One house rule: name, documented default, description, and the allowed values: ``choices``,
+    for a number the range ``minimum`` … ``maximum`` (inclusive), for a structured value its own
+    ``validate``. Every number option has a
+    range, chosen so that no payment can leave JavaScript's safe integers (±2^53) whatever the
+    hand: the page and any JSON reader get exact amounts."""
 
     name: str
     default: Any
     description: str
     choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    #: a structured value's own check (raises :class:`OptionError` naming the part at fault)
+    validate: Callable[[Any], object] | None = None
 
     def check(self, value: Any) -> Any:
         kind = type(self.default)
@@ -145,17 +154,30 @@ class OptionSpec:
             raise OptionError(
                 f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}"
             )
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        if kind in (int, float) and not low <= value <= high:
+            raise OptionError(
+                f"option '{self.name}' must be from {self.minimum:,} to {self.maximum:,}, got {value!r}",
+                field=f"options.{self.name}",
+            )
+        if self.validate is not None:
+            self.validate(value)
         return value
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "default": self.default, "description": self.description}
         if self.choices is not None:
             out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 
 class OptionError(MahjongError):
-    """An unknown house-rule name or a value of the wrong type."""
+    """An unknown house-rule name, a value of the wrong type or out of its range (malformed input)."""
 
     code = "bad_option"
 

@@ -37,7 +37,6 @@ from ...waits import wait_shapes
 from ..base import (
     Multiplier,
     NotAWin,
-    OptionError,
     Scored,
     ScoreInput,
     ScoreResult,
@@ -180,10 +179,6 @@ class Hefei(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Sum the points of every row met by the best reading; pay points × base."""
-        if opts["base_score"] < 1:
-            raise OptionError(
-                f"option 'base_score' must be at least 1, got {opts['base_score']}", field="options.base_score"
-            )
         self._check_claims(inp, opts)
         hand = inp.hand
         readings = decompose(hand.concealed, hand.melds, forms=FORMS)

@@ -58,7 +58,7 @@ from ..base import (
 )
 from .errors import ChowNotAllowed, NanningInputError
 from .fishing import Fish, go_fishing
-from .options import OPTIONS, check_numbers, payout_table
+from .options import OPTIONS, payout_table
 from .patterns import PATTERNS, HandContext, NanningPattern
 
 # --------------------------------------------------------------------------- the rule set
@@ -139,7 +139,6 @@ class Nanning(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Score one winner: the best table value, the minimum, fishing and sealing payments."""
-        check_numbers(opts)
         table = payout_table(opts)
         self.check_input(inp, opts)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds)
@@ -279,7 +278,6 @@ class Nanning(Variant):
         """Concealed kong: all other players pay ``kong_points``; exposed kong: the discarder pays;
         added kong: the discarder of the pung's tile (``from_seat``) pays. Call it only once the kong
         stands: a robbed kong is void and pays nothing."""
-        check_numbers(opts)
         points = opts["kong_points"]
         if from_seat == declarer:
             raise MeldError("a kong's discarder must be another player's seat", field="from")

@@ -40,7 +40,6 @@ from ..base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
-    OptionError,
     Scored,
     ScoreInput,
     ScoreItem,
@@ -81,8 +80,6 @@ class YuxiVariant(Variant):
         decomposition is a Basic Win (or, per ``basic_discard_lifted_by``, lacks a hand-shape row)
         is refused on a discard."""
         base = opts["base_points"]
-        if base < 1:
-            raise OptionError(f"option 'base_points' must be at least 1, got {base}", field="options.base_points")
         self._check_win(inp)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds, forms=FORMS)
         if not decompositions:
