@@ -286,3 +286,25 @@ def test_hand_bodies_name_the_field_at_fault(client, body, field):
     resp = client.post(f"/api/tables/{t}/hands", json=body)
     assert resp.status_code == 400 and err(resp)["field"] == field
     assert client.get(f"/api/tables/{t}/ledger").json["version"] == 0
+
+
+def test_yuxi_two_winners_one_basic_on_the_discard_records_the_paid_one(client):
+    """Yuxi scores several winners on one discard independently: the Basic Win is refused in its
+    own result (paid nothing), the other winner is paid and deals next (the winner deals)."""
+    t = new_table(client, variant="yuxi")["table"]["token"]
+    triplets = {"concealed": "111m222p333s444m55p", "winning_tile": "5p"}
+    basic = {"concealed": "123m456p789s234m55p", "winning_tile": "5p"}
+    winners = [
+        {"winner": "S", "win": {"by": "discard", "from": "W"}, "hand": triplets},
+        {"winner": "N", "win": {"by": "discard", "from": "W"}, "hand": basic},
+    ]
+    preview = client.post(f"/api/tables/{t}/hands/score", json={"winners": winners})
+    assert preview.status_code == 200
+    paid, refused = preview.json["result"]["results"]
+    assert paid["ok"] and refused["ok"] is False and refused["error"]["code"] == "not_on_discard"
+    resp = client.post(f"/api/tables/{t}/hands", json={"winners": winners})
+    assert resp.status_code == 201
+    changes = resp.json["changes"]
+    pays = changes["entries"][-1]["payments"]
+    assert pays[1] > 0 and pays[3] == 0 and pays[2] == -pays[1] and sum(pays) == 0
+    assert changes["state"]["dealer"] == 1  # S (seat 1) won and deals; N's refused hand did not win

@@ -512,8 +512,24 @@ def test_three_winners_on_one_discard() -> None:
     assert result["payments"] == {"E": 8, "S": 4, "W": -16, "N": 4}
 
 
-def test_several_winners_one_basic_is_refused() -> None:
+def test_several_winners_are_scored_independently_a_basic_one_refused_alone() -> None:
+    """'all winning players score points independently': the Basic Win (not allowed on a discard)
+    is refused in its own results entry, paid nothing; the other winner is paid; exit 0."""
     a = payload(ALL_TRIPLETS, win=DISCARD_W)
+    b = payload(BASIC, win=DISCARD_W, winner="N")
+    result = scored([a, b])
+    assert exit_code(result) == 0 and result["ok"]
+    paid, refused = result["results"]
+    assert paid["ok"] and paid["winner"] == "S" and paid["value"] == 2 and "error" not in paid
+    assert refused["ok"] is False and refused["winner"] == "N" and refused["value"] == 0
+    assert refused["error"]["code"] == "not_on_discard" and refused["error"]["kind"] == "refused"
+    assert refused["error"]["message"].startswith("N's hand")
+    assert refused["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0} and "bloom" in refused
+    assert result["payments"] == paid["payments"] == {"E": 0, "S": 2, "W": -2, "N": 0}
+
+
+def test_several_winners_all_refused_refuse_the_call() -> None:
+    a = payload(BASIC, win=DISCARD_W)
     b = payload(BASIC, win=DISCARD_W, winner="N")
     result = scored([a, b])
     assert result["error"]["code"] == "not_on_discard" and exit_code(result) == 1

@@ -66,7 +66,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "flower_set_tai", 0, "Tai per complete set of four flowers (1f-4f or 5f-8f); 0 to 100.", minimum=0, maximum=100
     ),
-    OptionSpec("claimed_chows", True, "Chows may be claimed from a discard (false: a declared chow is refused input)."),
+    OptionSpec(
+        "claimed_chows",
+        True,
+        "Chows may be claimed from a discard (false: a declared chow is refused, code chow_claim_not_allowed).",
+    ),
     OptionSpec(
         "contract_counts_chows",
         False,

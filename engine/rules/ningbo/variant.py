@@ -50,8 +50,9 @@ from ..base import (
     everyone_pays,
     no_payments,
     pay,
+    refuse_claimed_chows,
 )
-from .errors import ChowNotAllowedError, MissingBaidaError, WildFlowerExposedError, WildInMeldError, WinFlagError
+from .errors import MissingBaidaError, WildFlowerExposedError, WildInMeldError, WinFlagError
 from .options import OPTIONS
 from .patterns import PATTERNS, NingboContext
 
@@ -179,11 +180,9 @@ class Ningbo(Variant):
                     "claimed or used to pung or chow (only four wild copies may form a concealed kong)",
                     field=f"hand.melds[{i}]",
                 )
-            if meld.kind == MeldKind.CHOW and not opts["claimed_chows"]:
-                raise ChowNotAllowedError(
-                    "this table does not allow claimed chows (option claimed_chows is false)",
-                    field=f"hand.melds[{i}]",
-                )
+        refuse_claimed_chows(
+            inp, opts["claimed_chows"], "this table calls a discard only for a pung or kong", "claimed_chows"
+        )
 
     def _decompositions(self, inp: ScoreInput, wild: WildSpec) -> list[Decomposition]:
         """Every standard arrangement, groups of wilds only over representative kinds (the wild

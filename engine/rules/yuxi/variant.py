@@ -40,6 +40,7 @@ from ..base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
+    Refusal,
     Scored,
     ScoreInput,
     ScoreItem,
@@ -117,9 +118,15 @@ class YuxiVariant(Variant):
         """ "If multiple players can claim the same discarded tile, all winning players score points
         independently, and the discarder pays all points." With ``multiple_winners="nearest_only"``
         the guide's FAQ wins instead: the tile goes to the winner nearest in turn after the
-        discarder; the others get an empty result saying so."""
-        if opts["multiple_winners"] == "all_score" or len(inputs) < 2:
+        discarder; the others get an empty result saying so.
+
+        Scored independently: a winner the rules refuse (a Basic Win on the discard) gets its own
+        refused result (:meth:`ScoreResult.refusal`, nothing paid) and the others are paid; only
+        when every winner is refused is the whole call refused."""
+        if len(inputs) < 2:
             return [self.score(inp, opts) for inp in inputs]
+        if opts["multiple_winners"] == "all_score":
+            return self._independently(inputs, opts)
         discarder = inputs[0].win.from_seat
         assert discarder is not None
         nearest = _nearest_after(discarder, [i.winner for i in inputs])
@@ -140,6 +147,18 @@ class YuxiVariant(Variant):
                     )
                 )
         return out
+
+    def _independently(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
+        results: list[ScoreResult] = []
+        for inp in inputs:
+            try:
+                results.append(self.score_one_of_several(inp, opts))
+            except Refusal as err:
+                results.append(ScoreResult.refusal(err, {"bloom": self._bloom_extra(inp)}))
+        refusals = [r.refused for r in results if r.refused is not None]
+        if len(refusals) == len(results):
+            raise refusals[0]
+        return results
 
     @staticmethod
     def _evaluate(ctx: YuxiContext, base: int) -> tuple[Scored[YuxiContext], ...]:
