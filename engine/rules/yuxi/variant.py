@@ -278,9 +278,10 @@ class YuxiVariant(Variant):
         return FORMS
 
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
-        """The bloom tiles that would complete this waiting hand if taken after a kong."""
+        """The bloom tiles that would complete this waiting hand if taken after a kong
+        (:func:`_bloom_completes`): none for a hand that has no kong and cannot make one."""
         bloom = inp.indicators.bloom
-        done = _completing(inp.hand.concealed, inp.hand.melds, bloom)
+        done = _bloom_completes(inp.hand.concealed, inp.hand.melds, bloom)
         return {"bloom": {"tiles": [tile_str(t) for t in bloom], "completes": [tile_str(t) for t in done]}}
 
     # ----------------------------------------------------------------- table events
@@ -318,6 +319,28 @@ class YuxiVariant(Variant):
 def _nearest_after(seat: Seat, winners: Sequence[Seat]) -> Seat:
     """The winner first in play order after ``seat`` (the FAQ's "closer in turn")."""
     return min(winners, key=lambda w: (SEATS.index(w) - SEATS.index(seat) - 1) % 4)
+
+
+def _bloom_completes(concealed: Sequence[Tile], melds: Sequence[Meld], bloom: Sequence[Tile]) -> list[Tile]:
+    """The distinct bloom tiles a waiting hand can win with. A bloom tile is taken only instead of
+    a kong's replacement tile, so only after a kong this hand has or can make:
+
+    * a kong among its melds (the one just declared): the bloom tiles that complete the hand;
+    * a pung among its melds (the fourth tile drawn makes an added kong; the shape stays): the same;
+    * three of a kind in hand (the fourth, drawn or discarded, makes a kong): the bloom tiles that
+      complete the rest of the hand with that kong.
+
+    A hand holding all four copies of a kind declares its kong on a later turn, after a draw this
+    answer cannot know; its bloom tiles are listed only through the cases above."""
+    found: set[Tile] = set()
+    if any(m.is_kong or m.kind == MeldKind.PUNG for m in melds):
+        found.update(_completing(concealed, melds, bloom))
+    for kind in sorted(set(concealed)):
+        if list(concealed).count(kind) == 3:
+            rest = [t for t in concealed if t != kind]
+            kong = Meld(MeldKind.CONCEALED_KONG, (kind,) * 4)
+            found.update(_completing(rest, [*melds, kong], bloom))
+    return [t for t in dict.fromkeys(bloom) if t in found]
 
 
 def _completing(concealed: Sequence[Tile], melds: Sequence[Meld], bloom: Sequence[Tile]) -> list[Tile]:
