@@ -218,21 +218,28 @@ class Ledgers:
         to one table take it before their transaction, so they fold in the order they commit)."""
         lock = self._table_lock(table.id)
         with lock:
-            live = self._tables[table.id][1]
-            if live is None or self.store.last_seq(table.id) < live.version:  # a restored file
+            with self._lock:
+                entry = self._tables.get(table.id)
+            live = entry[1] if entry is not None and entry[0] is lock else None
+            if live is None or self.store.last_seq(table.id) < live.version:  # new, or a restored file
                 live = LiveLedger(table, rules)
             catch_up(live, self.store)
             with self._lock:
-                self._tables[table.id] = (lock, live)
+                entry = self._tables.get(table.id)
+                if entry is None or entry[0] is lock:  # not replaced while this thread waited
+                    self._tables[table.id] = (lock, live)
             yield live
 
     def _table_lock(self, table_id: int) -> threading.Lock:
+        """The table's lock (made on first use); the least recently used tables not in use are
+        dropped beyond :data:`KEEP_TABLES`."""
         with self._lock:
             if table_id not in self._tables:
                 self._tables[table_id] = (threading.Lock(), None)
-                while len(self._tables) > KEEP_TABLES:
-                    self._tables.popitem(last=False)
             self._tables.move_to_end(table_id)
+            idle = [k for k, (lock, _) in self._tables.items() if not lock.locked() and k != table_id]
+            for k in idle[: max(0, len(self._tables) - KEEP_TABLES)]:
+                del self._tables[k]
             return self._tables[table_id][0]
 
 

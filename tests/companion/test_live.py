@@ -11,6 +11,7 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from companion import live
 from companion.app import create_app
 from companion.ledger import replay
 from companion.live import ledger_of
@@ -77,3 +78,19 @@ def test_live_ledger_equals_the_full_replay(first: list, then: list, more: list)
         assert here.get(f"/api/tables/{t}/ledger").json == {"ok": True, "changed": True, **full}
         assert sum(full["balances"]) == 400 and all(sum(p["balances"]) == 400 for p in full["timeline"])
         assert full["version"] == len(store.events(table.id))
+
+
+def test_tables_beyond_the_kept_number_are_folded_again_when_used(tmp_path, monkeypatch):
+    monkeypatch.setattr(live, "KEEP_TABLES", 2)
+    client = create_app(tmp_path / "data").test_client()
+    tokens = [new_table(client, start_points=10)["table"]["token"] for _ in range(4)]
+    for round_no in range(3):
+        for i, t in enumerate(tokens):
+            kong = {"type": "kong", "declarer": WINDS[(i + round_no) % 4], "from": WINDS[(i + round_no + 1) % 4]}
+            assert client.post(f"/api/tables/{t}/kongs", json=kong).status_code == 201
+    store = client.application.extensions["mjc_store"]
+    assert len(live.ledgers(store)._tables) <= 2
+    for t in tokens:
+        table, _ = store.find_table(t)
+        full = replay(table, TableRules.of(table), store.events(table.id)).to_dict()
+        assert client.get(f"/api/tables/{t}/ledger").json == {"ok": True, "changed": True, **full}
