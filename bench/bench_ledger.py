@@ -12,14 +12,17 @@ a drawn hand each way:
 * after, HTTP: the same write through the Flask app (``POST /draws``), routing and parsing included.
 
 Prints the median milliseconds per write, the answer's size, the speed-up (before / after) and each
-way's cost against its own cost at event 1. Run: ``python3 run.py bench ledger``.
+way's cost against its own cost at event 1. Then, past event 1,000, :data:`CLIENTS` threads write to
+the table at once each way: writes per second and p50/p99 latency. Run: ``python3 run.py bench ledger``.
 """
 
 from __future__ import annotations
 
 import json
+import sqlite3
 import statistics
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -35,6 +38,8 @@ from companion.store import Store
 
 CHECKPOINTS = (1, 250, 500, 1000)
 REPEAT = 15
+CLIENTS = 30
+WRITES_EACH = 4
 PLAYERS = ["Alice", "Bob", "Chen", "Dora"]
 WIN = {"winner": "S", "win": {"by": "self_draw"}, "hand": {"concealed": "123m456p789s11222z", "winning_tile": "2z"}}
 FILL: list[tuple[str, dict[str, Any]]] = [
@@ -110,7 +115,50 @@ def main() -> None:
                 samples[4].append(wall)
             events += 3 * REPEAT
             rows.append((checkpoint, [statistics.median(s) for s in samples], sizes))
-    _print(rows)
+        _print(rows)
+        crowd = {
+            "before": crowded(lambda: full_replay_write(store, ref)),
+            "after": crowded(lambda: live_write(store, ref)),
+        }
+    _print_crowd(events + 2 * CLIENTS * WRITES_EACH, crowd)
+
+
+def crowded(write: Callable[[], Any]) -> tuple[float, list[float], int]:
+    """:data:`CLIENTS` threads (the server's are threads too) each making :data:`WRITES_EACH`
+    writes to the one table at once: the elapsed seconds, every write's milliseconds (a failed one
+    too) and how many failed (SQLite's 15 s busy timeout)."""
+    latencies: list[float] = []
+    failed: list[BaseException] = []
+
+    def client() -> None:
+        for _ in range(WRITES_EACH):
+            start = time.perf_counter()
+            try:
+                write()
+            except sqlite3.OperationalError as err:
+                failed.append(err)
+            latencies.append((time.perf_counter() - start) * 1000)
+
+    start = time.perf_counter()
+    threads = [threading.Thread(target=client) for _ in range(CLIENTS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    return time.perf_counter() - start, latencies, len(failed)
+
+
+def _print_crowd(events: int, crowd: dict[str, tuple[float, list[float], int]]) -> None:
+    print()
+    print(f"{CLIENTS} clients writing to one table at once, {WRITES_EACH} writes each (history ~{events:,} events)")
+    print(" | ".join(f"{h:>11}" for h in ("way", "writes/s", "p50 ms", "p99 ms", "max ms", "failed")))
+    for name, (elapsed, lat, failed) in crowd.items():
+        cuts = statistics.quantiles(lat, n=100)
+        done = len(lat) - failed
+        cells = (name, f"{done / elapsed:.0f}", f"{cuts[49]:.1f}", f"{cuts[98]:.1f}", f"{max(lat):.1f}", str(failed))
+        print(" | ".join(f"{c:>11}" for c in cells))
+    before, after = (statistics.quantiles(crowd[k][1], n=100)[98] for k in ("before", "after"))
+    print(f"p99 before / after: {before / after:.1f}x")
 
 
 def _print(rows: list[tuple[int, list[float], list[int]]]) -> None:
