@@ -308,3 +308,5 @@ def test_yuxi_two_winners_one_basic_on_the_discard_records_the_paid_one(client):
     pays = changes["entries"][-1]["payments"]
     assert pays[1] > 0 and pays[3] == 0 and pays[2] == -pays[1] and sum(pays) == 0
     assert changes["state"]["dealer"] == 1  # S (seat 1) won and deals; N's refused hand did not win
+    csv_rows = client.get(f"/api/tables/{t}/export.csv").data.decode("utf-8-sig")
+    assert "Bob 2; Dora refused (not_on_discard)" in csv_rows
