@@ -10,7 +10,7 @@ Commands:
   test [ARGS...]    run the whole test suite (``pytest ARGS``)
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
   check             lint and format check (ruff) and type check (mypy) of the whole tree
-  bench [NAME]      run the benchmarks in bench/ (engine, vision)
+  bench [NAME]      run the benchmarks in bench/ (engine, vision, ledger)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]

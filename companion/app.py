@@ -1,9 +1,10 @@
 """The companion's Flask app: the JSON API under ``/api/`` and the tablet page.
 
 ``create_app(data_dir=…)`` is the factory (:mod:`companion.server` serves it with waitress): it
-opens the ledger store, registers the blueprints of :mod:`companion.api` and the error handlers,
-the request guards (host, rate limits, body size, Content-Type) and the security headers
-(:mod:`companion.api.guards`). Every error under ``/api/`` is JSON (:mod:`companion.api.errors`).
+opens the ledger store (removing the photo ``.tmp`` files a crash left), registers the blueprints
+of :mod:`companion.api` and the error handlers, the request guards (host, rate limits, body size,
+Content-Type) and the security headers (:mod:`companion.api.guards`). Every error under ``/api/``
+is JSON (:mod:`companion.api.errors`).
 """
 
 from __future__ import annotations
@@ -41,7 +42,8 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = max_upload or int(os.environ.get("MJC_MAX_UPLOAD", DEFAULT_MAX_UPLOAD))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    app.extensions[STORE_KEY] = Store(data_dir or "data")
+    store = app.extensions[STORE_KEY] = Store(data_dir or "data")
+    store.remove_stale_tmp()
     app.extensions[RECOGNIZER_KEY] = recognizer
     app.extensions[HOSTS_KEY] = allowed_hosts(hosts)
     app.extensions[LIMITER_KEY] = Limiter()

@@ -1,10 +1,14 @@
-"""The ``mjc`` command line: ``score``, ``waits``, ``recognize``, ``serve``.
+"""The ``mjc`` command line: ``score``, ``waits``, ``recognize``, ``serve``, ``check``, ``backup``,
+``restore``.
 
 ``mjc score [FILE]`` and ``mjc waits [FILE]`` read the JSON contract (see :mod:`engine.contract`)
 from FILE or standard input and print JSON; exit status 0 on success, 1 when the rules refuse the
 hand, 2 on malformed input. ``mjc recognize PHOTO… [--json] [--finder learned|classical]``
 reads tiles from photos.
-``mjc serve`` starts the companion server.
+``mjc serve`` starts the companion server. ``mjc check`` reports the data folder's integrity,
+``mjc backup DEST`` copies it while the server may run, ``mjc restore SRC`` puts a checked backup
+back (see :mod:`companion.care`): exit status 0 done, 1 the ledger or backup is damaged, 2 it
+cannot be done as asked (an unusable folder, a server running); problems are one line on stderr.
 """
 
 from __future__ import annotations
@@ -94,6 +98,24 @@ def _recognize(paths: Sequence[str], as_json: bool, finder: str | None = None) -
     return status
 
 
+def _care(args: argparse.Namespace) -> int:
+    """``mjc check``, ``backup`` or ``restore``: the report on stdout, a problem as one line on stderr."""
+    from . import care
+
+    try:
+        if args.command == "check":
+            lines = care.check(args.data_dir)
+        elif args.command == "backup":
+            lines = care.backup(args.data_dir, args.dest)
+        else:
+            lines = care.restore(args.data_dir, args.src)
+    except care.CareError as err:
+        print(f"mjc {args.command}: {err}", file=sys.stderr)
+        return err.status
+    print("\n".join(lines))
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="mjc", description="Mahjong table companion")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -122,7 +144,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a host name the server answers to besides localhost, IP addresses and this machine's name "
         "(repeat for several; also MJC_ALLOWED_HOSTS=a,b)",
     )
+    p_check = sub.add_parser("check", help="check the data folder's ledger (exit 0 sound, 1 damaged)")
+    p_backup = sub.add_parser("backup", help="copy the ledger and its photos into a new folder (server may run)")
+    p_backup.add_argument("dest", help="a new or empty folder")
+    p_restore = sub.add_parser("restore", help="put a backup back (checked first; the server must be stopped)")
+    p_restore.add_argument("src", help="a folder made by `mjc backup`, or a ledger file")
+    for p in (p_check, p_backup, p_restore):
+        p.add_argument("--data-dir", default="data")
     args = parser.parse_args(argv)
+    if args.command in ("check", "backup", "restore"):
+        return _care(args)
     if args.command == "score":
         return _run_contract(contract.score, args.file)
     if args.command == "waits":

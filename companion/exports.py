@@ -65,6 +65,14 @@ def _event_name(e: Mapping[str, Any]) -> str:
     return str(e["kind"])
 
 
+def _winner_detail(name: str, result: Mapping[str, Any]) -> str:
+    """A winner and the value paid, or why the rules refused the winner (one of several scored
+    independently, Yuxi)."""
+    if result.get("ok", True) is False:
+        return f"{name} refused ({result['error']['code']})"
+    return f"{name} {result.get('value', '')}"
+
+
 def _event_detail(e: Mapping[str, Any], players: list[str]) -> str:
     """Who won and for how much; who declared a kong or claimed, from whom (players' names)."""
     seats = (e.get("state") or {}).get("seats", {})
@@ -73,7 +81,7 @@ def _event_detail(e: Mapping[str, Any], players: list[str]) -> str:
         return players[seats[w]] if w in seats else (w or "")
 
     if e["kind"] == "hand" and e.get("outcome") == "win":
-        return "; ".join(f"{who(r['winner'])} {r.get('value', '')}" for r in e["result"]["results"])
+        return "; ".join(_winner_detail(who(r["winner"]), r) for r in e["result"]["results"])
     if e["kind"] == "kong":
         return f"{who(e.get('declarer'))} {e.get('type')}" + (f" from {who(e.get('from'))}" if e.get("from") else "")
     if e["kind"] == "claim":

@@ -17,8 +17,8 @@ Events (``kind``):
 ``undo``     takes back the latest effective event (``target``); undoing a correction brings
              back what it had replaced.
 
-Nothing is deleted: :func:`replay` (an :class:`Evening` folded from the events) works out which events are in effect, the balances (start
-points plus every effective payment), the timeline for the chart and the state of the next hand.
+Nothing is deleted: :func:`replay` (an :class:`Evening` folded from the events) works out which
+events are in effect, the balances (start points plus every effective payment), the timeline for the chart and the state of the next hand.
 The next hand's state is the last effective hand's state advanced by its own outcome, with the
 rule set's :meth:`~engine.rules.base.Variant.next_dealer`; the round wind moves on each time the
 deal has travelled four seats round the table.
@@ -27,14 +27,14 @@ deal has travelled four seats round the table.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from engine.seats import SEATS, Seat
 
 from .rules import TableRules
-from .store import Event, Store, Table
+from .store import Event, Table
 
 log = logging.getLogger("companion.ledger")
 
@@ -130,10 +130,11 @@ class Evening:
     """The fold behind :class:`Replay`: which events are in effect, built one event at a time.
 
     :meth:`fold` takes each stored event in order; :meth:`derive` works out the balances, the
-    timeline, the next hand's state and this hand's claims from what is in effect. A write folds
-    the stored events once, derives the state it is computed from, appends its event, folds that
-    one in and derives the answer: the ledger is read once per write, and the rule set is asked
-    who deals after a hand at most once per fold (the wind a write checked is kept with its event).
+    timeline, the next hand's state and this hand's claims from what is in effect, all at once:
+    this is the full replay, the reference that :class:`companion.live.LiveLedger` (which keeps
+    the derived ledger up to date event by event, for writes) is checked against. The rule set is
+    asked who deals after a hand at most once per fold (the wind a write checked is kept with its
+    event).
     """
 
     def __init__(self, table: Table, rules: TableRules) -> None:
@@ -163,21 +164,25 @@ class Evening:
         if ev.kind in ("hand", "kong", "claim"):
             self._activate(ev)
         elif ev.kind == "correct":
-            if ev.target in self._active:
-                del self._active[ev.target]
-                self._status[ev.target] = "corrected"
+            replaced = self._active.get(ev.target) if ev.target is not None else None
+            if replaced is not None:
+                self._deactivate(replaced, "corrected")
             self._activate(ev)
         elif ev.kind == "undo":
             self._status[ev.id] = "undo"
-            target = self._active.pop(ev.target, None) if ev.target is not None else None
+            target = self._active.get(ev.target) if ev.target is not None else None
             if target is not None:
-                self._status[target.id] = "undone"
+                self._deactivate(target, "undone")
                 if target.kind == "correct" and target.target in self._by_id:
                     self._activate(self._by_id[target.target])
 
     def _activate(self, ev: Event) -> None:
         self._active[ev.id] = ev
         self._status[ev.id] = "active"
+
+    def _deactivate(self, ev: Event, status: str) -> None:
+        del self._active[ev.id]
+        self._status[ev.id] = status
 
     def _position(self, ev: Event) -> int:
         """A correction keeps the place of the hand it replaces (followed back to the original)."""
@@ -205,43 +210,57 @@ class Evening:
         entries = []
         last_hand: Event | None = None
         for ev in ordered:
-            pays = ev.data.get("payments", [0, 0, 0, 0])
-            balances = [b + int(p) for b, p in zip(balances, pays)]
-            entry = {
-                "id": ev.id,
-                "seq": ev.seq,
-                "kind": "hand" if ev.kind == "correct" else ev.kind,
-                "corrected": ev.kind == "correct",
-                "created_at": ev.created_at,
-                "balances": list(balances),
-                **ev.data,
-            }
+            entry = ledger_entry(ev, balances)
+            balances = entry["balances"]
             entries.append(entry)
-            timeline.append({"seq": ev.seq, "id": ev.id, "label": _label(entry), "balances": list(balances)})
+            timeline.append(timeline_point(entry))
             if ev.kind in ("hand", "correct"):
                 last_hand = ev
-        state = initial_state(self.table)
-        if last_hand is not None:
-            state = HandState.from_dict(last_hand.data["state"]).advance(self._next_wind(last_hand))
+        state = self._state_after(last_hand)
         undoable = max(self._active.values(), key=lambda e: e.seq).id if self._active else None
         version = self._events[-1].seq if self._events else 0
         return Replay(
-            state, _claims(ordered, state.hand_no), balances, entries, self._log(), timeline, version, undoable
+            state, claims_of(ordered, state.hand_no), balances, entries, self._log(), timeline, version, undoable
         )
 
+    def _state_after(self, last_hand: Event | None) -> HandState:
+        """The next hand's state: the first hand's, or the last hand's advanced by its outcome."""
+        if last_hand is None:
+            return initial_state(self.table)
+        return HandState.from_dict(last_hand.data["state"]).advance(self._next_wind(last_hand))
+
     def _log(self) -> list[dict]:
-        return [
-            {
-                "id": e.id,
-                "seq": e.seq,
-                "kind": e.kind,
-                "target": e.target,
-                "status": self._status.get(e.id, "active"),
-                "created_at": e.created_at,
-                "hand_no": e.data.get("hand_no", e.data.get("state", {}).get("hand_no")),
-            }
-            for e in self._events
-        ]
+        return [self._log_row(e) for e in self._events]
+
+    def _log_row(self, e: Event) -> dict:
+        return {
+            "id": e.id,
+            "seq": e.seq,
+            "kind": e.kind,
+            "target": e.target,
+            "status": self._status.get(e.id, "active"),
+            "created_at": e.created_at,
+            "hand_no": e.data.get("hand_no", e.data.get("state", {}).get("hand_no")),
+        }
+
+
+def ledger_entry(ev: Event, before: Sequence[int]) -> dict:
+    """An effective event as the ledger lists it, with the balances after it (``before`` plus its payments)."""
+    pays = ev.data.get("payments", [0, 0, 0, 0])
+    return {
+        "id": ev.id,
+        "seq": ev.seq,
+        "kind": "hand" if ev.kind == "correct" else ev.kind,
+        "corrected": ev.kind == "correct",
+        "created_at": ev.created_at,
+        "balances": [b + int(p) for b, p in zip(before, pays)],
+        **ev.data,
+    }
+
+
+def timeline_point(entry: Mapping[str, Any]) -> dict:
+    """The chart's point for a ledger entry: the balances after it."""
+    return {"seq": entry["seq"], "id": entry["id"], "label": _label(entry), "balances": list(entry["balances"])}
 
 
 def replay(table: Table, rules: TableRules, events: Sequence[Event]) -> Replay:
@@ -249,24 +268,7 @@ def replay(table: Table, rules: TableRules, events: Sequence[Event]) -> Replay:
     return Evening.of(table, rules, events).derive()
 
 
-#: a write: from the ledger as it stands, the event's kind, data and target (raise to refuse)
-Build = Callable[[Replay], tuple[str, dict[str, Any], int | None]]
-
-
-def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Replay]:
-    """Append the event ``build`` computes from the ledger, in one transaction, and return it with
-    the ledger advanced by it: the events are read and folded once. A hand the rule set cannot name
-    the next dealer after raises the rule set's error, and nothing is recorded."""
-    with store.transaction() as conn:
-        evening = Evening.of(table, rules, store.events(table.id, conn))
-        kind, data, target = build(evening.derive())
-        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
-        event = store.append(conn, table.id, kind, data, target)
-    evening.fold(event, next_wind=wind)
-    return event, evening.derive()
-
-
-def _claims(ordered: Sequence[Event], hand_no: int) -> dict[str, dict[str, int]]:
+def claims_of(ordered: Sequence[Event], hand_no: int) -> dict[str, dict[str, int]]:
     """Pungs and kongs claimed this hand: each claim and each exposed kong (a concealed kong takes
     nothing; an added kong upgrades a pung already claimed)."""
     claims: dict[str, dict[str, int]] = {}

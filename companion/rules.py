@@ -55,7 +55,8 @@ class TableRules:
     def next_wind(self, data: Mapping[str, Any]) -> Seat:
         """Who deals after the recorded hand ``data``, in that hand's winds. Raises the rule set's
         error when it needs a fact the hand does not carry (Nanning's draw needs ``last_drawer``);
-        a wind the rule set does not name passes the deal (``S``)."""
+        a wind the rule set does not name passes the deal (``S``). A winner the rules refused (one
+        of several scored independently, Yuxi) did not win: only paid winners count."""
         accepted = self.next_dealer_args()
         extra: dict[str, Any] = {}
         if data["outcome"] == "draw":
@@ -63,7 +64,8 @@ class TableRules:
                 extra["last_drawer"] = data["last_drawer"]
             wind = self.variant.next_dealer([], True, self.options, **extra)
         else:
-            winners = [r["winner"] for r in data["result"]["results"] if not r.get("passed_over")]
+            results = data["result"]["results"]
+            winners = [r["winner"] for r in results if r.get("ok", True) and not r.get("passed_over")]
             froms = {
                 (w.get("win") or {}).get("from")
                 for w in data.get("winners", [])

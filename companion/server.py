@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from .care import CareError, ServerLock
 from .logs import redact_loggers
 from .store import StoreError
 
@@ -95,10 +96,16 @@ def serve(
     raise_file_limit()
     names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
     try:
+        lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
         app = create_app(data_dir, hosts=names)
-    except (StoreError, OSError) as err:
-        print(f"mjc serve: cannot open the data folder {data_dir!r}: {err}", file=sys.stderr)
+    except (CareError, StoreError) as err:
+        print(f"mjc serve: {err}", file=sys.stderr)
         return 2
+    except OSError as err:
+        print(f"mjc serve: cannot use the data folder {data_dir!r}: {err.strerror or err}", file=sys.stderr)
+        return 2
+    if app.extensions["mjc_store"].damage is not None:
+        print("mjc serve: the ledger is damaged: reads still answer, writes are refused; run `mjc check`", flush=True)
     try:
         options = server_options(app.config["MAX_CONTENT_LENGTH"], threads)
         server = create_server(app, host=host, port=port, **options)
@@ -125,4 +132,5 @@ def serve(
         print("stopped", flush=True)
     finally:
         server.close()
+        lock.release()
     return 0

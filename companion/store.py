@@ -7,10 +7,21 @@
   correction are themselves events (see :mod:`companion.ledger`).
 * ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings an older file up to
   date in one transaction when the store opens.
+* ``PRAGMA quick_check`` runs when the store opens. A damaged file (:attr:`Store.damage` says
+  how) still answers the reads that work, but every write is refused with :class:`DamagedError`
+  before anything is written: nothing goes into a damaged file. A corruption met later, while
+  reading, marks the store damaged the same way (:meth:`Store.mark_damaged`).
+* A folder or file that cannot be used at all (not a database, read-only, a directory where the
+  file should be) raises :class:`StoreError` with one line saying what and what to do.
+* A photo's file is written to a ``.tmp`` file, fsynced, renamed and its folder fsynced before its
+  row commits; a failed write removes its ``.tmp``; :meth:`Store.remove_stale_tmp` (at server
+  start) removes those a crash left behind.
 """
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import secrets
@@ -71,7 +82,26 @@ SCHEMA_VERSION = len(MIGRATIONS)
 
 
 class StoreError(Exception):
-    """The data file cannot be used (newer schema than this program, unreadable)."""
+    """The data file cannot be used (newer schema than this program, unreadable, not writable)."""
+
+
+class DamagedError(StoreError):
+    """A write refused because the data file is damaged."""
+
+
+class DiskFullError(StoreError):
+    """A write that failed for want of disk space (nothing was recorded)."""
+
+
+#: SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB)
+CORRUPT_CODES = (11, 26)
+#: SQLite's result code for a full disk (SQLITE_FULL)
+FULL_CODE = 13
+
+
+def is_corruption(err: sqlite3.Error) -> bool:
+    """Does ``err`` say the file is damaged?"""
+    return getattr(err, "sqlite_errorcode", 0) & 0xFF in CORRUPT_CODES
 
 
 def now() -> str:
@@ -132,11 +162,26 @@ class Store:
 
     def __init__(self, data_dir: str | os.PathLike[str]) -> None:
         self.data_dir = Path(data_dir)
-        self.data_dir.mkdir(parents=True, exist_ok=True)
         self.path = self.data_dir / DB_NAME
         self.photo_dir = self.data_dir / "photos"
         self._local = threading.local()
-        self.migrate()
+        #: None while the file is sound; else what ``quick_check`` (or a failed read) reported
+        self.damage: str | None = None
+        try:
+            self.data_dir.mkdir(parents=True, exist_ok=True)
+            if self.path.exists() and not self.path.is_file():
+                raise StoreError(f"{self.path} is not a file; move it away or use another --data-dir")
+            self.damage = quick_check(self.conn)
+            if self.damage is None:
+                self.migrate()
+            elif self.schema_version() != SCHEMA_VERSION:
+                raise StoreError(f"{self.path} is damaged and older than this program ({self.damage}): {RESTORE_HINT}")
+        except sqlite3.Error as err:
+            raise StoreError(unusable(self.path, err)) from None
+        except OSError as err:
+            raise StoreError(
+                f"cannot use the data folder {self.data_dir}: {err.strerror or err}; {FOLDER_HINT}"
+            ) from None
 
     # ------------------------------------------------------------------ connections
     def _connect(self) -> sqlite3.Connection:
@@ -157,15 +202,31 @@ class Store:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception."""
+        """``BEGIN IMMEDIATE`` … ``COMMIT``; rolled back on any exception. Refused on a damaged
+        file (:class:`DamagedError`); a full disk raises :class:`DiskFullError`."""
+        self.refuse_if_damaged()
         conn = self.conn
         conn.execute("BEGIN IMMEDIATE")
         try:
             yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
+            conn.execute("COMMIT")
+        except BaseException as err:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            if isinstance(err, sqlite3.Error) and getattr(err, "sqlite_errorcode", 0) & 0xFF == FULL_CODE:
+                raise DiskFullError(DISK_FULL) from None
             raise
-        conn.execute("COMMIT")
+
+    def refuse_if_damaged(self) -> None:
+        """Raise :class:`DamagedError` when the file is known to be damaged."""
+        if self.damage is not None:
+            raise DamagedError(
+                f"the ledger file {self.path} is damaged ({self.damage}); nothing was written: {RESTORE_HINT}"
+            )
+
+    def mark_damaged(self, why: str) -> None:
+        """A read met a damaged page: refuse writes from now on."""
+        self.damage = self.damage or why
 
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -214,11 +275,19 @@ class Store:
         return Table.from_row(row), secrets.compare_digest(row["token"], token)
 
     # ------------------------------------------------------------------ events
-    def events(self, table_id: int, conn: sqlite3.Connection | None = None) -> list[Event]:
+    def events(self, table_id: int, conn: sqlite3.Connection | None = None, *, after: int = 0) -> list[Event]:
+        """The table's events in ``seq`` order (those after ``after`` only)."""
         rows = (
-            (conn or self.conn).execute("SELECT * FROM events WHERE table_id = ? ORDER BY seq", (table_id,)).fetchall()
+            (conn or self.conn)
+            .execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
+            .fetchall()
         )
         return [Event(r["id"], r["seq"], r["kind"], r["target"], json.loads(r["data"]), r["created_at"]) for r in rows]
+
+    def last_seq(self, table_id: int, conn: sqlite3.Connection | None = None) -> int:
+        """The ``seq`` of the table's latest event (0 when none): the ledger's version."""
+        row = (conn or self.conn).execute("SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)).fetchone()
+        return int(row[0] or 0)
 
     @staticmethod
     def append(conn: sqlite3.Connection, table_id: int, kind: str, data: dict, target: int | None = None) -> Event:
@@ -233,16 +302,18 @@ class Store:
 
     # ------------------------------------------------------------------ photos
     def save_photo(self, table_id: int, data: bytes, recognition: dict) -> int:
-        import hashlib
-
+        """Store a photo's file (fsynced with its folder) and then its row; a failed write leaves
+        no ``.tmp`` behind and records nothing."""
+        self.refuse_if_damaged()
         sha = hashlib.sha256(data).hexdigest()
         folder = self.photo_dir / str(table_id)
-        folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{sha[:32]}.img"
-        if not path.exists():
-            tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(data)
-            tmp.replace(path)
+        try:
+            _write_durably(path, data)
+        except OSError as err:
+            if err.errno == errno.ENOSPC:
+                raise DiskFullError(DISK_FULL) from None
+            raise StoreError(f"cannot store the photo in {folder}: {err.strerror or err}; {FOLDER_HINT}") from None
         with self.transaction() as conn:
             cur = conn.execute(
                 "INSERT INTO photos (table_id, sha256, path, recognition, created_at) VALUES (?, ?, ?, ?, ?)",
@@ -250,11 +321,82 @@ class Store:
             )
         return _row_id(cur)
 
+    def remove_stale_tmp(self) -> list[Path]:
+        """Remove the ``.tmp`` files a crash left among the photos (run before serving); answers them."""
+        stale = sorted(self.photo_dir.glob("*/*.tmp")) if self.photo_dir.is_dir() else []
+        for tmp in stale:
+            tmp.unlink(missing_ok=True)
+        return stale
+
     def photo(self, table_id: int, photo_id: int) -> tuple[Path, dict] | None:
         row = self.conn.execute("SELECT * FROM photos WHERE id = ? AND table_id = ?", (photo_id, table_id)).fetchone()
         if row is None:
             return None
         return self.data_dir / row["path"], json.loads(row["recognition"])
+
+
+RESTORE_HINT = (
+    "restore your latest backup with `mjc restore BACKUP` (stop the server first; `mjc check` reports the damage)"
+)
+FOLDER_HINT = "check the folder's permissions and free space, or use another --data-dir"
+DISK_FULL = "the server's disk is full; nothing was recorded. Free some space on it and try again"
+
+
+def quick_check(conn: sqlite3.Connection) -> str | None:
+    """``PRAGMA quick_check``: None when the file is sound, else the first problems it names."""
+    try:
+        rows = [str(r[0]) for r in conn.execute("PRAGMA quick_check(5)").fetchall()]
+    except sqlite3.DatabaseError as err:
+        if not is_corruption(err):
+            raise
+        return str(err)
+    if rows == ["ok"]:
+        return None
+    lines = [line for row in rows for line in row.splitlines() if line and not line.startswith("***")]
+    more = f" (and {len(lines) - 3} more)" if len(lines) > 3 else ""
+    return "; ".join(lines[:3]) + more
+
+
+def unusable(path: Path, err: sqlite3.Error) -> str:
+    """One line for a data file SQLite cannot use, saying what to do."""
+    if is_corruption(err):
+        return f"{path} is not a readable ledger ({err}): {RESTORE_HINT}, or use another --data-dir"
+    if "readonly" in str(err) or "read-only" in str(err):
+        return f"{path} cannot be written ({err}); make the file and its folder writable, or use another --data-dir"
+    return f"cannot open {path} ({err}); {FOLDER_HINT}"
+
+
+def _write_durably(path: Path, data: bytes) -> None:
+    """``data`` into ``path`` through a fsynced ``.tmp`` file, then the folder fsynced (and its
+    parent when the folder is new), so the file outlives a power cut once its row commits."""
+    if path.exists():
+        return
+    folder = path.parent
+    new_folder = not folder.exists()
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f"{path.stem}.{secrets.token_hex(4)}.tmp")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        tmp.replace(path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+    fsync_dir(folder)
+    if new_folder:
+        fsync_dir(folder.parent)
+        fsync_dir(folder.parent.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a folder's entries (a renamed or new file) durable."""
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
 
 
 def _row_id(cur: sqlite3.Cursor) -> int:

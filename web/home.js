@@ -92,7 +92,7 @@ function optionInput(option, kind, attrs, previous) {
     input = element("select", attrs, option.choices.map((c) => element("option", { value: JSON.stringify(c) }, String(c))));
     input.value = has ? previous : JSON.stringify(option.default);
   } else if (kind === "number") {
-    input = element("input", { type: "number", step: Number.isInteger(option.default) ? 1 : "any", ...attrs });
+    input = element("input", { type: "number", step: Number.isInteger(option.default) ? 1 : "any", min: option.minimum, max: option.maximum, ...attrs });
     input.value = has ? previous : option.default;
   } else if (kind === "string") {
     input = element("input", attrs);

@@ -1,9 +1,11 @@
 // Sheets (the modal): open and close it, a yes/no confirmation, and the table's events recorded
 // through it: a kong, a claim, a drawn hand, undoing the last event. Each sheet renders its body,
-// then wires it; a recorded event replaces the store's view (the table re-renders) with a notice.
+// then wires it; a recorded event's changes are merged into the store's view (the table
+// re-renders) with a notice.
 import { api } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showErrorIn, toast } from "./dom.js";
 import { t } from "./i18n.js";
+import { viewAfterWrite } from "./ledger.js";
 import { seatPicker, wireSeatPicker } from "./seats.js";
 import { store } from "./store.js";
 
@@ -24,9 +26,9 @@ const errorLine = () => element("p", { class: "error", hidden: true });
 const question = (label, ...content) => element("div", { class: "q" }, element("span", { class: "q-label" }, label), ...content);
 const bigButton = (id, label) => element("button", { type: "button", class: "primary big", id }, label);
 
-/** POST an event of the open table; the answer is the new view. */
+/** POST an event of the open table; its answer's changes make the new view. */
 async function record(path, body, notice) {
-  const view = await api("POST", `/api/tables/${store.get("token")}/${path}`, body);
+  const view = await viewAfterWrite(await api("POST", `/api/tables/${store.get("token")}/${path}`, body));
   store.set({ view });
   if (notice) toast(notice);
   return view;

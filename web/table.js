@@ -99,6 +99,7 @@ export function describeEntry(entry) {
   if (entry.kind === "hand" && entry.outcome === "draw") return t("ev_draw");
   if (entry.kind === "hand") {
     return entry.result.results.map((r) => {
+      if (r.ok === false) return `${t("ev_refused", { who: playerAt(state, r.winner) })} (${r.error.message})`;
       const win = (entry.winners.find((w) => w.winner === r.winner) || {}).win || {};
       const how = win.by === "discard" ? t("ev_discard", { who: playerAt(state, win.from) }) : t("ev_self_draw");
       return `${t("ev_win", { who: playerAt(state, r.winner) })} · ${r.value} · ${how}`;

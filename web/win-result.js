@@ -1,5 +1,6 @@
 // A win, step 4: the result. Each winner's value, scoring items and multipliers, the wild, fish
 // or bloom tiles the rule set reports, the payments as arrows between the seats and per player.
+import { errorText } from "./api.js";
 import { byId, element, replaceChildren, svgElement } from "./dom.js";
 import { localLabel, signed, t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
@@ -87,6 +88,12 @@ function paymentArrows(result, state) {
 }
 
 function winnerBlock(r, state) {
+  // one of several winners the rules refuse (Yuxi scores each independently): paid nothing, and why
+  if (r.ok === false) {
+    return element("div", { class: "result-one refused" },
+      element("h3", {}, t("ev_refused", { who: `${windShort(r.winner)} ${playerAt(state, r.winner)}` })),
+      element("p", { class: "error" }, errorText(r.error)));
+  }
   return element("div", { class: "result-one" },
     element("h3", {}, `${windShort(r.winner)} ${playerAt(state, r.winner)} — ${t("value")} `, element("span", { class: "value", id: "result-value" }, String(r.value))),
     element("table", { class: "items" }, element("tbody", {}, (r.items || []).map((it) =>

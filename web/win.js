@@ -5,6 +5,7 @@
 import { api } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showError, toast } from "./dom.js";
 import { t, windShort } from "./i18n.js";
+import { viewAfterWrite } from "./ledger.js";
 import { SEATS, playerAt, seatPicker } from "./seats.js";
 import { store } from "./store.js";
 import { buildWinner, draftFromRecorded, newDraft } from "./win-draft.js";
@@ -118,7 +119,7 @@ async function confirm() {
   const button = /** @type {HTMLButtonElement} */ (byId("confirm-btn"));
   button.disabled = true;
   try {
-    const view = await api("POST", url, body);
+    const view = await viewAfterWrite(await api("POST", url, body));
     store.set({ view, win: null, screen: "table" });
     toast(t("recorded"));
   } catch (e) {

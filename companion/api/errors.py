@@ -5,6 +5,10 @@
   answers 422, any other engine error (malformed input) 400, with the engine's code and field.
 * HTTP errors (404, 405, 413) under ``/api/``: JSON with a stable code and the headers HTTP asks
   for (``Allow`` on a 405); elsewhere as Flask has them.
+* The data file (:mod:`companion.store`): 503 ``database_damaged`` (a damaged file: writes are
+  refused, the message says how to restore), ``disk_full`` or ``storage_unavailable``. 503, not 500:
+  the request was sound and the server is not at fault in its code; it cannot record until the
+  person running it acts. A corruption met while reading marks the store damaged.
 * Anything else: a clean 500 ``internal``; the request recorded nothing (writes are one transaction).
   The log line names the request's path with its token redacted (:mod:`companion.logs`).
 """
@@ -12,6 +16,7 @@
 from __future__ import annotations
 
 import logging
+import sqlite3
 
 from flask import Flask, Response, current_app, jsonify, request
 from werkzeug.exceptions import HTTPException
@@ -20,6 +25,8 @@ from engine.errors import MahjongError
 
 from ..errors import ApiError
 from ..logs import redact
+from ..store import RESTORE_HINT, DamagedError, DiskFullError, StoreError, is_corruption
+from .request import store
 
 log = logging.getLogger("companion")
 
@@ -30,6 +37,8 @@ def register_error_handlers(app: Flask) -> None:
     """Install the handlers above on ``app``."""
     app.register_error_handler(ApiError, _api_error)
     app.register_error_handler(MahjongError, _engine_error)
+    app.register_error_handler(StoreError, _store_error)
+    app.register_error_handler(sqlite3.DatabaseError, _database_error)
     app.register_error_handler(HTTPException, _http_error)
     app.register_error_handler(Exception, _unexpected)
 
@@ -46,6 +55,21 @@ def _api_error(err: ApiError) -> tuple[Response, int]:
 
 def _engine_error(err: MahjongError) -> tuple[Response, int]:
     return _answer(ApiError.from_engine(err))
+
+
+def _store_error(err: StoreError) -> tuple[Response, int]:
+    codes = {DamagedError: "database_damaged", DiskFullError: "disk_full"}
+    code = codes.get(type(err), "storage_unavailable")
+    return _answer(ApiError(503, code, str(err)))
+
+
+def _database_error(err: sqlite3.DatabaseError) -> tuple[Response, int]:
+    if not is_corruption(err):
+        return _unexpected(err)
+    rule = request.url_rule.rule if request.url_rule else "?"  # the route, not the path: no token in the log
+    log.error("the ledger file is damaged: %s (on %s %s)", err, request.method, rule)
+    store().mark_damaged(str(err))
+    return _store_error(DamagedError(f"the ledger file is damaged ({err}); nothing was written: {RESTORE_HINT}"))
 
 
 def _http_error(err: HTTPException) -> HTTPException | tuple[Response, int]:

@@ -1,6 +1,8 @@
 """Writes to a table's ledger: claims, kongs, drawn hands, won hands (preview and record),
 corrections and undo. Each write is one event appended in one transaction
-(:func:`companion.ledger.record`).
+(:func:`companion.live.record`); its answer is the event and what it changed in the ledger
+(:class:`companion.live.Changes`), not the whole ledger, so a write costs the same late in the
+evening as early.
 
 For a won hand the table fills in the variant, its options, the round wind, the dealer's streak
 and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`).
@@ -16,20 +18,20 @@ from flask import Blueprint, Response, jsonify
 from engine.melds import MeldKind
 
 from ..errors import ApiError, bad
-from ..ledger import Build, HandState, Replay, by_player, record, replay
+from ..ledger import HandState, by_player
+from ..live import Build, Current, ledger_of, record
 from ..scoring import score_winners
 from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
 from .request import TableRef, object_body, parse, parse_body, store, table_for
-from .views import table_view
 
 bp = Blueprint("hands", __name__, url_prefix="/api/tables/<token>")
 
 
 def _recorded(ref: TableRef, build: Build) -> tuple[Response, int]:
-    """Record the event ``build`` computes (:func:`companion.ledger.record`); answer 201 with the
-    table view of the ledger that recording derived, and the event."""
-    event, ledger = record(store(), ref.table, ref.rules, build)
-    return jsonify(table_view(ref, ledger) | {"event": event.to_dict()}), 201
+    """Record the event ``build`` computes (:func:`companion.live.record`); answer 201 with the
+    event and what it changed."""
+    event, changes = record(store(), ref.table, ref.rules, build)
+    return jsonify({"ok": True, "event": event.to_dict(), "changes": changes.to_dict()}), 201
 
 
 @bp.post("/claims")
@@ -47,7 +49,7 @@ def add_kong(token: str) -> tuple[Response, int]:
     by_wind = ref.rules.kong_payments(MeldKind(body.type), body.declarer, body.from_)
     kong = {"type": body.type, "declarer": body.declarer, "from": body.from_, "payments_by_wind": by_wind}
 
-    def build(led: Replay) -> tuple[str, dict[str, Any], None]:
+    def build(led: Current) -> tuple[str, dict[str, Any], None]:
         return "kong", _this_hand(led.state) | kong | {"payments": by_player(led.state, by_wind)}, None
 
     return _recorded(ref, build)
@@ -66,7 +68,7 @@ def preview_hand(token: str) -> dict[str, Any]:
     that hand's own state and claims."""
     ref = table_for(token)
     body = parse_body(PreviewBody)
-    led = replay(ref.table, ref.rules, store().events(ref.table.id))
+    led = ledger_of(store(), ref.table, ref.rules)
     state, claims = led.state, led.claims
     if "correct" in body.model_fields_set:
         original = next((e for e in led.entries if e["id"] == body.correct and e["kind"] == "hand"), None)
@@ -97,8 +99,8 @@ def correct_hand(token: str, event_id: int) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = _hand_body()
 
-    def build(led: Replay) -> tuple[str, dict[str, Any], int]:
-        original = next((e for e in led.entries if e["id"] == event_id), None)
+    def build(led: Current) -> tuple[str, dict[str, Any], int]:
+        original = led.entry(event_id)
         if original is None or original["kind"] != "hand":
             raise ApiError(
                 404,
@@ -117,7 +119,7 @@ def undo(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(UndoBody, required=False)
 
-    def build(led: Replay) -> tuple[str, dict[str, Any], int]:
+    def build(led: Current) -> tuple[str, dict[str, Any], int]:
         if led.last_undoable is None:
             raise ApiError(409, "nothing_to_undo", "there is nothing to undo at this table")
         if body.event_id is not None and body.event_id != led.last_undoable:

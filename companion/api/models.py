@@ -177,8 +177,12 @@ class ErrorBody(Answer):
 
 
 class Health(Answer):
+    """Liveness and the data file's integrity (503 when damaged: writes are refused)."""
+
     ok: bool
     schema_version: int
+    integrity: Literal["ok", "damaged"]
+    message: str | None = Field(None, description="a damaged file: what was found and what to do")
 
 
 class OptionInfo(OpenAnswer):
@@ -186,6 +190,8 @@ class OptionInfo(OpenAnswer):
     default: Any
     description: str
     choices: list[Any] | None = None
+    minimum: int | None = Field(None, description="a number option: the smallest value allowed")
+    maximum: int | None = Field(None, description="a number option: the largest value allowed")
 
 
 class VariantInfo(OpenAnswer):
@@ -361,12 +367,36 @@ class EventInfo(Answer):
 
 
 class TableView(Answer):
-    """The table, its ledger, and after a write the event it recorded."""
+    """The table and its ledger."""
 
     ok: bool
     table: TableInfo
     ledger: Ledger
-    event: EventInfo | None = None
+
+
+class LedgerChanges(Answer):
+    """What a write changed in the ledger the page held at `from_version` (at another version,
+    reload the table): entries from index `entries_from` on, the chart points after the start
+    point's `entries_from` likewise, log rows added or changed (by id)."""
+
+    from_version: int
+    version: int
+    state: HandStateView
+    claims: dict[str, dict[str, int]]
+    balances: list[int]
+    last_undoable: int | None
+    entries_from: int
+    entries: list[dict[str, Any]]
+    timeline: list[TimelinePoint]
+    log: list[LogItem]
+
+
+class Recorded(Answer):
+    """A write's answer: the event it recorded and what that changed in the ledger."""
+
+    ok: bool
+    event: EventInfo
+    changes: LedgerChanges
 
 
 class TableExport(TableView):

@@ -47,6 +47,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     m.ScoreAnswer,
     m.Waits,
     m.TableView,
+    m.Recorded,
     m.TableExport,
     m.LedgerPoll,
     m.HandPreview,
@@ -109,7 +110,10 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before trying aga
 RATE_LIMITED = _error("too many requests (or wrong table tokens) from this address") | {"headers": RETRY_AFTER}
 BUSY = _error("the recognition queue is full") | {"headers": RETRY_AFTER}
 UNSUPPORTED = _error("the body's Content-Type is not the one this endpoint takes")
-WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND}
+UNAVAILABLE = _error(
+    "the data file is damaged (`database_damaged`), the disk is full (`disk_full`) or the photo folder cannot be written (`storage_unavailable`): nothing was recorded"
+)
+WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND, "503": UNAVAILABLE}
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
 
@@ -129,7 +133,12 @@ T = "/api/tables/{token}"
 
 #: every route of the API (a test checks that each route of the app is here)
 PATHS: dict[str, Any] = {
-    "/api/health": {"get": op("liveness and schema version", {"200": _json(m.Health)})},
+    "/api/health": {
+        "get": op(
+            "liveness, schema version and the data file's integrity",
+            {"200": _json(m.Health), "503": _json(m.Health, "the data file is damaged: writes are refused")},
+        )
+    },
     "/api/openapi.json": {"get": op("this document", {"200": _json({"type": "object"})})},
     "/api/variants": {"get": op("the installed rule sets with their options and defaults", {"200": _json(m.Variants)})},
     "/api/tiles": {"get": op("tile codes with English and Chinese names (the picker)", {"200": _json(m.Tiles)})},
@@ -172,7 +181,7 @@ PATHS: dict[str, Any] = {
     "/api/tables": {
         "post": op(
             "create a table; the answer holds its control token and watch link",
-            {"201": _json(m.TableView), "400": BAD},
+            {"201": _json(m.TableView), "400": BAD, "503": UNAVAILABLE},
             body=_body(m.NewTable),
         )
     },
@@ -193,7 +202,7 @@ PATHS: dict[str, Any] = {
     f"{T}/claims": {
         "post": op(
             "record a pung or kong claimed from another player this hand",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.ClaimBody),
             params=(TOKEN,),
         )
@@ -201,7 +210,7 @@ PATHS: dict[str, Any] = {
     f"{T}/kongs": {
         "post": op(
             "record a kong with its immediate payments under the table's rule set",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.KongBody),
             params=(TOKEN,),
         )
@@ -209,7 +218,7 @@ PATHS: dict[str, Any] = {
     f"{T}/draws": {
         "post": op(
             "record a drawn hand; the deal moves on by the rule set",
-            {"201": _json(m.TableView), **WRITE},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.DrawBody, required=False),
             params=(TOKEN,),
         )
@@ -226,7 +235,7 @@ PATHS: dict[str, Any] = {
     f"{T}/hands": {
         "post": op(
             "record the current hand: a win (scored and paid) or `{drawn: true}`",
-            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
             body=_body(HAND_BODY),
             params=(TOKEN,),
         )
@@ -234,7 +243,7 @@ PATHS: dict[str, Any] = {
     f"{T}/hands/{{event_id}}/correct": {
         "post": op(
             "correct a past hand: re-scored under the state it was played in; balances recompute",
-            {"201": _json(m.TableView), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
             body=_body(HAND_BODY),
             params=(TOKEN, _id("event_id")),
         )
@@ -242,7 +251,7 @@ PATHS: dict[str, Any] = {
     f"{T}/undo": {
         "post": op(
             "take back the latest effective event (recorded as an undo; nothing is deleted)",
-            {"201": _json(m.TableView), **WRITE, "409": _error("nothing to undo, or stale")},
+            {"201": _json(m.Recorded), **WRITE, "409": _error("nothing to undo, or stale")},
             body=_body(m.UndoBody, required=False),
             params=(TOKEN,),
         )

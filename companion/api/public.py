@@ -15,6 +15,7 @@ from engine import contract
 from engine.errors import MahjongError
 from engine.tiles import NUM_ALL, format_tiles, name_en, name_zh, parse_tiles, suit_of, tile_str
 
+from ..store import RESTORE_HINT, SCHEMA_VERSION
 from .models import NotationBody
 from .openapi import openapi_document
 from .request import json_body, parse_body, store
@@ -24,8 +25,14 @@ bp = Blueprint("public", __name__, url_prefix="/api")
 
 
 @bp.get("/health")
-def health() -> dict[str, Any]:
-    return {"ok": True, "schema_version": store().schema_version()}
+def health() -> tuple[Response, int]:
+    """Liveness and the data file's integrity: 200 ``integrity: ok``, or 503 ``integrity: damaged``
+    with what ``quick_check`` (at start) or a failed read found and what to do."""
+    found = store()
+    if found.damage is None:
+        return jsonify({"ok": True, "schema_version": found.schema_version(), "integrity": "ok"}), 200
+    message = f"the ledger file is damaged ({found.damage}); writes are refused: {RESTORE_HINT}"
+    return jsonify({"ok": False, "schema_version": SCHEMA_VERSION, "integrity": "damaged", "message": message}), 503
 
 
 @bp.get("/openapi.json")

@@ -16,6 +16,7 @@ from engine.rules.base import resolve_options
 from ..errors import bad
 from ..exports import ledger_csv
 from ..ledger import Replay, replay
+from ..live import ledger_of
 from ..rules import TableRules
 from .models import NewTable
 from .request import TableRef, parse_body, store, table_for
@@ -90,4 +91,4 @@ def _since() -> int | None:
 
 
 def _ledger(ref: TableRef) -> Replay:
-    return replay(ref.table, ref.rules, store().events(ref.table.id))
+    return ledger_of(store(), ref.table, ref.rules)

@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -27,7 +28,7 @@ from ..errors import MahjongError
 from ..hand import Hand
 from ..melds import MeldKind
 from ..seats import SEATS, Seat, others
-from ..tiles import Tile
+from ..tiles import Tile, format_tiles
 from ..tilesets import TileSet
 from ..waits import winning_tiles as engine_winning_tiles
 
@@ -119,12 +120,20 @@ class ScoreInput:
 
 @dataclass(frozen=True)
 class OptionSpec:
-    """One house rule: name, documented default, description, and the allowed values."""
+    """One house rule: name, documented default, description, and the allowed values: ``choices``,
+    for a number the range ``minimum`` … ``maximum`` (inclusive), for a structured value its own
+    ``validate``. Every number option has a
+    range, chosen so that no payment can leave JavaScript's safe integers (±2^53) whatever the
+    hand: the page and any JSON reader get exact amounts."""
 
     name: str
     default: Any
     description: str
     choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+    #: a structured value's own check (raises :class:`OptionError` naming the part at fault)
+    validate: Callable[[Any], object] | None = None
 
     def check(self, value: Any) -> Any:
         kind = type(self.default)
@@ -145,17 +154,30 @@ class OptionSpec:
             raise OptionError(
                 f"option '{self.name}' must be one of {allowed}, got {value!r}", field=f"options.{self.name}"
             )
+        low = -math.inf if self.minimum is None else self.minimum
+        high = math.inf if self.maximum is None else self.maximum
+        if kind in (int, float) and not low <= value <= high:
+            raise OptionError(
+                f"option '{self.name}' must be from {self.minimum:,} to {self.maximum:,}, got {value!r}",
+                field=f"options.{self.name}",
+            )
+        if self.validate is not None:
+            self.validate(value)
         return value
 
     def to_dict(self) -> dict:
         out = {"name": self.name, "default": self.default, "description": self.description}
         if self.choices is not None:
             out["choices"] = list(self.choices)
+        if self.minimum is not None:
+            out["minimum"] = self.minimum
+        if self.maximum is not None:
+            out["maximum"] = self.maximum
         return out
 
 
 class OptionError(MahjongError):
-    """An unknown house-rule name or a value of the wrong type."""
+    """An unknown house-rule name, a value of the wrong type or out of its range (malformed input)."""
 
     code = "bad_option"
 
@@ -232,7 +254,10 @@ class Multiplier:
 
 @dataclass
 class ScoreResult:
-    """A paid win. ``payments[seat]`` is what the seat gains (winner positive, payers negative)."""
+    """A paid win. ``payments[seat]`` is what the seat gains (winner positive, payers negative).
+
+    Among several winners scored independently (Yuxi), a winner the rules refuse is a result too:
+    ``refused`` holds the refusal, the value is 0 and nobody pays (:meth:`refusal`)."""
 
     value: int | float
     items: list[ScoreItem]
@@ -241,6 +266,12 @@ class ScoreResult:
     extras: dict[str, Any] = field(default_factory=dict)
     decomposition: str | None = None
     notes: list[str] = field(default_factory=list)
+    refused: Refusal | None = None
+
+    @classmethod
+    def refusal(cls, err: Refusal, extras: dict[str, Any] | None = None) -> ScoreResult:
+        """One of several winners whose hand the rules refuse: paid nothing, the error kept."""
+        return cls(0, [], {}, extras=extras or {}, refused=err)
 
     def __post_init__(self) -> None:
         for seat in SEATS:
@@ -251,7 +282,7 @@ class ScoreResult:
 
     def to_dict(self) -> dict:
         out: dict[str, Any] = {
-            "ok": True,
+            "ok": self.refused is None,
             "value": self.value,
             "items": [i.to_dict() for i in self.items],
             "multipliers": [m.to_dict() for m in self.multipliers],
@@ -262,6 +293,8 @@ class ScoreResult:
             out["decomposition"] = self.decomposition
         if self.notes:
             out["notes"] = list(self.notes)
+        if self.refused is not None:
+            out["error"] = self.refused.to_dict() | {"kind": "refused"}
         return out
 
 
@@ -329,6 +362,27 @@ class Refusal(MahjongError):
     """The rules do not pay this hand. ``mjc score`` exits 1 with ``{"ok": false, "error": …}``."""
 
     code = "refused"
+
+
+class ChowClaimNotAllowed(Refusal):
+    """A declared (claimed) chow at a table whose rules call a discard only for a pung, a kong or
+    the win. Every rule set answers it the same way: a refusal (exit 1, HTTP 422) with code
+    ``chow_claim_not_allowed`` and field ``hand.melds[i]``. Not malformed input: the hand is
+    well-formed and the very same hand is paid where the house rule allows claimed chows (each of
+    these rule sets has that option), so it is the rules that refuse it."""
+
+    code = "chow_claim_not_allowed"
+
+
+def refuse_claimed_chows(inp: ScoreInput, allowed: bool, rule: str, option: str) -> None:
+    """Raise :class:`ChowClaimNotAllowed` for the first declared chow unless ``allowed``; ``rule``
+    says what the rule set lets a discard be called for, ``option`` names the house rule."""
+    for i, meld in enumerate(inp.hand.melds):
+        if meld.kind == MeldKind.CHOW and not allowed:
+            raise ChowClaimNotAllowed(
+                f"declared chow {format_tiles(meld.tiles)}: {rule}; set option '{option}' if your table allows it",
+                field=f"hand.melds[{i}]",
+            )
 
 
 class NotAWin(Refusal):

@@ -19,16 +19,16 @@ def test_an_evening_kong_claim_win_undo_and_correction(client):
     assert client.post(f"/api/tables/{t}/claims", json={"claimer": "S", "from": "W"}).status_code == 201
     resp = client.post(f"/api/tables/{t}/kongs", json={"type": "kong", "declarer": "S", "from": "W"})
     assert resp.status_code == 201
-    kong_pay = resp.json["ledger"]["entries"][-1]["payments"]
+    kong_pay = resp.json["changes"]["entries"][-1]["payments"]
     assert sum(kong_pay) == 0
-    assert resp.json["ledger"]["claims"] == {"S": {"W": 2}}
+    assert resp.json["changes"]["claims"] == {"S": {"W": 2}}
 
     # preview: the table fills in variant, round wind, streak and claims
     preview = client.post(f"/api/tables/{t}/hands/score", json={"winners": [WIN_S]}).json
     assert preview["claims"] == {"S": {"W": 2}} and preview["result"]["results"][0]["winner"] == "S"
     resp = client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S]})
     assert resp.status_code == 201
-    ledger = resp.json["ledger"]
+    ledger = resp.json["changes"]
     win = ledger["entries"][-1]
     assert win["claims"] == {"S": {"W": 2}} and win["outcome"] == "win"
     assert ledger["balances"] == [100 + k + w for k, w in zip(kong_pay, win["payments"])]
@@ -41,7 +41,7 @@ def test_an_evening_kong_claim_win_undo_and_correction(client):
     assert preview["state"]["hand_no"] == 1 and preview["claims"] == {"S": {"W": 2}}
     resp = client.post(f"/api/tables/{t}/hands/{win['id']}/correct", json={"winners": [fixed]})
     assert resp.status_code == 201
-    ledger = resp.json["ledger"]
+    ledger = resp.json["changes"]
     corrected = ledger["entries"][-1]
     assert corrected["corrected"] and corrected["replaces"] == win["id"]
     assert corrected["payments"][0] == 0 and corrected["payments"][3] < 0
@@ -54,12 +54,12 @@ def test_an_evening_kong_claim_win_undo_and_correction(client):
     before = ledger["version"]
     resp = client.post(f"/api/tables/{t}/undo", json={"event_id": corrected["id"]})
     assert resp.status_code == 201
-    assert resp.json["ledger"]["entries"][-1]["id"] == win["id"]
+    assert resp.json["changes"]["entries"][-1]["id"] == win["id"]
     resp = client.post(f"/api/tables/{t}/undo", json={"event_id": 12345})
     assert resp.status_code == 409 and err(resp)["code"] == "stale"
     client.post(f"/api/tables/{t}/undo")
     resp = client.post(f"/api/tables/{t}/undo")
-    ledger = resp.json["ledger"]
+    ledger = resp.json["changes"]
     assert ledger["state"]["hand_no"] == 1 and ledger["claims"] == {"S": {"W": 1}}
     assert ledger["balances"] == [100] * 4
     assert ledger["version"] == before + 3
@@ -96,7 +96,7 @@ def test_several_winners_on_one_discard(client):
     ]
     resp = client.post(f"/api/tables/{t}/hands", json={"winners": winners})
     assert resp.status_code == 201
-    entry = resp.json["ledger"]["entries"][-1]
+    entry = resp.json["changes"]["entries"][-1]
     assert [r["winner"] for r in entry["result"]["results"]] == ["S", "W"]
     assert entry["payments"][0] < 0 and entry["payments"][1] > 0 and entry["payments"][2] > 0
 
@@ -105,16 +105,16 @@ def test_dealer_streak_and_round_wind(client):
     # the winner deals next (ningxia's text): the dealer's own wins and draws keep the deal
     t = new_table(client)["table"]["token"]
     win_e = {**WIN_S, "winner": "E"}
-    state = client.post(f"/api/tables/{t}/hands", json={"winners": [win_e]}).json["ledger"]["state"]
+    state = client.post(f"/api/tables/{t}/hands", json={"winners": [win_e]}).json["changes"]["state"]
     assert state["dealer"] == 0 and state["dealer_streak"] == 1
-    state = client.post(f"/api/tables/{t}/draws").json["ledger"]["state"]
+    state = client.post(f"/api/tables/{t}/draws").json["changes"]["state"]
     assert state["dealer"] == 0 and state["dealer_streak"] == 2
     assert client.post(f"/api/tables/{t}/hands/score", json={"winners": [win_e]}).status_code == 200
 
     # next_seat: the deal passes when a non-dealer wins; four passes move the round wind
     t = new_table(client, options={"dealer_rotation": "next_seat"})["table"]["token"]
     for i in range(4):
-        state = client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S]}).json["ledger"]["state"]
+        state = client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S]}).json["changes"]["state"]
         assert state["dealer"] == (i + 1) % 4 and state["dealer_streak"] == 0
     assert state["round_wind"] == "S" and state["hand_no"] == 5
     assert state["winds"] == ["E", "S", "W", "N"]
@@ -142,13 +142,13 @@ def test_every_rule_set_rotates_through_the_ledger(client, variant):
         extra = {"last_drawer": "W"}
     resp = client.post(f"/api/tables/{t}/draws", json=extra)
     assert resp.status_code == 201, resp.json
-    state = resp.json["ledger"]["state"]
+    state = resp.json["changes"]["state"]
     expect = v.next_dealer([], True, resolve_options(v.options, {}), **extra)
     if variant == "nanning":
         assert state["dealer"] == 2  # the last drawer (West) deals
     assert state["dealer"] == L.HandState(1, 0, "E", 0).player_at(expect)
     resp = client.post(f"/api/tables/{t}/kongs", json={"type": "concealed_kong", "declarer": "S"})
-    assert resp.status_code == 201 and sum(resp.json["ledger"]["balances"]) == 0
+    assert resp.status_code == 201 and sum(resp.json["changes"]["balances"]) == 0
 
 
 def test_kong_and_claim_validation(client):
@@ -166,11 +166,33 @@ def test_kong_and_claim_validation(client):
     assert client.post(f"/api/tables/{t}/undo").status_code == 409
 
 
-def test_a_write_reads_the_ledger_once_and_answers_what_a_fresh_read_derives(app, client, monkeypatch):
-    """record() answers the ledger it derived inside its transaction, advanced by the new event: the
-    events are read once per write, the rule set is asked who deals next at most for the last hand
-    before the write and the last one after it (each once), and the answer is what reading the
-    table afresh gives."""
+def merged(ledger: dict, changes: dict) -> dict:
+    """A write's changes applied to the ledger the page held, as web/ledger.js mergeChanges does."""
+    log = list(ledger["log"])
+    for row in changes["log"]:
+        at = next((i for i, old in enumerate(log) if old["id"] == row["id"]), None)
+        if at is None:
+            log.append(row)
+        else:
+            log[at] = row
+    cut = changes["entries_from"]
+    return {
+        "state": changes["state"],
+        "claims": changes["claims"],
+        "balances": changes["balances"],
+        "entries": ledger["entries"][:cut] + changes["entries"],
+        "log": log,
+        "timeline": ledger["timeline"][: cut + 1] + changes["timeline"],
+        "version": changes["version"],
+        "last_undoable": changes["last_undoable"],
+    }
+
+
+def test_a_write_reads_no_history_and_its_changes_merge_into_what_a_fresh_read_derives(client, monkeypatch):
+    """record() folds the new event into the table's live ledger: no event is read back from the
+    database (the ledger in memory is up to date), the rule set is asked who deals next at most
+    for the hand written, and the changes merged into the ledger held before give exactly what
+    reading the table afresh gives, for appends, corrections and undos alike."""
     from companion.rules import TableRules
     from companion.store import Store
 
@@ -190,25 +212,50 @@ def test_a_write_reads_the_ledger_once_and_answers_what_a_fresh_read_derives(app
     monkeypatch.setattr(TableRules, "next_wind", counting_next_wind)
     fixed = {**WIN_S, "win": {"by": "discard", "from": "N"}}
     writes = [
-        ("claims", {"claimer": "S", "from": "W"}, 0),
-        ("kongs", {"type": "kong", "declarer": "S", "from": "W"}, 0),
-        ("hands", {"winners": [WIN_S]}, 1),  # the new hand
-        ("hands/{hand}/correct", {"winners": [fixed]}, 2),  # the hand in effect, the correction
-        ("draws", {}, 2),  # the correction, the draw
-        ("undo", {}, 2),  # the draw, then the correction again in effect
-        ("undo", {}, 2),  # the correction, then the original hand again in effect
-        ("hands", {"drawn": True}, 2),  # the original hand, the draw
+        ("claims", {"claimer": "S", "from": "W"}, 0, 1),
+        ("kongs", {"type": "kong", "declarer": "S", "from": "W"}, 0, 1),
+        ("hands", {"winners": [WIN_S]}, 1, 1),  # the new hand
+        ("draws", {}, 1, 1),
+        ("hands/{hand}/correct", {"winners": [fixed]}, 1, 2),  # the hand and its correction
+        ("undo", {}, 0, 3),  # the undo, the correction, the original hand again in effect
+        ("undo", {}, 0, 2),  # the undo and the draw
+        ("hands", {"drawn": True}, 1, 1),
     ]
     hand = None
-    for path, body, winds in writes:
+    held = client.get(f"/api/tables/{t}/ledger").json
+    for path, body, winds, log_rows in writes:
         calls.update(events=0, next_wind=0)
         resp = client.post(f"/api/tables/{t}/{path.format(hand=hand)}", json=body)
         assert resp.status_code == 201, resp.json
-        assert calls == {"events": 1, "next_wind": winds}, path
+        assert calls == {"events": 0, "next_wind": winds}, path
+        changes = resp.json["changes"]
+        assert changes["from_version"] == held["version"] and len(changes["log"]) == log_rows, path
         if path == "hands" and hand is None:
             hand = resp.json["event"]["id"]
         fresh = client.get(f"/api/tables/{t}/ledger").json
-        assert {"ok": True, "changed": True, **resp.json["ledger"]} == fresh, path
+        held = {"ok": True, "changed": True, **merged(held, changes)}
+        assert held == fresh, path
+
+
+def test_a_write_reads_what_another_process_appended(app, tmp_path):
+    """The live ledger is a cache of the events: rows another process appended are read (only
+    they) before the next write is computed."""
+    from companion.store import Store
+
+    client = app.test_client()
+    t = new_table(client, start_points=50)["table"]["token"]
+    client.post(f"/api/tables/{t}/claims", json={"claimer": "S", "from": "W"})
+    other = app.test_client()  # same app; a second store on the same file stands for the other process
+    outside = Store(app.extensions["mjc_store"].data_dir)
+    table, _ = outside.find_table(t)
+    with outside.transaction() as conn:
+        outside.append(conn, table.id, "claim", {"claimer": "W", "from": "N", "hand_no": 1, "payments": [0] * 4})
+    resp = other.post(f"/api/tables/{t}/claims", json={"claimer": "N", "from": "E"})
+    assert resp.json["changes"]["from_version"] == 2 and resp.json["changes"]["claims"] == {
+        "S": {"W": 1},
+        "W": {"N": 1},
+        "N": {"E": 1},
+    }
 
 
 def test_engine_errors_answer_400_and_refusals_422_with_kind(client):
@@ -239,3 +286,27 @@ def test_hand_bodies_name_the_field_at_fault(client, body, field):
     resp = client.post(f"/api/tables/{t}/hands", json=body)
     assert resp.status_code == 400 and err(resp)["field"] == field
     assert client.get(f"/api/tables/{t}/ledger").json["version"] == 0
+
+
+def test_yuxi_two_winners_one_basic_on_the_discard_records_the_paid_one(client):
+    """Yuxi scores several winners on one discard independently: the Basic Win is refused in its
+    own result (paid nothing), the other winner is paid and deals next (the winner deals)."""
+    t = new_table(client, variant="yuxi")["table"]["token"]
+    triplets = {"concealed": "111m222p333s444m55p", "winning_tile": "5p"}
+    basic = {"concealed": "123m456p789s234m55p", "winning_tile": "5p"}
+    winners = [
+        {"winner": "S", "win": {"by": "discard", "from": "W"}, "hand": triplets},
+        {"winner": "N", "win": {"by": "discard", "from": "W"}, "hand": basic},
+    ]
+    preview = client.post(f"/api/tables/{t}/hands/score", json={"winners": winners})
+    assert preview.status_code == 200
+    paid, refused = preview.json["result"]["results"]
+    assert paid["ok"] and refused["ok"] is False and refused["error"]["code"] == "not_on_discard"
+    resp = client.post(f"/api/tables/{t}/hands", json={"winners": winners})
+    assert resp.status_code == 201
+    changes = resp.json["changes"]
+    pays = changes["entries"][-1]["payments"]
+    assert pays[1] > 0 and pays[3] == 0 and pays[2] == -pays[1] and sum(pays) == 0
+    assert changes["state"]["dealer"] == 1  # S (seat 1) won and deals; N's refused hand did not win
+    csv_rows = client.get(f"/api/tables/{t}/export.csv").data.decode("utf-8-sig")
+    assert "Bob 2; Dora refused (not_on_discard)" in csv_rows

@@ -19,6 +19,7 @@ from companion.api.models import (
     LedgerPoll,
     Notation,
     Recognition,
+    Recorded,
     ScoreAnswer,
     TableExport,
     TableView,
@@ -91,14 +92,14 @@ def test_answers_match_the_response_models(client: FlaskClient) -> None:
     Recognition.model_validate(
         client.post(f"/api/tables/{t}/photos", data={"photo": (io.BytesIO(b"jpeg"), "h.jpg")}).json
     )
-    TableView.model_validate(
+    Recorded.model_validate(
         client.post(f"/api/tables/{t}/kongs", json={"type": "kong", "declarer": "S", "from": "W"}).json
     )
     HandPreview.model_validate(answer(client.post(f"/api/tables/{t}/hands/score", json={"winners": [WIN_S]})))
-    recorded = TableView.model_validate(answer(client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S]})))
-    assert recorded.event is not None and recorded.event.kind == "hand"
+    recorded = Recorded.model_validate(answer(client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S]})))
+    assert recorded.event.kind == "hand" and recorded.changes.entries[-1]["id"] == recorded.event.id
     LedgerPoll.model_validate(answer(client.get(f"/api/tables/{t}/ledger")))
-    LedgerPoll.model_validate(answer(client.get(f"/api/tables/{t}/ledger?since={recorded.ledger.version}")))
+    LedgerPoll.model_validate(answer(client.get(f"/api/tables/{t}/ledger?since={recorded.changes.version}")))
     TableExport.model_validate(answer(client.get(f"/api/tables/{t}/export.json")))
     ErrorBody.model_validate(answer(client.post(f"/api/tables/{t}/undo", json={"event_id": 999})))
 

@@ -18,6 +18,6 @@ def test_table_photo_is_stored_and_linked_to_the_hand(client):
     assert [x["code"] for x in resp.json["tiles"]] == ["1m", "2m", "3m"]
     assert client.get(f"/api/tables/{t}/photos/{pid}").data == jpeg
     resp = client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S], "photo_id": pid})
-    assert resp.status_code == 201 and resp.json["ledger"]["entries"][-1]["photo_id"] == pid
+    assert resp.status_code == 201 and resp.json["changes"]["entries"][-1]["photo_id"] == pid
     resp = client.post(f"/api/tables/{t}/hands", json={"winners": [WIN_S], "photo_id": 999})
     assert resp.status_code == 400 and err(resp)["field"] == "photo_id"

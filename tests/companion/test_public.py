@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import ledger as L
+from companion import live
 from companion.app import create_app
 from engine import contract
 
@@ -99,7 +99,7 @@ def test_unknown_api_path_and_method_are_json(client):
 
 def test_unexpected_error_is_a_clean_500(client, monkeypatch):
     t = new_table(client)["table"]["token"]
-    monkeypatch.setattr(L.Evening, "derive", lambda self: 1 / 0)
+    monkeypatch.setattr(live.LiveLedger, "snapshot", lambda self: 1 / 0)
     resp = client.get(f"/api/tables/{t}")
     assert resp.status_code == 500 and err(resp)["code"] == "internal"
 

@@ -88,3 +88,23 @@ def test_a_new_table_keeps_trimmed_names_and_resolved_options(client):
     assert view["table"]["players"] == PLAYERS and view["table"]["name"] == "Friday"
     assert view["table"]["options"]["seven_pairs"] is True
     assert view["table"]["variant"]["draw_needs"] == []
+
+
+@pytest.mark.parametrize(
+    "variant, options, field",
+    [
+        ("hefei", {"base_score": -20}, "options.base_score"),
+        (
+            "hefei",
+            {"base_score": 10**6},
+            "options.base_score",
+        ),  # 10**26 never reaches the options: over JSON's safe integers (test_limits)
+        ("yuxi", {"base_points": 0}, "options.base_points"),
+        ("nanning", {"kong_points": 10_001}, "options.kong_points"),
+        ("nanning", {"values": {"full_flush": {"discard": -1}}}, "options.values.full_flush.discard"),
+        ("ningbo", {"minimum_tai": 101}, "options.minimum_tai"),
+    ],
+)
+def test_a_new_table_refuses_options_out_of_range(client, variant, options, field):
+    resp = client.post("/api/tables", json={"variant": variant, "players": PLAYERS, "options": options})
+    assert resp.status_code == 400 and err(resp)["field"] == field and err(resp)["code"] == "bad_option"

@@ -199,6 +199,58 @@ def test_tablet_evening_in_english(live_server, browser):
     assert not js_errors(d), js_errors(d)
 
 
+def test_several_writes_merge_into_what_the_server_holds(live_server, browser):
+    """Writes answer what they changed; the page merges it. After kongs, draws and an undo — one
+    kong recorded by another device in between, which makes the page reload instead — the seats,
+    the ledger and the chart are the server's."""
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, live_server, "en")
+    token = create_table(d, ["Alice", "Bob", "Chen", "Dora"])
+
+    def kong(declarer, discarder):
+        click(d, "#act-kong")
+        click(d, f"[data-name=kong-declarer] button[data-seat={declarer}]")
+        click(d, f"[data-name=kong-from] button[data-seat={discarder}]")
+        click(d, "#kong-record")
+        hidden(d, "#sheet")
+
+    def server_ledger():
+        return json.loads(fetch(f"{live_server}/api/tables/{token}"))["ledger"]
+
+    def shows_the_server():
+        ledger = server_ledger()
+        return (
+            balances(d) == ledger["balances"]
+            and len(d.find_elements("css selector", "#ledger li.entry")) == len(ledger["entries"])
+            and len(d.find_elements("css selector", "#chart polyline")) == 4
+        )
+
+    kong("S", "W")
+    kong("N", "E")
+    click(d, "#act-draw")
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    _wait(d, lambda x: shows_the_server())
+    # another device records a kong: the page's ledger is one version behind
+    other = urllib.request.Request(
+        f"{live_server}/api/tables/{token}/kongs",
+        data=json.dumps({"type": "kong", "declarer": "W", "from": "N"}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    urllib.request.urlopen(other, timeout=10).close()
+    kong("E", "S")
+    _wait(d, lambda x: shows_the_server())
+    click(d, "#act-undo")
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    _wait(d, lambda x: shows_the_server())
+    assert [e["kind"] for e in server_ledger()["entries"]] == ["kong", "kong", "hand", "kong"]
+    assert sum(balances(d)) == 0
+    shot(d, "tablet_en_6_after_several_writes")
+    assert not js_errors(d), js_errors(d)
+
+
 def test_phone_evening_in_chinese(live_server, browser):
     d = browser
     set_viewport(d, 390, 844, mobile=True)

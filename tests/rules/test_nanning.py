@@ -670,10 +670,10 @@ def test_not_a_win() -> None:
 
 
 def test_declared_chow_refused_unless_allowed() -> None:
-    """Only pungs and kongs are claimed ('Calling Tiles'): a declared chow is bad input naming the
-    meld (exit 2, like Ningbo's claimed_chows off); allow_chow lifts it."""
+    """Only pungs and kongs are claimed ('Calling Tiles'): a declared chow is refused naming the
+    meld (exit 1, as in every rule set); allow_chow lifts it."""
     p = payload("456p789s11z222z", "9s", winner="S", melds=[{"type": "chow", "tiles": "123m", "from": "E"}])
-    assert malformed(p, "hand.melds[0]")["error"]["code"] == "chow_not_allowed"
+    assert refused(p, "chow_claim_not_allowed")["error"]["field"] == "hand.melds[0]"
     p["options"] = {"allow_chow": True}
     assert ok(p)["payments"]["S"] == 9
 
@@ -768,7 +768,9 @@ def test_waits_declared_chow_needs_allow_chow() -> None:
         "hand": {"concealed": "456p789s1z222z", "melds": [{"type": "chow", "tiles": "123m", "from": "E"}]},
     }
     r = waits(p)
-    assert exit_code(r) == 2 and r["error"]["code"] == "chow_not_allowed" and r["error"]["field"] == "hand.melds[0]"
+    assert (
+        exit_code(r) == 1 and r["error"]["code"] == "chow_claim_not_allowed" and r["error"]["field"] == "hand.melds[0]"
+    )
     p["options"] = {"allow_chow": True}
     assert waits(p)["waits"] == ["1z"]
 
@@ -867,8 +869,8 @@ def winning_hands(draw: st.DrawFn) -> dict:
 def test_property_payments_sum_to_zero(p: dict) -> None:
     r = scored(p)
     chows = any(m["type"] == "chow" for m in p["hand"]["melds"]) and not p["options"].get("allow_chow")
-    if chows:  # a declared chow at a table without chows: bad input naming the meld
-        assert exit_code(r) == 2 and r["error"]["code"] == "chow_not_allowed", r
+    if chows:  # a declared chow at a table without chows: refused naming the meld
+        assert exit_code(r) == 1 and r["error"]["code"] == "chow_claim_not_allowed", r
         return
     assert exit_code(r) in (0, 1), r
     if r["ok"]:

@@ -618,11 +618,9 @@ def test_contract_and_robbed_kong_pay_x5_once() -> None:
 
 def test_option_claimed_chows_off() -> None:
     chow = {"type": "chow", "tiles": "123m", "from": "E"}
-    bad(
-        scored(hand("456p678s22s555z", "2s", melds=[chow], options={"claimed_chows": False})),
-        "chow_not_allowed",
-        "hand.melds[0]",
-    )
+    result = scored(hand("456p678s22s555z", "2s", melds=[chow], options={"claimed_chows": False}))
+    refused(result, "chow_claim_not_allowed")
+    assert result["error"]["field"] == "hand.melds[0]"
 
 
 def test_added_kong_accepted() -> None:
@@ -730,11 +728,11 @@ def test_waits_checks_melds_like_score() -> None:
         "hand.melds[0]",
     )
     chow = {"type": "chow", "tiles": "123m", "from": "E"}
-    bad(
-        waits(base | {"options": {"claimed_chows": False}, "hand": {"concealed": "456p678s2s555z", "melds": [chow]}}),
-        "chow_not_allowed",
-        "hand.melds[0]",
+    result = waits(
+        base | {"options": {"claimed_chows": False}, "hand": {"concealed": "456p678s2s555z", "melds": [chow]}}
     )
+    refused(result, "chow_claim_not_allowed")
+    assert result["error"]["field"] == "hand.melds[0]"
 
 
 def test_describe_lists_ningbo_options() -> None:

@@ -446,8 +446,34 @@ def test_waits_lists_completing_bloom_tiles() -> None:
 
 
 def test_waits_bloom_tiles_that_complete_both() -> None:
-    result = waits(waits_payload("123m456p789s23s55m", bloom=["1s", "4s"]))
+    """Three 1m in hand: the fourth makes a kong, after which either bloom tile completes the rest."""
+    result = waits(waits_payload("111m456p789s23s55m", bloom=["1s", "4s"]))
     assert result["bloom"]["completes"] == ["1s", "4s"]
+
+
+@pytest.mark.parametrize(
+    "concealed, bloom",
+    [
+        ("123m456p789s23s55m", ["1s", "4s"]),  # no triplet, no meld: no kong can be made
+        ("123m456p789s23s44s", ["4s", "4s"]),
+        ("1122m3344p5566s7z", ["7z", "1m"]),  # seven pairs: concealed, no triplet
+    ],
+)
+def test_waits_lists_no_bloom_tile_for_a_hand_that_cannot_kong(concealed: str, bloom: list) -> None:
+    """A bloom tile is taken only instead of a kong's replacement: a hand with no kong that cannot
+    make one lists none under `completes`, though the tile would complete it."""
+    result = waits(waits_payload(concealed, bloom=bloom))
+    assert result["ok"] and result["bloom"]["completes"] == []
+
+
+def test_waits_bloom_after_an_added_kong_or_a_triplet_kong() -> None:
+    """A pung among the melds takes its fourth tile as an added kong (the shape stays); a triplet in
+    hand becomes a concealed kong, and the bloom tile must complete what is left."""
+    pung = {"type": "pung", "tiles": "111m", "from": "N"}
+    assert waits(waits_payload("456p789s23s55m", melds=[pung], bloom=["1s", "7z"]))["bloom"]["completes"] == ["1s"]
+    # 5s wins with 11m as the pair (111m split as 11m + 123m); once 1111m is a kong, only 1m/4m complete 23m
+    result = waits(waits_payload("111m23m456p789s55s", bloom=["5s", "4m"]))
+    assert result["waits"] == ["1m", "4m", "5s"] and result["bloom"]["completes"] == ["4m"]
 
 
 def test_waits_thirteen_orphans_shape_has_no_waits() -> None:
@@ -461,20 +487,17 @@ def test_waits_without_bloom_tiles() -> None:
 
 
 def test_waits_equal_bloom_tiles_listed_once() -> None:
-    result = waits(waits_payload("123m456p789s23s55m", bloom=["4s", "4s"]))
+    result = waits(waits_payload("111m456p789s23s55m", bloom=["4s", "4s"]))
     assert result["bloom"]["completes"] == ["4s"]
 
 
 def test_waits_bloom_copies_limit_the_waits() -> None:
-    """Two 4s face up as bloom tiles and two in hand: no 4s left to draw, but a bloom 4s still completes."""
-    result = waits(waits_payload("123m456p789s23s44s", bloom=["4s", "4s"]))
+    """Two 4s face up as bloom tiles and two in hand: no 4s left to draw, but a bloom 4s still
+    completes (after the fourth 1m turns the pung into a kong)."""
+    pung = {"type": "pung", "tiles": "111m", "from": "N"}
+    result = waits(waits_payload("456p789s23s44s", melds=[pung], bloom=["4s", "4s"]))
     assert result["waits"] == ["1s"]
     assert result["bloom"]["completes"] == ["4s"]
-
-
-def test_waits_seven_pairs_bloom() -> None:
-    result = waits(waits_payload("1122m3344p5566s7z", bloom=["7z", "1m"]))
-    assert result["bloom"]["completes"] == ["7z"]
 
 
 # --------------------------------------------------------------------------- several winners
@@ -512,8 +535,24 @@ def test_three_winners_on_one_discard() -> None:
     assert result["payments"] == {"E": 8, "S": 4, "W": -16, "N": 4}
 
 
-def test_several_winners_one_basic_is_refused() -> None:
+def test_several_winners_are_scored_independently_a_basic_one_refused_alone() -> None:
+    """'all winning players score points independently': the Basic Win (not allowed on a discard)
+    is refused in its own results entry, paid nothing; the other winner is paid; exit 0."""
     a = payload(ALL_TRIPLETS, win=DISCARD_W)
+    b = payload(BASIC, win=DISCARD_W, winner="N")
+    result = scored([a, b])
+    assert exit_code(result) == 0 and result["ok"]
+    paid, refused = result["results"]
+    assert paid["ok"] and paid["winner"] == "S" and paid["value"] == 2 and "error" not in paid
+    assert refused["ok"] is False and refused["winner"] == "N" and refused["value"] == 0
+    assert refused["error"]["code"] == "not_on_discard" and refused["error"]["kind"] == "refused"
+    assert refused["error"]["message"].startswith("N's hand")
+    assert refused["payments"] == {"E": 0, "S": 0, "W": 0, "N": 0} and "bloom" in refused
+    assert result["payments"] == paid["payments"] == {"E": 0, "S": 2, "W": -2, "N": 0}
+
+
+def test_several_winners_all_refused_refuse_the_call() -> None:
+    a = payload(BASIC, win=DISCARD_W)
     b = payload(BASIC, win=DISCARD_W, winner="N")
     result = scored([a, b])
     assert result["error"]["code"] == "not_on_discard" and exit_code(result) == 1

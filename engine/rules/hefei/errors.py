@@ -9,10 +9,3 @@ class FewerThanEight(Refusal):
     """The tiles form sets and a pair but no suit has 8 tiles (melds included, a kong as 4)."""
 
     code = "fewer_than_eight"
-
-
-class ChowClaimNotAllowed(Refusal):
-    """A declared (claimed) chow: the Hefei text lets a discard be called only for a pung, a kong
-    or the win (option ``claimed_chows``)."""
-
-    code = "chow_claim_not_allowed"

@@ -13,7 +13,11 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "leaves it out; two independent Hefei implementations count 15 for a win. False reproduces the example.",
     ),
     OptionSpec(
-        "base_score", 20, "The base score the points are multiplied by ('typically 20'); a whole number of at least 1."
+        "base_score",
+        20,
+        "The base score the points are multiplied by ('typically 20'); a whole number from 1 to 10,000.",
+        minimum=1,
+        maximum=10_000,
     ),
     OptionSpec(
         "single_wait",

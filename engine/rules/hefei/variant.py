@@ -37,7 +37,6 @@ from ...waits import wait_shapes
 from ..base import (
     Multiplier,
     NotAWin,
-    OptionError,
     Scored,
     ScoreInput,
     ScoreResult,
@@ -45,8 +44,9 @@ from ..base import (
     best_of,
     no_payments,
     pay,
+    refuse_claimed_chows,
 )
-from .errors import ChowClaimNotAllowed, FewerThanEight
+from .errors import FewerThanEight
 from .options import OPTIONS
 from .patterns import EIGHT, PATTERNS, STREAK_POINTS, HefeiContext
 
@@ -93,11 +93,8 @@ class Hefei(Variant):
     # ----------------------------------------------------------------- checks and waits
 
     def _check_claims(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
-        if not opts["claimed_chows"] and any(m.kind == MeldKind.CHOW for m in inp.hand.melds):
-            raise ChowClaimNotAllowed(
-                "a chow cannot be claimed from a discard in Hefei (only pung, kong or the win); set option "
-                "'claimed_chows' if your table allows it"
-            )
+        rule = "a Hefei discard is called only for a pung, a kong or the win"
+        refuse_claimed_chows(inp, opts["claimed_chows"], rule, "claimed_chows")
 
     def winning_tiles(self, inp: ScoreInput, opts: Mapping[str, Any]) -> list[Tile]:
         """Only tiles that win under Hefei rules, the eight-of-a-suit rule included."""
@@ -180,10 +177,6 @@ class Hefei(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Sum the points of every row met by the best reading; pay points × base."""
-        if opts["base_score"] < 1:
-            raise OptionError(
-                f"option 'base_score' must be at least 1, got {opts['base_score']}", field="options.base_score"
-            )
         self._check_claims(inp, opts)
         hand = inp.hand
         readings = decompose(hand.concealed, hand.melds, forms=FORMS)

@@ -5,13 +5,6 @@ from __future__ import annotations
 from ...errors import MahjongError
 
 
-class ChowNotAllowed(MahjongError):
-    """A declared chow: Nanning claims only pungs and kongs (unless ``allow_chow``). Play the rules
-    forbid, so bad input (exit 2) naming the meld — the same code as Ningbo's ``claimed_chows``."""
-
-    code = "chow_not_allowed"
-
-
 class NanningInputError(MahjongError):
     """Input that cannot describe a Nanning hand (too many fish tiles, winners that disagree on
     the fish, a kong win without a kong, a drawn hand without its last drawer). Exit status 2 in

@@ -9,13 +9,48 @@ from typing import Any
 from ..base import OptionError, OptionSpec
 from .patterns import CELLS, DEFAULT_TABLE, PATTERNS
 
+#: the largest payout-table cell (payments stay far inside JavaScript's safe integers)
+MAX_CELL = 10_000
+
+
+def payout_table(opts: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """The guide's table with the ``values`` option's overrides applied."""
+    return overridden(opts["values"])
+
+
+def overridden(values: Mapping[str, Any]) -> dict[str, dict[str, int]]:
+    """The guide's table with ``values`` overrides applied (raises :class:`OptionError` naming the
+    cell at fault: an unknown row or cell, a value not a whole number from 0 to :data:`MAX_CELL`)."""
+    table = {row: dict(cells) for row, cells in DEFAULT_TABLE.items()}
+    for row, cells in values.items():
+        where = f"options.values.{row}"
+        if row not in table:
+            raise OptionError(f"unknown payout row '{row}'; rows: {', '.join(table)}", field=where)
+        if not isinstance(cells, dict):
+            raise OptionError(f"'{where}' must map 'self_draw' / 'discard' to points", field=where)
+        for cell, points in cells.items():
+            if cell not in CELLS:
+                raise OptionError(
+                    f"'{where}' cells are 'self_draw' and 'discard', got {cell!r}", field=f"{where}.{cell}"
+                )
+            if not isinstance(points, int) or isinstance(points, bool) or not 0 <= points <= MAX_CELL:
+                raise OptionError(
+                    f"'{where}.{cell}' must be a whole number from 0 to {MAX_CELL:,}, got {points!r}",
+                    field=f"{where}.{cell}",
+                )
+            table[row][cell] = points
+    return table
+
+
 OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "minimum",
         9,
         "Minimum a win must collect in total under normal payment, before fishing and sealing "
         "(the guide's '9 points'; a plain self-draw collects 3 x 3 = 9, a plain discard win 2). "
-        "0 turns the minimum off.",
+        "0 turns the minimum off; at most 1,000.",
+        minimum=0,
+        maximum=1_000,
     ),
     OptionSpec(
         "combine",
@@ -28,7 +63,10 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "values",
         {},
         "Overrides of the payout table: {row: {'self_draw': n, 'discard': n}}; a cell added to a "
-        "row makes the row pay on that win type. Rows: " + ", ".join(p.name for p in PATTERNS) + ".",
+        "row makes the row pay on that win type (a whole number from 0 to 10,000). Rows: "
+        + ", ".join(p.name for p in PATTERNS)
+        + ".",
+        validate=overridden,
     ),
     OptionSpec("allow_chow", False, "Allow declared chows (the guide only lets pungs and kongs be claimed)."),
     OptionSpec(
@@ -49,14 +87,22 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "fish_min_tiles",
         9,
         "Fishing happens only when the winner holds at least this many tiles outside exposed "
-        "melds (winning tile included).",
+        "melds (winning tile included); 0 to 18.",
+        minimum=0,
+        maximum=18,
     ),
     OptionSpec(
         "fish_concealed_kongs",
         True,
         "Count a concealed kong as four tiles in hand for the fishing threshold (it is not an exposed meld).",
     ),
-    OptionSpec("max_fish", 3, "Most fish tiles flipped (the guide: the last three wall tiles, fewer if fewer remain)."),
+    OptionSpec(
+        "max_fish",
+        3,
+        "Most fish tiles flipped (the guide: the last three wall tiles, fewer if fewer remain); 0 to 8.",
+        minimum=0,
+        maximum=8,
+    ),
     OptionSpec(
         "several_winners",
         "all",
@@ -68,35 +114,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
     OptionSpec(
         "kong_points",
         1,
-        "Immediate kong payment: concealed — each other player pays this; exposed and added — the discarder pays this.",
+        "Immediate kong payment: concealed — each other player pays this; exposed and added — the discarder pays "
+        "this; 0 to 10,000.",
+        minimum=0,
+        maximum=10_000,
     ),
 )
-
-
-def payout_table(opts: Mapping[str, Any]) -> dict[str, dict[str, int]]:
-    """The guide's table with ``values`` overrides applied (raises :class:`OptionError`)."""
-    table = {row: dict(cells) for row, cells in DEFAULT_TABLE.items()}
-    for row, cells in opts["values"].items():
-        where = f"options.values.{row}"
-        if row not in table:
-            raise OptionError(f"unknown payout row '{row}'; rows: {', '.join(table)}", field=where)
-        if not isinstance(cells, dict):
-            raise OptionError(f"'{where}' must map 'self_draw' / 'discard' to points", field=where)
-        for cell, points in cells.items():
-            if cell not in CELLS:
-                raise OptionError(
-                    f"'{where}' cells are 'self_draw' and 'discard', got {cell!r}", field=f"{where}.{cell}"
-                )
-            if not isinstance(points, int) or isinstance(points, bool) or points < 0:
-                raise OptionError(
-                    f"'{where}.{cell}' must be a whole number >= 0, got {points!r}", field=f"{where}.{cell}"
-                )
-            table[row][cell] = points
-    return table
-
-
-def check_numbers(opts: Mapping[str, Any]) -> None:
-    """The counting options are whole numbers: none may be negative."""
-    for name in ("minimum", "fish_min_tiles", "max_fish", "kong_points"):
-        if opts[name] < 0:
-            raise OptionError(f"option '{name}' cannot be negative", field=f"options.{name}")

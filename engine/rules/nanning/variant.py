@@ -4,7 +4,8 @@ What is implemented (the sentence-by-sentence trace is in ``docs/rules/nanning.m
 
 * **Winning hand**: four sets and a pair, seven pairs or thirteen orphans. Only pungs and kongs are
   claimed from discards (the guide's "Calling Tiles" names no chow): a declared chow is bad input
-  ``chow_not_allowed`` (exit 2, field ``hand.melds[i]``) unless ``allow_chow``.
+  ``chow_claim_not_allowed`` (a refusal, exit 1, field ``hand.melds[i]``, as in every rule set)
+  unless ``allow_chow``.
 * **Payout table** (:mod:`engine.rules.nanning.patterns`): each row gives what each opponent pays
   on a self-draw or what the discarder pays. ``combine: "highest"`` (default) pays the best single
   row; ``"add"`` adds every row that applies (the plain rows only when nothing else does).
@@ -40,7 +41,7 @@ from ...decompose import Decomposition, decompose
 from ...errors import MeldError
 from ...melds import MeldKind
 from ...seats import SEATS, Seat, others
-from ...tiles import Tile, format_tiles
+from ...tiles import Tile
 from ...tilesets import STANDARD_136
 from ..base import (
     BelowMinimum,
@@ -55,10 +56,11 @@ from ..base import (
     best_of,
     everyone_pays,
     pay,
+    refuse_claimed_chows,
 )
-from .errors import ChowNotAllowed, NanningInputError
+from .errors import NanningInputError
 from .fishing import Fish, go_fishing
-from .options import OPTIONS, check_numbers, payout_table
+from .options import OPTIONS, payout_table
 from .patterns import PATTERNS, HandContext, NanningPattern
 
 # --------------------------------------------------------------------------- the rule set
@@ -118,13 +120,7 @@ class Nanning(Variant):
 
     def check_melds(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
         """A declared chow is bad input unless ``allow_chow`` (scoring and waits)."""
-        for i, meld in enumerate(inp.hand.melds):
-            if meld.kind == MeldKind.CHOW and not opts["allow_chow"]:
-                raise ChowNotAllowed(
-                    f"declared chow {format_tiles(meld.tiles)}: Nanning claims only pungs and kongs "
-                    "(set option 'allow_chow' if this table allows chows)",
-                    field=f"hand.melds[{i}]",
-                )
+        refuse_claimed_chows(inp, opts["allow_chow"], "Nanning claims only pungs and kongs", "allow_chow")
 
     def check_input(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
         """Reject what Nanning's rules make impossible (exit 2, naming the field): a declared chow
@@ -139,7 +135,6 @@ class Nanning(Variant):
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Score one winner: the best table value, the minimum, fishing and sealing payments."""
-        check_numbers(opts)
         table = payout_table(opts)
         self.check_input(inp, opts)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds)
@@ -279,7 +274,6 @@ class Nanning(Variant):
         """Concealed kong: all other players pay ``kong_points``; exposed kong: the discarder pays;
         added kong: the discarder of the pung's tile (``from_seat``) pays. Call it only once the kong
         stands: a robbed kong is void and pays nothing."""
-        check_numbers(opts)
         points = opts["kong_points"]
         if from_seat == declarer:
             raise MeldError("a kong's discarder must be another player's seat", field="from")

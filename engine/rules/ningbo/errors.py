@@ -17,13 +17,6 @@ class WildInMeldError(MahjongError):
     code = "wild_in_meld"
 
 
-class ChowNotAllowedError(MahjongError):
-    """A claimed chow while option ``claimed_chows`` is off: input the table's rules make
-    impossible (exit 2), like Nanning's declared chow."""
-
-    code = "chow_not_allowed"
-
-
 class WinFlagError(MahjongError):
     """Win details that contradict Ningbo's rules (a kong win is a self-draw on a declared kong's
     replacement tile) or each other (several winners of one discard won on different tiles)."""

@@ -15,7 +15,7 @@ OPTIONS: tuple[OptionSpec, ...] = (
         False,
         "A wild may stand for a fifth copy of a kind (the face-up indicator counts as a copy shown).",
     ),
-    OptionSpec("minimum_tai", 4, "Fewest tai a win needs ('at least 4 tai')."),
+    OptionSpec("minimum_tai", 4, "Fewest tai a win needs ('at least 4 tai'); 0 to 100.", minimum=0, maximum=100),
     OptionSpec(
         "baida_win",
         "winning_tile",
@@ -52,11 +52,25 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "Earthly hand: a non-dealer winning on the dealer's first discard, on its own first draw, or either.",
         ("first_discard", "first_draw", "either"),
     ),
-    OptionSpec("all_honours_tai", 10, "Tai for all honours (the guide: 10; MIL: 20)."),
-    OptionSpec("seat_flower_tai", 0, "Tai per flower of the winner's seat (guide: none; MIL 1, servers 2)."),
-    OptionSpec("other_flower_tai", 0, "Tai per flower not of the winner's seat."),
-    OptionSpec("flower_set_tai", 0, "Tai per complete set of four flowers (1f-4f or 5f-8f)."),
-    OptionSpec("claimed_chows", True, "Chows may be claimed from a discard (false: a declared chow is refused input)."),
+    OptionSpec(
+        "all_honours_tai", 10, "Tai for all honours (the guide: 10; MIL: 20); 0 to 100.", minimum=0, maximum=100
+    ),
+    OptionSpec(
+        "seat_flower_tai",
+        0,
+        "Tai per flower of the winner's seat (guide: none; MIL 1, servers 2); 0 to 100.",
+        minimum=0,
+        maximum=100,
+    ),
+    OptionSpec("other_flower_tai", 0, "Tai per flower not of the winner's seat; 0 to 100.", minimum=0, maximum=100),
+    OptionSpec(
+        "flower_set_tai", 0, "Tai per complete set of four flowers (1f-4f or 5f-8f); 0 to 100.", minimum=0, maximum=100
+    ),
+    OptionSpec(
+        "claimed_chows",
+        True,
+        "Chows may be claimed from a discard (false: a declared chow is refused, code chow_claim_not_allowed).",
+    ),
     OptionSpec(
         "contract_counts_chows",
         False,

@@ -40,7 +40,6 @@ from ..base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
-    OptionError,
     Refusal,
     Scored,
     ScoreInput,
@@ -51,8 +50,9 @@ from ..base import (
     everyone_pays,
     no_payments,
     pay,
+    refuse_claimed_chows,
 )
-from .errors import ChowNotAllowedError, MissingBaidaError, WildFlowerExposedError, WildInMeldError, WinFlagError
+from .errors import MissingBaidaError, WildFlowerExposedError, WildInMeldError, WinFlagError
 from .options import OPTIONS
 from .patterns import PATTERNS, NingboContext
 
@@ -61,9 +61,6 @@ _BY_PLACE = tuple(p for p in PATTERNS if p.reads_wait)
 
 #: Only "four complete sets and one pair" win: no seven pairs, no thirteen orphans.
 FORMS: tuple[Form, ...] = ("standard",)
-#: Options that count tai: whole numbers, never negative.
-_COUNT_OPTIONS = ("minimum_tai", "all_honours_tai", "seat_flower_tai", "other_flower_tai", "flower_set_tai")
-
 ROB_FACTOR = 5
 CONTRACT_FACTOR = 5
 KONG_FLOWER_FACTOR = 2
@@ -152,9 +149,6 @@ class Ningbo(Variant):
 
     def _check_input(self, inp: ScoreInput, opts: Mapping[str, Any], wild: WildSpec) -> None:
         """Reject what Ningbo's rules make impossible (exit 2, naming the field)."""
-        for name in _COUNT_OPTIONS:
-            if opts[name] < 0:
-                raise OptionError(f"option '{name}' counts tai: it cannot be negative", field=f"options.{name}")
         if inp.win.after_kong and not any(m.is_kong for m in inp.hand.melds):
             raise WinFlagError(
                 "a kong win is on the replacement tile after declaring a kong, but the hand shows no kong: "
@@ -186,11 +180,9 @@ class Ningbo(Variant):
                     "claimed or used to pung or chow (only four wild copies may form a concealed kong)",
                     field=f"hand.melds[{i}]",
                 )
-            if meld.kind == MeldKind.CHOW and not opts["claimed_chows"]:
-                raise ChowNotAllowedError(
-                    "this table does not allow claimed chows (option claimed_chows is false)",
-                    field=f"hand.melds[{i}]",
-                )
+        refuse_claimed_chows(
+            inp, opts["claimed_chows"], "this table calls a discard only for a pung or kong", "claimed_chows"
+        )
 
     def _decompositions(self, inp: ScoreInput, wild: WildSpec) -> list[Decomposition]:
         """Every standard arrangement, groups of wilds only over representative kinds (the wild

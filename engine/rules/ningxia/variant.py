@@ -48,8 +48,9 @@ from ..base import (
     everyone_pays,
     no_payments,
     pay,
+    refuse_claimed_chows,
 )
-from .errors import ChowClaimNotAllowed, NingxiaInputError, SevenPairsNotAllowed
+from .errors import NingxiaInputError, SevenPairsNotAllowed
 from .options import OPTIONS
 from .patterns import PATTERNS, NingxiaContext
 
@@ -106,11 +107,8 @@ class Ningxia(Variant):
                         "is false); check the photo or the option",
                         field="hand.concealed" if tile in inp.hand.concealed else "hand.melds",
                     )
-        if not opts["claimed_chows"] and any(m.kind == MeldKind.CHOW for m in inp.hand.melds):
-            raise ChowClaimNotAllowed(
-                "a chow cannot be claimed from a discard in Ningxia Waterslide (only pung, kong or the win); "
-                "set option 'claimed_chows' if your table allows it"
-            )
+        rule = "a Ningxia Waterslide discard is called only for a pung, a kong or the win"
+        refuse_claimed_chows(inp, opts["claimed_chows"], rule, "claimed_chows")
 
     def score(self, inp: ScoreInput, opts: Mapping[str, Any]) -> ScoreResult:
         """Pay the best row of the flat table the hand reads as."""

@@ -9,7 +9,9 @@ OPTIONS: tuple[OptionSpec, ...] = (
         "base_points",
         1,
         "Base points every payout is multiplied from (the guide: 1, or 2, 3, 5 by agreement); "
-        "a whole number of at least 1.",
+        "a whole number from 1 to 10,000.",
+        minimum=1,
+        maximum=10_000,
     ),
     OptionSpec(
         "combine",

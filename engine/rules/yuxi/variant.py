@@ -40,7 +40,7 @@ from ..base import (
     Multiplier,
     NotAllowedOnDiscard,
     NotAWin,
-    OptionError,
+    Refusal,
     Scored,
     ScoreInput,
     ScoreItem,
@@ -81,8 +81,6 @@ class YuxiVariant(Variant):
         decomposition is a Basic Win (or, per ``basic_discard_lifted_by``, lacks a hand-shape row)
         is refused on a discard."""
         base = opts["base_points"]
-        if base < 1:
-            raise OptionError(f"option 'base_points' must be at least 1, got {base}", field="options.base_points")
         self._check_win(inp)
         decompositions = decompose(list(inp.hand.concealed), inp.hand.melds, forms=FORMS)
         if not decompositions:
@@ -120,9 +118,15 @@ class YuxiVariant(Variant):
         """ "If multiple players can claim the same discarded tile, all winning players score points
         independently, and the discarder pays all points." With ``multiple_winners="nearest_only"``
         the guide's FAQ wins instead: the tile goes to the winner nearest in turn after the
-        discarder; the others get an empty result saying so."""
-        if opts["multiple_winners"] == "all_score" or len(inputs) < 2:
+        discarder; the others get an empty result saying so.
+
+        Scored independently: a winner the rules refuse (a Basic Win on the discard) gets its own
+        refused result (:meth:`ScoreResult.refusal`, nothing paid) and the others are paid; only
+        when every winner is refused is the whole call refused."""
+        if len(inputs) < 2:
             return [self.score(inp, opts) for inp in inputs]
+        if opts["multiple_winners"] == "all_score":
+            return self._independently(inputs, opts)
         discarder = inputs[0].win.from_seat
         assert discarder is not None
         nearest = _nearest_after(discarder, [i.winner for i in inputs])
@@ -143,6 +147,18 @@ class YuxiVariant(Variant):
                     )
                 )
         return out
+
+    def _independently(self, inputs: Sequence[ScoreInput], opts: Mapping[str, Any]) -> list[ScoreResult]:
+        results: list[ScoreResult] = []
+        for inp in inputs:
+            try:
+                results.append(self.score_one_of_several(inp, opts))
+            except Refusal as err:
+                results.append(ScoreResult.refusal(err, {"bloom": self._bloom_extra(inp)}))
+        refusals = [r.refused for r in results if r.refused is not None]
+        if len(refusals) == len(results):
+            raise refusals[0]
+        return results
 
     @staticmethod
     def _evaluate(ctx: YuxiContext, base: int) -> tuple[Scored[YuxiContext], ...]:
@@ -262,9 +278,10 @@ class YuxiVariant(Variant):
         return FORMS
 
     def waits_extras(self, inp: ScoreInput, opts: Mapping[str, Any], waits: list[Tile]) -> dict[str, Any]:
-        """The bloom tiles that would complete this waiting hand if taken after a kong."""
+        """The bloom tiles that would complete this waiting hand if taken after a kong
+        (:func:`_bloom_completes`): none for a hand that has no kong and cannot make one."""
         bloom = inp.indicators.bloom
-        done = _completing(inp.hand.concealed, inp.hand.melds, bloom)
+        done = _bloom_completes(inp.hand.concealed, inp.hand.melds, bloom)
         return {"bloom": {"tiles": [tile_str(t) for t in bloom], "completes": [tile_str(t) for t in done]}}
 
     # ----------------------------------------------------------------- table events
@@ -302,6 +319,28 @@ class YuxiVariant(Variant):
 def _nearest_after(seat: Seat, winners: Sequence[Seat]) -> Seat:
     """The winner first in play order after ``seat`` (the FAQ's "closer in turn")."""
     return min(winners, key=lambda w: (SEATS.index(w) - SEATS.index(seat) - 1) % 4)
+
+
+def _bloom_completes(concealed: Sequence[Tile], melds: Sequence[Meld], bloom: Sequence[Tile]) -> list[Tile]:
+    """The distinct bloom tiles a waiting hand can win with. A bloom tile is taken only instead of
+    a kong's replacement tile, so only after a kong this hand has or can make:
+
+    * a kong among its melds (the one just declared): the bloom tiles that complete the hand;
+    * a pung among its melds (the fourth tile drawn makes an added kong; the shape stays): the same;
+    * three of a kind in hand (the fourth, drawn or discarded, makes a kong): the bloom tiles that
+      complete the rest of the hand with that kong.
+
+    A hand holding all four copies of a kind declares its kong on a later turn, after a draw this
+    answer cannot know; its bloom tiles are listed only through the cases above."""
+    found: set[Tile] = set()
+    if any(m.is_kong or m.kind == MeldKind.PUNG for m in melds):
+        found.update(_completing(concealed, melds, bloom))
+    for kind in sorted(set(concealed)):
+        if list(concealed).count(kind) == 3:
+            rest = [t for t in concealed if t != kind]
+            kong = Meld(MeldKind.CONCEALED_KONG, (kind,) * 4)
+            found.update(_completing(rest, [*melds, kong], bloom))
+    return [t for t in dict.fromkeys(bloom) if t in found]
 
 
 def _completing(concealed: Sequence[Tile], melds: Sequence[Meld], bloom: Sequence[Tile]) -> list[Tile]:
