@@ -22,9 +22,9 @@ if TYPE_CHECKING:
 bp = Blueprint("page", __name__)
 
 CONTENT_TYPES = {
-    ".html": "text/html; charset=utf-8",
-    ".css": "text/css; charset=utf-8",
-    ".js": "text/javascript; charset=utf-8",
+    ".html": "text/html",
+    ".css": "text/css",
+    ".js": "text/javascript",
 }
 
 

@@ -27,6 +27,7 @@ def test_page_and_static_files_are_local(client: FlaskClient) -> None:
     for name in _page_files():
         resp = client.get(f"/static/{name}")
         assert resp.status_code == 200 and resp.mimetype == MIMETYPES[name[name.rfind(".") :]], name
+        assert resp.headers["Content-Type"].count("charset") == 1, resp.headers["Content-Type"]
         assert resp.data == files("web").joinpath(name).read_bytes()
     for path in files("web").iterdir():
         if path.name.endswith((".html", ".js", ".css")):
