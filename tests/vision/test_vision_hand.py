@@ -1,0 +1,202 @@
+"""Which groups are the hand (vision.hand) and rows at any angle (vision.grouping), on synthetic
+tile footprints and readings: no photos needed."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from vision import grouping, hand
+from vision.finders.geometry import order_quad
+
+HAND_W, HAND_H = 60.0, 80.0
+
+
+def _tile(cx, cy, w=HAND_W, h=HAND_H, angle=0.0):
+    """A tile's footprint centred at (cx, cy), turned by ``angle`` degrees, corners ordered as the
+    tile finders order them."""
+    a = math.radians(angle)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    box = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]]) @ r.T
+    return order_quad(box + [cx, cy]).astype(float).tolist()
+
+
+def _row(x, y, n, code="1m", w=HAND_W, h=HAND_H, gap=2.0, label="hand"):
+    """``n`` touching tiles in a row from ``x`` (left edge) at height ``y`` (centre)."""
+    return [(label, code, _tile(x + w / 2 + i * (w + gap), y, w, h)) for i in range(n)]
+
+
+def _judge(tiles):
+    """Arrange and judge labelled tiles; each group's verdict by the label its tiles share."""
+    labels, codes, quads = zip(*tiles)
+    order, rows, groups = grouping.arrange(quads)
+    members: dict[int, list[int]] = {}
+    for i in order:
+        members.setdefault(groups[i], []).append(i)
+    gs = [{"row": rows[m[0]], "tiles": m} for _, m in sorted(members.items())]
+    out: dict[str, list[tuple[bool, str]]] = {}
+    for g, verdict in zip(gs, hand.judge(codes, quads, gs)):
+        names = {labels[i] for i in g["tiles"]}
+        assert len(names) == 1, f"a group mixes {names}"
+        out.setdefault(names.pop(), []).append((verdict.hand, verdict.reason))
+    return out
+
+
+def _cluttered():
+    """A 14-tile hand near the bottom, a claimed pung beside it, a discard pile (three rows of
+    smaller tiles) in the middle, another player's smaller meld far up, a lone face-up tile above
+    the hand, two stray backs, a lone tile and a hand-sized group far away."""
+    tiles = _row(100, 900, 14)
+    tiles += _row(100 + 14 * 62 + 90, 900, 3, code="5z", label="pung")
+    for k in range(3):
+        tiles += _row(400, 420 + k * 60, 6, code="2p", w=42, h=56, gap=4, label="discards")
+    tiles += _row(200, 120, 3, code="7s", w=33, h=44, label="far_meld")
+    tiles += [("indicator", "3s", _tile(400, 760))]
+    tiles += [("backs", "back", _tile(1700, 400)), ("backs", "back", _tile(1762, 400))]
+    tiles += [("lone", "9m", _tile(1750, 120))]
+    tiles += _row(1300, 650, 3, code="4p", label="elsewhere")
+    return tiles
+
+
+@pytest.mark.parametrize(
+    "label, expected",
+    [
+        ("hand", [(True, "hand_row")]),
+        ("pung", [(True, "beside_hand")]),
+        ("discards", [(False, "discards")] * 3),
+        ("far_meld", [(False, "smaller_tiles")]),
+        ("indicator", [(False, "indicator")]),
+        ("backs", [(False, "wall")]),
+        ("lone", [(False, "lone_tile")]),
+        ("elsewhere", [(False, "off_row")]),
+    ],
+)
+def test_cluttered_table_each_group_and_its_reason(label, expected):
+    assert _judge(_cluttered())[label] == expected
+
+
+@pytest.mark.parametrize("angle", [0, 20, 30, 45, -35])
+def test_cluttered_table_turned_by_any_angle(angle):
+    """The same table photographed turned: the same verdicts."""
+    a = math.radians(angle)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    turned = [(lab, code, order_quad(np.asarray(q) @ r.T + 1500).tolist()) for lab, code, q in _cluttered()]
+    got = _judge(turned)
+    assert got["hand"] == [(True, "hand_row")]
+    assert got["pung"] == [(True, "beside_hand")]
+    assert got["indicator"] == [(False, "indicator")]
+    assert got["far_meld"] == [(False, "smaller_tiles")]
+    assert got["backs"] == [(False, "wall")]
+
+
+def test_two_row_hand():
+    """A hand photographed in two lines: both rows are the hand; a lone tile below is a candidate."""
+    tiles = _row(100, 500, 8) + _row(100, 590, 6, code="2s", label="second")
+    tiles += [("indicator", "4z", _tile(700, 700))]
+    got = _judge(tiles)
+    assert got["hand"] == [(True, "hand_row")]
+    assert got["second"] == [(True, "second_row")]
+    assert got["indicator"] == [(False, "indicator")]
+
+
+def test_rows_stacked_beyond_the_hand_are_discards_not_a_second_row():
+    tiles = _row(100, 900, 14)
+    for k in range(3):
+        tiles += _row(150, 780 - k * 84, 6, code="2p", label="discards")
+    got = _judge(tiles)
+    assert got["hand"] == [(True, "hand_row")]
+    assert got["discards"] == [(False, "discards")] * 3
+
+
+@pytest.mark.parametrize(
+    "extra, label, expected",
+    [
+        ([("flowers", "3f", _tile(500, 780))], "flowers", (True, "flowers")),
+        ([("two", "1z", _tile(300, 780)), ("two", "2z", _tile(362, 780))], "two", (False, "indicator")),
+        ([("winning", "9p", _tile(100 + 14 * 62 + 60, 900))], "winning", (True, "beside_hand")),
+        ([("kong", "back", _tile(x, 900)) for x in (1100, 1162, 1224, 1286)], "kong", (True, "beside_hand")),
+        ([("apart", "9p", _tile(2400, 900))], "apart", (False, "lone_tile")),
+        (_row(2400, 900, 3, code="6s", label="apart"), "apart", (False, "far_from_hand")),
+    ],
+)
+def test_beside_the_hand(extra, label, expected):
+    got = _judge(_row(100, 900, 14) + extra)
+    assert got["hand"] == [(True, "hand_row")]
+    assert got[label] == [expected]
+
+
+def test_nearer_larger_hand_beats_a_longer_row_far_away():
+    """Lower in the photo with larger tiles wins over more, much smaller tiles."""
+    tiles = _row(100, 900, 11) + _row(100, 300, 14, code="2p", w=36, h=48, label="far")
+    got = _judge(tiles)
+    assert got["hand"] == [(True, "hand_row")]
+    assert got["far"] == [(False, "smaller_tiles")]
+
+
+def test_every_reason_has_a_sentence_and_hand_reasons_are_the_hands():
+    assert hand.HAND_REASONS < set(hand.NOTES)
+    assert all(hand.Verdict(r in hand.HAND_REASONS, r).to_dict()["note"].strip() for r in hand.NOTES)
+    assert hand.judge([], [], []) == []
+
+
+# ----------------------------------------------------------------------------------------------
+# rows at any angle
+
+
+def _diagonal(angle, n=10, lying=(), wobble=None):
+    """Tiles touching along a row turned by ``angle`` degrees (``lying``: which lie at 90 degrees),
+    in order along the row; ``wobble`` (a random generator) turns each tile by up to 6 degrees
+    more, as tiles laid by hand are."""
+    a = math.radians(angle)
+    ux, uy = math.cos(a), math.sin(a)
+    quads, pos = [], 0.0
+    for i in range(n):
+        w, h = (HAND_H, HAND_W) if i in lying else (HAND_W, HAND_H)
+        pos += w / 2
+        turn = angle + (wobble.uniform(-6, 6) if wobble is not None else 0.0)
+        quads.append(_tile(600 + pos * ux, 600 + pos * uy, w, h, turn))
+        pos += w / 2 + 2
+    return quads
+
+
+@pytest.mark.parametrize("angle", [-45, -30, -20, 0, 20, 30, 40, 45, 50, 60])
+def test_diagonal_row_is_one_row_in_order(angle):
+    quads = _diagonal(angle, lying=(7,))
+    shuffled = list(range(len(quads)))[::-1]
+    order, rows, groups = grouping.arrange([quads[i] for i in shuffled])
+    along = [shuffled[i] for i in order]
+    # in order along the row, left to right in the photo (a row at 90 degrees would be top to bottom)
+    assert along == (list(range(len(quads))) if math.cos(math.radians(angle)) > 0 else list(range(len(quads)))[::-1])
+    assert set(rows) == {0} and set(groups) == {0}
+
+
+@pytest.mark.parametrize("angle", [25, 45, -40])
+def test_diagonal_rows_and_groups(angle):
+    """Two turned rows, the first with a meld set apart: two rows, three groups, in reading order."""
+    a = math.radians(angle)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    base = [(0, _tile(40 + 62 * i, 0)) for i in range(8)] + [(1, _tile(40 + 62 * i + 120, 0)) for i in range(8, 11)]
+    base += [(2, _tile(40 + 62 * i, 110)) for i in range(4)]
+    quads = [order_quad(np.asarray(q) @ r.T + 800).tolist() for _, q in base]
+    order, rows, groups = grouping.arrange(quads)
+    assert order == list(range(len(base)))
+    assert [groups[i] for i in order] == [g for g, _ in base]
+    assert [rows[i] for i in order] == [0] * 11 + [1] * 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(angle=st.floats(-60, 60), n=st.integers(3, 16), seed=st.integers(0, 10_000))
+def test_any_turned_row_reads_as_one_row(angle, n, seed):
+    """Invariant: tiles laid by hand along a straight line at any angle up to 60 degrees are one row
+    and one group whatever order they come in."""
+    rng = np.random.default_rng(seed)
+    quads = _diagonal(angle, n=n, wobble=rng)
+    perm = rng.permutation(n)
+    order, rows, groups = grouping.arrange([quads[i] for i in perm])
+    along = [int(perm[i]) for i in order]
+    assert along in (list(range(n)), list(range(n))[::-1])
+    assert set(rows) == {0} and set(groups) == {0}
