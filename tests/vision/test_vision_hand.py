@@ -1,15 +1,19 @@
 """Which groups are the hand (vision.hand) and rows at any angle (vision.grouping), on synthetic
-tile footprints and readings: no photos needed."""
+tile footprints and readings; and through ``recognize`` on a photo composed from a fixture."""
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import vision
 from vision import grouping, hand
 from vision.finders.geometry import order_quad
 
@@ -200,3 +204,39 @@ def test_any_turned_row_reads_as_one_row(angle, n, seed):
     along = [int(perm[i]) for i in order]
     assert along in (list(range(n)), list(range(n))[::-1])
     assert set(rows) == {0} and set(groups) == {0}
+
+
+# ----------------------------------------------------------------------------------------------
+# through recognize
+
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "photos" / "scene_11.jpg"
+
+
+def test_recognize_marks_the_hand_on_a_composed_photo():
+    """A fixture hand photo with, pasted in, the same layout at 45 % far up the table (another
+    player's tiles) and one of the hand's tiles copied just below the hand (an indicator)."""
+    img = cv2.imread(str(FIXTURE))
+    truth = json.loads(FIXTURE.with_suffix(".json").read_text())
+    quads = [np.asarray(t["quad"]) for t in truth["tiles"]]
+    x0, y0 = np.min([q.min(0) for q in quads], 0).astype(int) - 12
+    x1, y1 = np.max([q.max(0) for q in quads if q[:, 1].max() < 450], 0).astype(int) + 12
+    far = cv2.resize(img[y0:y1, x0:x1], None, fx=0.45, fy=0.45, interpolation=cv2.INTER_AREA)
+    h, w = far.shape[:2]
+    img[25 : 25 + h, 480 - w // 2 : 480 - w // 2 + w] = far
+    k = next(i for i, t in enumerate(truth["tiles"]) if t["code"] == "9p")
+    tx0, ty0 = quads[k].min(0).astype(int) - 3
+    tx1, ty1 = quads[k].max(0).astype(int) + 3
+    img[345 : 345 + ty1 - ty0, 420 : 420 + tx1 - tx0] = img[ty0:ty1, tx0:tx1]
+    rec = vision.recognize(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+    by_place = {}
+    for g in rec.groups:
+        ys = [np.mean(rec.tiles[i].quad, 0)[1] for i in g["tiles"]]
+        place = "far" if max(ys) < 25 + h else "indicator" if min(ys) > 340 and g["codes"] == "9p" else "near"
+        by_place.setdefault(place, []).append((g["hand"], g["reason"]))
+    assert by_place["indicator"] == [(False, "indicator")]
+    assert by_place["far"] and all(v == (False, "smaller_tiles") for v in by_place["far"])
+    assert all(hand for hand, _ in by_place["near"]) and ("hand_row" in {r for _, r in by_place["near"]})
+    hand_tiles = sum(len(g["tiles"]) for g in rec.groups if g["hand"])
+    assert hand_tiles == len(truth["tiles"])
+    text = rec.to_text()
+    assert "not the hand: group" in text and "smaller tiles than the hand" in text
