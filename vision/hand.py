@@ -17,8 +17,8 @@ the square root of a tile's area, so upright and lying tiles compare):
 * A row just next to the hand's (within :data:`ROW_REACH` tile sizes, overlapping it along the row)
   holds the hand's **second row** (``second_row``) when its groups have three or more tiles of the
   hand's size and no further row of such tiles follows it (then it is a pile of discards).
-* Not the hand, in this order: tile backs only (``wall``); rows stacked on each other away from
-  the hand, six tiles or more (``discards``); tiles smaller than the hand's (``smaller_tiles``:
+* Not the hand, in this order: tile backs only (``wall``); groups in rows stacked on each other
+  away from the hand, six tiles or more together (``discards``); tiles smaller than the hand's (``smaller_tiles``:
   farther away, another player's); one or two face-up tiles near the hand (``indicator``: a
   candidate Baida / bloom / fish tile; flowers there are the hand's); in the hand's row line but
   apart from it (``lone_tile`` for one or two tiles, ``far_from_hand``); anything else
@@ -188,32 +188,30 @@ def _overlaps(g: _Group, x0: float, x1: float) -> bool:
 
 
 def _stacks(gs: list[_Group], size: float) -> list[set[int]]:
-    """Rows (of the given groups) stacked on each other: linked when their lines lie within
-    :data:`ROW_REACH` tile sizes and they overlap along the row; each stack as its group indexes."""
-    rows: dict[int, list[_Group]] = {}
-    for g in gs:
-        rows.setdefault(g.row, []).append(g)
-    line = {r: float(np.median([g.y for g in m])) for r, m in rows.items()}
-    span = {r: (min(g.x0 for g in m), max(g.x1 for g in m)) for r, m in rows.items()}
-    parent = {r: r for r in rows}
+    """Groups of face-up tiles lying together: linked when on one row within :data:`REACH` tile
+    sizes of each other, or on rows whose lines lie within :data:`ROW_REACH` tile sizes and
+    overlapping along the row; each stack as its group indexes (backs only are left out: the wall)."""
+    faces = [g for g in gs if g.faces]
+    parent = {g.index: g.index for g in faces}
 
-    def root(r: int) -> int:
-        while parent[r] != r:
-            r = parent[r]
-        return r
+    def root(k: int) -> int:
+        while parent[k] != k:
+            k = parent[k]
+        return k
 
-    for a in rows:
-        for b in rows:
-            if (
-                a < b
-                and abs(line[a] - line[b]) <= ROW_REACH * size
-                and span[a][1] > span[b][0]
-                and span[a][0] < span[b][1]
-            ):
-                parent[root(a)] = root(b)
+    for a in faces:
+        for b in faces:
+            if a.index >= b.index:
+                continue
+            if a.row == b.row:
+                linked = max(a.x0, b.x0) - min(a.x1, b.x1) <= REACH * size
+            else:
+                linked = abs(a.y - b.y) <= ROW_REACH * size and _overlaps(a, b.x0, b.x1)
+            if linked:
+                parent[root(a.index)] = root(b.index)
     stacks: dict[int, set[int]] = {}
-    for r, m in rows.items():
-        stacks.setdefault(root(r), set()).update(g.index for g in m)
+    for g in faces:
+        stacks.setdefault(root(g.index), set()).add(g.index)
     return list(stacks.values())
 
 
