@@ -29,9 +29,15 @@ function ignoredTiles(d) {
   return new Set(d.groups.filter((g) => g.role === "ignore").flatMap((g) => g.tiles));
 }
 
+/** The indexes of the tiles the crop keeps in view: groups in use and indicator candidates. */
+function framedTiles(d) {
+  return new Set(d.groups.filter((g) => g.role !== "ignore" || (g.hand === false && g.reason === "indicator"))
+    .flatMap((g) => g.tiles));
+}
+
 /**
- * The photo cropped to the tiles in use (plus a margin; all tiles when every group is ignored) so
- * every box is big enough to tap; boxes of ignored groups are dimmed.
+ * The photo cropped to the tiles in use and the indicator candidates (plus a margin; all tiles
+ * when there are none) so every box is big enough to tap; boxes of ignored groups are dimmed.
  */
 export function renderPhoto() {
   const d = currentDraft();
@@ -39,9 +45,9 @@ export function renderPhoto() {
   byId("recog-reason").hidden = !d.reason;
   byId("recog-reason").textContent = d.reason || "";
   if (!d.imgUrl) return;
-  const ignored = ignoredTiles(d);
+  const ignored = ignoredTiles(d), framed = framedTiles(d);
   const shown = d.tiles.filter((x) => x.quad && !x.removed);
-  const used = shown.filter((x) => !ignored.has(d.tiles.indexOf(x)));
+  const used = shown.filter((x) => framed.has(d.tiles.indexOf(x)));
   const points = (used.length ? used : shown).flatMap((x) => x.quad);
   let [x0, y0, x1, y1] = [0, 0, d.width, d.height];
   if (points.length) {
