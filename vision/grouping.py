@@ -3,8 +3,8 @@
 Input: each tile's *footprint* quadrilateral (the tile as it lies, corners clockwise from the
 top-left as seen in the photo, image-up being up). The rows' direction (:func:`row_angle`) is the
 mean direction of the footprints' top edges, unless the photo is turned so far that the top edges
-stop saying it (a row at 45 degrees, or past it); then the direction from each tile to its nearest
-neighbour tells. Tile footprints are rotated into that frame, then
+stop saying it (a row at 45 degrees, or past it, or upright boxes around turned tiles); then the
+direction from each tile to its nearest neighbour tells. Tile footprints are rotated into that frame, then
 
 * rows: tiles whose extents across the row overlap clearly belong to one row (greedy over the
   sorted centres), rows are read top to bottom;
@@ -84,20 +84,28 @@ def row_angle(quads) -> float:
     """The direction (radians, -90 to 90 degrees from the photo's x axis) the rows run in.
 
     The footprints' top edges say it while they agree and lie near a photo axis (every photo taken
-    square to the table). A turned photo is checked against the tiles' nearest neighbours: when the
-    top edges disagree (tiles near 45 degrees flip between their two edges) the neighbours decide;
-    when the two directions cross (a row past 45 degrees, whose tiles' "top" edges are their sides)
-    the one that lays the tiles in fewer rows wins."""
+    square to the table), unless the tiles' nearest neighbours agree on a turned line that lays the
+    tiles in fewer rows (upright boxes drawn around turned tiles). A turned photo is checked against
+    the nearest neighbours: when the top edges disagree (tiles near 45 degrees flip between their
+    two edges) the neighbours decide; when the two directions cross (a row past 45 degrees, whose
+    tiles' "top" edges are their sides) the one that lays the tiles in fewer rows wins."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     edge, edge_agreement = _edge_direction(q)
-    if edge_agreement >= MIN_AGREEMENT and _off_axis(edge) <= AXIS_TOLERANCE:
-        return edge
     near, near_agreement = _neighbour_direction(q)
+    if edge_agreement >= MIN_AGREEMENT and _off_axis(edge) <= AXIS_TOLERANCE:
+        # square to the photo, unless upright boxes stand around tiles along a turned line
+        turned_line = near_agreement >= MIN_AGREEMENT and _off_axis(near) > AXIS_TOLERANCE
+        return near if turned_line and _fewer_rows(q, near, edge) else edge
     if near_agreement < 0.5 or _turned(edge, near) <= AXIS_TOLERANCE:
         return edge
     if edge_agreement < MIN_AGREEMENT:
         return near
-    return near if len(_rows(extents(q, near), 0.35)) < len(_rows(extents(q, edge), 0.35)) else edge
+    return near if _fewer_rows(q, near, edge) else edge
+
+
+def _fewer_rows(q: np.ndarray, theta: float, other: float) -> bool:
+    """Whether the frame along ``theta`` lays the tiles in fewer rows than the one along ``other``."""
+    return len(_rows(extents(q, theta), 0.35)) < len(_rows(extents(q, other), 0.35))
 
 
 def _rows(e: Extents, row_overlap: float) -> list[list[int]]:

@@ -213,6 +213,24 @@ def test_diagonal_row_is_one_row_in_order(angle):
     assert set(rows) == {0} and set(groups) == {0}
 
 
+@pytest.mark.parametrize("angle", [-40, -25, 20, 30, 45])
+def test_upright_boxes_around_a_turned_row_are_one_row_in_order(angle):
+    """A finder that draws upright boxes around turned tiles: still one row, read along it."""
+    quads = [np.asarray(q) for q in _diagonal(angle)]
+    boxes = [
+        [
+            [q[:, 0].min(), q[:, 1].min()],
+            [q[:, 0].max(), q[:, 1].min()],
+            [q[:, 0].max(), q[:, 1].max()],
+            [q[:, 0].min(), q[:, 1].max()],
+        ]
+        for q in quads
+    ]
+    order, rows, groups = grouping.arrange(boxes)
+    assert order == list(range(len(boxes)))
+    assert set(rows) == {0} and set(groups) == {0}
+
+
 @pytest.mark.parametrize("angle", [25, 45, -40])
 def test_diagonal_rows_and_groups(angle):
     """Two turned rows, the first with a meld set apart: two rows, three groups, in reading order."""
