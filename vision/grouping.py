@@ -96,10 +96,13 @@ def row_angle(quads) -> float:
         # square to the photo, unless upright boxes stand around tiles along a turned line
         turned_line = near_agreement >= MIN_AGREEMENT and _off_axis(near) > AXIS_TOLERANCE
         return near if turned_line and _fewer_rows(q, near, edge) else edge
-    if near_agreement < 0.5 or _turned(edge, near) <= AXIS_TOLERANCE:
+    if near_agreement < 0.5:
         return edge
     if edge_agreement < MIN_AGREEMENT:
-        return near
+        # the top edges say nothing: the neighbours do, unless they lie square to the photo too
+        return edge if _off_axis(near) <= AXIS_TOLERANCE else near
+    if _turned(edge, near) <= AXIS_TOLERANCE:
+        return edge
     return near if _fewer_rows(q, near, edge) else edge
 
 
