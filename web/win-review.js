@@ -113,7 +113,7 @@ function groupWhy(d, g, n) {
   if (g.hand !== false || !g.reason) return null;
   const why = element("p", { class: "group-why" }, t("not_hand", { why: t("why_" + g.reason) }));
   if (!(d.ask && g.reason === "indicator")) return why;
-  return element("div", {}, why, element("button", { type: "button", class: "chip this-indicator", dataset: { group: n } },
+  return element("div", {}, why, element("button", { type: "button", class: "this-indicator", dataset: { group: n } },
     t("this_is", { role: t("role_" + d.ask) })));
 }
 
@@ -148,16 +148,14 @@ export function renderGroups() {
   }));
 }
 
-/** A group's new role; the winning tile stays in the hand (the last hand tile when it leaves). */
+/** A group's new role (the rule set's indicator answers the question which one is); the winning tile stays in the hand. */
 function changeRole(d, g, role) {
-  markEdited();
   g.role = role;
+  if (role === d.ask) d.ask = null;
   keepWinningInHand(d);
-  renderGroups();
-  renderPhoto();
 }
 
-/** A change to several groups at once (ignore all others, the indicator chosen): redraw both parts. */
+/** A change to the groups' roles (one group's, all others ignored, the indicator chosen): redraw both parts. */
 function changeGroups(change) {
   markEdited();
   change(currentDraft());
@@ -274,7 +272,7 @@ export function wireReview() {
   const groups = byId("groups"), group = (el) => currentDraft().groups[+el.dataset.group];
   onEvent(groups, "click", "button.tile-btn[data-tile]", (b) => fixTile(+b.dataset.tile));
   onEvent(groups, "click", "button.tile-btn.add", (b) => pickTiles(group(b)));
-  onEvent(groups, "change", "select.role", (s) => changeRole(currentDraft(), group(s), /** @type {HTMLSelectElement} */ (s).value));
+  onEvent(groups, "change", "select.role", (s) => changeGroups((d) => changeRole(d, group(s), /** @type {HTMLSelectElement} */ (s).value)));
   onEvent(groups, "click", "#ignore-others", () => changeGroups(ignoreOthers));
   onEvent(groups, "click", "button.this-indicator", (b) => changeGroups((d) => chooseIndicator(d, group(b), d.ask)));
   onEvent(groups, "change", "select.from", (s) => {
