@@ -108,10 +108,14 @@ function groupsBar(d) {
     inUse ? element("button", { type: "button", id: "ignore-others" }, t("ignore_others")) : null);
 }
 
-/** Why the recogniser left a group out of the hand, and (when asked) the chip that picks it as the indicator. */
+/**
+ * Why the recogniser left a group out of the hand (an indicator candidate is only a tile near the
+ * hand where the rule set has no indicator), and (when asked) the chip that picks it as the indicator.
+ */
 function groupWhy(d, g, n) {
   if (g.hand !== false || !g.reason) return null;
-  const why = element("p", { class: "group-why" }, t("not_hand", { why: t("why_" + g.reason) }));
+  const reason = g.reason === "indicator" && !ruleFacts().indicator ? "near_hand" : g.reason;
+  const why = element("p", { class: "group-why" }, t("not_hand", { why: t("why_" + reason) }));
   if (!(d.ask && g.reason === "indicator")) return why;
   return element("div", {}, why, element("button", { type: "button", class: "this-indicator", dataset: { group: n } },
     t("this_is", { role: t("role_" + d.ask) })));
