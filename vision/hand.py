@@ -2,7 +2,8 @@
 
 A photo of a table shows more than the hand: discards, the wall, other players' melds, the room.
 From geometry and readings alone (no photo needed), every group of :func:`vision.grouping.arrange`
-gets a :class:`Verdict`: part of the hand or not, with a reason code and an English sentence.
+gets a :class:`Verdict`: a reason code, which says whether it is part of the hand
+(:data:`HAND_REASONS`), and its English sentence (:data:`NOTES`).
 
 The rules, in the frame of the rows (:func:`vision.grouping.arrange` lays them out; tile size is
 the square root of a tile's area, so upright and lying tiles compare):
@@ -65,10 +66,14 @@ HAND_REASONS = frozenset({"hand_row", "beside_hand", "second_row", "flowers"})
 
 @dataclass(frozen=True)
 class Verdict:
-    """Whether a group is part of the hand, the reason code (a key of :data:`NOTES`) and its sentence."""
+    """Why a group is or is not part of the hand: a reason code (a key of :data:`NOTES`)."""
 
-    hand: bool
     reason: str
+
+    @property
+    def hand(self) -> bool:
+        """Part of the hand: the reason is one of :data:`HAND_REASONS`."""
+        return self.reason in HAND_REASONS
 
     @property
     def note(self) -> str:
@@ -243,21 +248,21 @@ def _second_rows(gs: list[_Group], run: list[_Group], size: float) -> set[int]:
 def _other(g: _Group, run: list[_Group], size: float, discards: set[int]) -> Verdict:
     """Why a group outside the hand's run and rows is not the hand (or, flowers, that it is)."""
     if g.faces == 0:
-        return Verdict(False, "wall")
+        return Verdict("wall")
     if g.index in discards:
-        return Verdict(False, "discards")
+        return Verdict("discards")
     if g.size * SIZE_RATIO < size:
-        return Verdict(False, "smaller_tiles")
+        return Verdict("smaller_tiles")
     line = float(np.median([h.y for h in run]))
     x0, x1 = min(h.x0 for h in run), max(h.x1 for h in run)
     reach = INDICATOR_REACH * size
     near = abs(g.y - line) <= reach and g.x1 > x0 - reach and g.x0 < x1 + reach
     few = len(g.tiles) <= 2
     if near and few and _same_size(g.size, size):
-        return Verdict(True, "flowers") if g.flowers else Verdict(False, "indicator")
+        return Verdict("flowers") if g.flowers else Verdict("indicator")
     if g.row == run[0].row:
-        return Verdict(False, "lone_tile" if few else "far_from_hand")
-    return Verdict(False, "lone_tile" if few else "off_row")
+        return Verdict("lone_tile" if few else "far_from_hand")
+    return Verdict("lone_tile" if few else "off_row")
 
 
 def judge(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) -> list[Verdict]:
@@ -272,12 +277,10 @@ def judge(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) -> l
     second = _second_rows(gs, run, size)
     verdicts: dict[int, Verdict] = {}
     for g in run:
-        verdicts[g.index] = Verdict(
-            True, "hand_row" if g is main else "flowers" if g.flowers and g.faces else "beside_hand"
-        )
+        verdicts[g.index] = Verdict("hand_row" if g is main else "flowers" if g.flowers and g.faces else "beside_hand")
     for g in gs:
         if g.row in second and g.index not in verdicts and _same_size(g.size, size) and len(g.tiles) >= 3:
-            verdicts[g.index] = Verdict(True, "second_row")
+            verdicts[g.index] = Verdict("second_row")
     rest = [g for g in gs if g.index not in verdicts and g.row not in {h.row for h in run} | second]
     discards = set()
     for stack in _stacks(rest, size):
