@@ -1,29 +1,142 @@
 """Arrange detected tiles into rows and gap-separated groups, in reading order.
 
 Input: each tile's *footprint* quadrilateral (the tile as it lies, corners clockwise from the
-top-left as seen in the photo, image-up being up). The dominant row direction is the median
-direction of the footprints' top edges; tile centres are rotated into that frame, then
+top-left as seen in the photo, image-up being up). The rows' direction (:func:`row_angle`) is the
+mean direction of the footprints' top edges, unless the photo is turned so far that the top edges
+stop saying it (a row at 45 degrees, or past it, or upright boxes around turned tiles); then the
+direction from each tile to its nearest neighbour tells. Tile footprints are rotated into that frame, then
 
-* rows: tiles whose vertical extents overlap clearly belong to one row (single linkage on the
+* rows: tiles whose extents across the row overlap clearly belong to one row (greedy over the
   sorted centres), rows are read top to bottom;
-* groups: within a row tiles are read left to right, and a gap wider than ``gap_ratio`` times the
-  local tile width starts a new group (touching tiles, or nearly touching, stay together).
+* groups: within a row tiles are read along the row (left to right in the photo), and a gap wider
+  than ``gap_ratio`` times the local tile width starts a new group (touching tiles, or nearly
+  touching, stay together).
 """
 
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
+#: the top edges are trusted while their mean lies this close (radians) to a photo axis
+AXIS_TOLERANCE = math.radians(15)
+#: below this agreement (0-1, the resultant of the doubled angles) a set of directions says nothing
+MIN_AGREEMENT = 0.7
 
-def _frame(quads: np.ndarray) -> float:
-    """Dominant row angle (radians) from the footprints' top edges."""
-    v = quads[:, 1] - quads[:, 0]
-    ang = np.arctan2(v[:, 1], v[:, 0])
-    # average on the doubled-angle circle (direction modulo 180 degrees)
-    c, s = np.cos(2 * ang).mean(), np.sin(2 * ang).mean()
-    return 0.5 * math.atan2(s, c)
+
+class Extents(NamedTuple):
+    """Each footprint's extent along the row (``x0``-``x1``) and across it (``y0``-``y1``)."""
+
+    x0: np.ndarray
+    x1: np.ndarray
+    y0: np.ndarray
+    y1: np.ndarray
+
+
+def _mean_direction(angles: np.ndarray) -> tuple[float, float]:
+    """Mean of directions taken modulo 180 degrees, and how well they agree (0-1)."""
+    c, s = float(np.cos(2 * angles).mean()), float(np.sin(2 * angles).mean())
+    return 0.5 * math.atan2(s, c), math.hypot(c, s)
+
+
+def _edge_direction(q: np.ndarray) -> tuple[float, float]:
+    """Mean direction of the footprints' top edges and their agreement."""
+    v = q[:, 1] - q[:, 0]
+    return _mean_direction(np.arctan2(v[:, 1], v[:, 0]))
+
+
+def _neighbour_direction(q: np.ndarray) -> tuple[float, float]:
+    """Mean direction from each tile's centre to its nearest neighbour's, and their agreement
+    (in a row, a tile's nearest neighbour lies along the row, whatever the photo's angle)."""
+    if len(q) < 3:
+        return 0.0, 0.0
+    c = q.mean(1)
+    d = c[None, :, :] - c[:, None, :]
+    dist = np.hypot(d[..., 0], d[..., 1])
+    np.fill_diagonal(dist, np.inf)
+    v = d[np.arange(len(q)), dist.argmin(1)]
+    return _mean_direction(np.arctan2(v[:, 1], v[:, 0]))
+
+
+def _off_axis(theta: float) -> float:
+    """How far (radians) a direction lies from the nearest photo axis."""
+    r = abs(theta) % (math.pi / 2)
+    return min(r, math.pi / 2 - r)
+
+
+def _turned(theta: float, other: float) -> float:
+    """The angle (radians, 0 to 90 degrees) between two directions taken modulo 180 degrees."""
+    d = abs(theta - other) % math.pi
+    return min(d, math.pi - d)
+
+
+def extents(quads, theta: float) -> Extents:
+    """The footprints' extents in the frame whose x axis runs along ``theta`` (radians)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    c, s = math.cos(-theta), math.sin(-theta)
+    p = q @ np.array([[c, -s], [s, c]]).T
+    return Extents(p[:, :, 0].min(1), p[:, :, 0].max(1), p[:, :, 1].min(1), p[:, :, 1].max(1))
+
+
+def row_angle(quads) -> float:
+    """The direction (radians, -90 to 90 degrees from the photo's x axis) the rows run in.
+
+    The footprints' top edges say it while they agree and lie near a photo axis (every photo taken
+    square to the table), unless the tiles' nearest neighbours agree on a turned line that lays the
+    tiles in fewer rows (upright boxes drawn around turned tiles). A turned photo is checked against
+    the nearest neighbours: when the top edges disagree (tiles near 45 degrees flip between their
+    two edges) the neighbours decide; when the two directions cross (a row past 45 degrees, whose
+    tiles' "top" edges are their sides) the one that lays the tiles in fewer rows wins."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    edge, edge_agreement = _edge_direction(q)
+    near, near_agreement = _neighbour_direction(q)
+    if edge_agreement >= MIN_AGREEMENT and _off_axis(edge) <= AXIS_TOLERANCE:
+        # square to the photo, unless upright boxes stand around tiles along a turned line
+        turned_line = near_agreement >= MIN_AGREEMENT and _off_axis(near) > AXIS_TOLERANCE
+        return near if turned_line and _fewer_rows(q, near, edge) else edge
+    if near_agreement < 0.5:
+        return edge
+    if edge_agreement < MIN_AGREEMENT:
+        # the top edges say nothing: the neighbours do, unless they lie square to the photo too
+        return edge if _off_axis(near) <= AXIS_TOLERANCE else near
+    if _turned(edge, near) <= AXIS_TOLERANCE:
+        return edge
+    return near if _fewer_rows(q, near, edge) else edge
+
+
+def _fewer_rows(q: np.ndarray, theta: float, other: float) -> bool:
+    """Whether the frame along ``theta`` lays the tiles in fewer rows than the one along ``other``."""
+    return len(_rows(extents(q, theta), 0.35)) < len(_rows(extents(q, other), 0.35))
+
+
+def _rows(e: Extents, row_overlap: float) -> list[list[int]]:
+    """Tiles into rows: greedy over the tiles sorted by centre (across the row); a tile joins the
+    row whose band it overlaps most, by more than ``row_overlap`` of the smaller extent. Rows are
+    sorted top to bottom."""
+    hgt = e.y1 - e.y0
+    cy = (e.y0 + e.y1) / 2
+    rows: list[list[int]] = []
+    spans: list[list[float]] = []
+    for i in np.argsort(cy):
+        best, best_ov = None, 0.0
+        for r, (a, b) in enumerate(spans):
+            ov = min(b, e.y1[i]) - max(a, e.y0[i])
+            frac = ov / max(1e-6, min(hgt[i], b - a))
+            if frac > row_overlap and frac > best_ov:
+                best, best_ov = r, frac
+        if best is None:
+            rows.append([int(i)])
+            spans.append([float(e.y0[i]), float(e.y1[i])])
+        else:
+            rows[best].append(int(i))
+            # keep the span as the median band, so a tall outlier does not swallow the next row
+            ys0 = np.median([e.y0[j] for j in rows[best]])
+            ys1 = np.median([e.y1[j] for j in rows[best]])
+            spans[best] = [float(ys0), float(ys1)]
+    rows.sort(key=lambda r: float(np.median(cy[r])))
+    return rows
 
 
 def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35):
@@ -36,47 +149,19 @@ def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35):
     n = len(q)
     if n == 0:
         return [], [], []
-    theta = _frame(q)
-    c, s = math.cos(-theta), math.sin(-theta)
-    R = np.array([[c, -s], [s, c]])
-    p = q @ R.T  # rotate so rows run along +x
-    x0, x1 = p[:, :, 0].min(1), p[:, :, 0].max(1)
-    y0, y1 = p[:, :, 1].min(1), p[:, :, 1].max(1)
-    hgt = y1 - y0
-    wid = x1 - x0
-    cy = (y0 + y1) / 2
-    # rows: greedy over tiles sorted by centre y; join the row whose current y-span overlaps most
-    rows: list[list[int]] = []
-    spans: list[list[float]] = []
-    for i in np.argsort(cy):
-        best, best_ov = None, 0.0
-        for r, (a, b) in enumerate(spans):
-            ov = min(b, y1[i]) - max(a, y0[i])
-            frac = ov / max(1e-6, min(hgt[i], b - a))
-            if frac > row_overlap and frac > best_ov:
-                # and the row's tiles are in the same band (median height check)
-                best, best_ov = r, frac
-        if best is None:
-            rows.append([int(i)])
-            spans.append([float(y0[i]), float(y1[i])])
-        else:
-            rows[best].append(int(i))
-            # keep the span as the median band, so a tall outlier does not swallow the next row
-            ys0 = np.median([y0[j] for j in rows[best]])
-            ys1 = np.median([y1[j] for j in rows[best]])
-            spans[best] = [float(ys0), float(ys1)]
-    rows.sort(key=lambda r: float(np.median(cy[r])))
+    e = extents(q, row_angle(q))
+    wid, hgt = e.x1 - e.x0, e.y1 - e.y0
     order: list[int] = []
     row_of = [0] * n
     group_of = [0] * n
     g = -1
-    for ri, members in enumerate(rows):
+    for ri, members in enumerate(_rows(e, row_overlap)):
         prev = None
-        for i in sorted(members, key=lambda i: (x0[i] + x1[i]) / 2):
+        for i in sorted(members, key=lambda i: (e.x0[i] + e.x1[i]) / 2):
             if prev is None:
                 g += 1
             else:
-                gap = x0[i] - x1[prev]
+                gap = e.x0[i] - e.x1[prev]
                 local = min(min(wid[i], hgt[i]), min(wid[prev], hgt[prev]))
                 if gap > gap_ratio * local:
                     g += 1

@@ -7,7 +7,9 @@
 Stages (each timed in ``timings_ms``): ``decode`` (header check, reduced JPEG decode with EXIF
 orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`vision.finders`),
 ``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified
-both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping`).
+both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping`, then
+:mod:`vision.hand`: each group says whether it is the hand, ``"hand": true|false``, with a
+``"reason"`` code and a ``"note"`` in English).
 
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
@@ -22,6 +24,7 @@ from typing import Any
 import numpy as np
 
 from . import grouping as _grouping
+from . import hand as _hand
 from . import photo as _photo
 from .classifier import get_classifier
 from .errors import ImageError
@@ -79,6 +82,18 @@ class Recognition:
             "reason": self.reason,
         }
 
+    def _hand_lines(self) -> list[str]:
+        """Which groups are the hand, and why the others are not (groups numbered from 1)."""
+        judged = [g for g in self.groups if "hand" in g]
+        if not judged:
+            return []
+        hand = [str(g["index"] + 1) for g in judged if g["hand"]]
+        lines = [f"  hand: group(s) {', '.join(hand) or 'none'}"]
+        for g in judged:
+            if not g["hand"]:
+                lines.append(f"  not the hand: group {g['index'] + 1} ({g['codes']}): {g['note']}")
+        return lines
+
     def to_text(self) -> str:
         if not self.tiles:
             return f"no tiles ({self.reason or 'nothing found'}) in a {self.width}x{self.height} photo"
@@ -100,6 +115,7 @@ class Recognition:
                     cells.append(f"{t.code}{mark}{low}")
                 parts.append(" ".join(cells))
             lines.append(f"  row {row}: " + "  |  ".join(parts))
+        lines += self._hand_lines()
         unsure = [i for i, t in enumerate(self.tiles) if t.confidence < 0.5]
         if unsure:
             lines.append(
@@ -252,7 +268,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
 
 def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:
     """The tiles in reading order (quads in the photo's own pixels) and their groups
-    (:func:`vision.grouping.arrange` on the footprints as found)."""
+    (:func:`vision.grouping.arrange` on the footprints as found), each judged hand or not
+    (:func:`vision.hand.judge`)."""
     order, row_of, group_of = _grouping.arrange([r.candidate.quad for r in readings])
     tiles = []
     for i in order:
@@ -275,6 +292,8 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
     out = [groups[k] for k in sorted(groups)]
     for g in out:
         g["codes"] = _group_codes([tiles[i].code for i in g["tiles"]])
+    for g, verdict in zip(out, _hand.judge([t.code for t in tiles], [t.quad for t in tiles], out)):
+        g.update(verdict.to_dict())
     return tiles, out
 
 

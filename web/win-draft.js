@@ -1,6 +1,7 @@
 // A win draft: the tiles of one winner's hand as read from a photo, typed or picked, split into
 // groups with a role each (the rule set's roles: hand, meld, concealed_kong, its indicator tiles,
-// ignore), the winning tile, who won and how; and the winner object it becomes for the server.
+// ignore) and, from a photo, whether the recogniser took the group for the hand and why; the
+// winning tile, who won and how; and the winner object it becomes for the server.
 // Pure data: no DOM.
 import { readTiles } from "./api.js";
 import { t } from "./i18n.js";
@@ -11,7 +12,7 @@ import { isFlower, isTileCode, meldType, notation } from "./tiles.js";
 export function newDraft() {
   return {
     photoId: null, imgUrl: null, width: 0, height: 0, reason: null, tiles: [], groups: [], winning: null,
-    winner: null, by: null, flags: {},
+    winner: null, by: null, flags: {}, ask: null,
   };
 }
 
@@ -40,32 +41,71 @@ function usableCodes(d, g, n) {
 }
 
 /**
- * Guess each photographed group's role: the biggest group is the hand; a group with face-down
- * tiles a concealed kong; flowers go with the hand; on the hand's row a chow/pung/kong is a claimed
- * meld; below it a meld, else the rule set's indicator tiles (the hand when it has none). The
- * winning tile: a lone tile set apart after the hand, else the hand's last non-flower tile.
+ * The groups the recogniser marked as not the hand ("hand": false) default to Ignore, each keeping
+ * its reason. Of its indicator candidates (reason "indicator") the only one becomes the rule set's
+ * indicator; when there are several, none does and the draft asks the table to tap the one that
+ * is (`d.ask`). Returns the groups left to guess.
+ * @param {object} d the draft
+ * @param {string | null} indicator the rule set's indicator role or null
+ */
+function leaveOutOthers(d, indicator) {
+  const others = d.groups.filter((g) => g.hand === false);
+  for (const g of others) g.role = "ignore";
+  const candidates = others.filter((g) => g.reason === "indicator");
+  if (indicator && candidates.length === 1) candidates[0].role = indicator;
+  d.ask = indicator && candidates.length > 1 ? indicator : null;
+  return d.groups.filter((g) => g.hand !== false);
+}
+
+/** The group with the most tiles left. */
+function biggest(d, groups) {
+  return groups.reduce((a, b) => (liveTiles(d, b).length > liveTiles(d, a).length ? b : a));
+}
+
+/**
+ * A reading the recogniser did not judge (an older one): a group off the biggest group's row that
+ * is no meld, no kong and no flowers is taken as an indicator candidate, not the hand.
+ */
+function judgeByRows(d) {
+  const big = biggest(d, d.groups);
+  for (const g of d.groups) {
+    const codes = codesOf(d, g);
+    if (g.row !== big.row && !meldType(codes) && !codes.includes("back") && !codes.every(isFlower)) {
+      g.hand = false;
+      g.reason = "indicator";
+    }
+  }
+}
+
+/**
+ * Guess each photographed group's role. Groups the recogniser left out of the hand are ignored
+ * (leaveOutOthers; an unjudged reading is judged by rows first). Of the rest, the biggest group is
+ * the hand; a group with face-down tiles a concealed kong; flowers go with the hand; a
+ * chow/pung/kong is a claimed meld, other tiles the hand's. The winning tile: a lone tile set
+ * apart after the hand on its row, else the hand's last non-flower tile.
  * @param {object} d the draft
  * @param {string | null} indicator the rule set's indicator role ("baida", "bloom", "fish") or null
  */
 function guessRoles(d, indicator) {
   if (!d.groups.length) return;
-  const big = d.groups.reduce((a, b) => (liveTiles(d, b).length > liveTiles(d, a).length ? b : a));
-  for (const g of d.groups) {
+  if (d.groups.every((g) => g.hand === null)) judgeByRows(d);
+  const mine = leaveOutOthers(d, indicator);
+  if (!mine.length) return;
+  const big = biggest(d, mine);
+  for (const g of mine) {
     const codes = codesOf(d, g);
     if (g !== big && codes.includes("back")) g.role = "concealed_kong";
     else if (g === big || codes.every(isFlower)) g.role = "hand";
-    else if (g.row === big.row) g.role = meldType(codes) ? "meld" : "hand";
-    else if (meldType(codes)) g.role = "meld";
-    else g.role = indicator || "hand";
+    else g.role = meldType(codes) ? "meld" : "hand";
   }
-  const hands = d.groups.filter((g) => g.role === "hand" && g.row === big.row);
+  const hands = mine.filter((g) => g.role === "hand" && g.row === big.row);
   const after = hands.filter((g) => g.index > big.index && liveTiles(d, g).length === 1);
   const pick = after.length ? liveTiles(d, after[after.length - 1])[0]
     : liveTiles(d, big).filter((i) => !isFlower(d.tiles[i].code)).pop();
   d.winning = pick ?? null;
 }
 
-/** A draft from the server's reading of a photo (its tiles and groups), roles guessed. */
+/** A draft from the server's reading of a photo (its tiles, groups and which are the hand), roles guessed. */
 export function draftFromRecognition(rec, imgUrl, indicator) {
   const d = newDraft();
   d.photoId = rec.photo_id ?? null;
@@ -75,9 +115,39 @@ export function draftFromRecognition(rec, imgUrl, indicator) {
   d.reason = rec.reason;
   d.tiles = rec.tiles.map((x) => ({ ...x, orig: x.code, removed: false }));
   const groups = rec.groups && rec.groups.length ? rec.groups : [{ index: 0, row: 0, tiles: d.tiles.map((_, i) => i) }];
-  d.groups = groups.map((g, k) => ({ index: g.index ?? k, row: g.row ?? 0, tiles: [...g.tiles], role: "hand", from: null, added: false }));
+  d.groups = groups.map((g, k) => ({
+    index: g.index ?? k, row: g.row ?? 0, tiles: [...g.tiles], role: "hand", from: null, added: false,
+    hand: typeof g.hand === "boolean" ? g.hand : null, reason: g.reason ?? null,
+  }));
   guessRoles(d, indicator);
   return d;
+}
+
+/**
+ * One tap: every group the recogniser left out of the hand goes back to Ignore (an indicator the
+ * table chose among them too); the question which is the indicator is dropped. The winning tile
+ * stays in the hand.
+ */
+export function ignoreOthers(d) {
+  for (const g of d.groups) if (g.hand === false) g.role = "ignore";
+  d.ask = null;
+  keepWinningInHand(d);
+}
+
+/** The indicator candidate `g` is the rule set's indicator (`role`); the question is answered. */
+export function chooseIndicator(d, g, role) {
+  g.role = role;
+  d.ask = null;
+}
+
+/** When the winning tile left the hand (its group's role changed), the hand's last tile wins. */
+export function keepWinningInHand(d) {
+  const home = d.groups.find((g) => g.tiles.includes(d.winning));
+  if (d.winning === null || !home || home.role === "hand") return;
+  const hands = d.groups.filter((x) => x.role === "hand"
+    && liveTiles(d, x).some((i) => isTileCode(d.tiles[i].code) && !isFlower(d.tiles[i].code)));
+  const last = hands.length ? liveTiles(d, hands[hands.length - 1]).filter((i) => !isFlower(d.tiles[i].code)) : [];
+  d.winning = last.length ? last[last.length - 1] : null;
 }
 
 /** Add a group of typed or picked tiles with `role`; returns the group. */

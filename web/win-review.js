@@ -6,8 +6,8 @@ import { byId, element, onEvent, replaceChildren, showError, svgElement } from "
 import { t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { closeSheet, openSheet } from "./sheets.js";
-import { ALL_CODES, SUITS, isFlower, isTileCode, meldType, tileFace } from "./tiles.js";
-import { addGroup, addTile, codesOf, liveTiles, meldFrom } from "./win-draft.js";
+import { ALL_CODES, SUITS, isFlower, meldType, tileFace } from "./tiles.js";
+import { addGroup, addTile, chooseIndicator, codesOf, ignoreOthers, keepWinningInHand, liveTiles, meldFrom } from "./win-draft.js";
 import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
 
 /** The typed entry being read by the server (scoring waits for it). */
@@ -24,14 +24,31 @@ function confidenceColour(tile) {
   return tile.confidence >= 0.9 ? "#2f9e44" : tile.confidence >= 0.6 ? "#f08c00" : "#e03131";
 }
 
-/** The photo cropped to the tiles (plus a margin) so every box is big enough to tap. */
+/** The indexes of the tiles in ignored groups. */
+function ignoredTiles(d) {
+  return new Set(d.groups.filter((g) => g.role === "ignore").flatMap((g) => g.tiles));
+}
+
+/** The indexes of the tiles the crop keeps in view: groups in use and indicator candidates. */
+function framedTiles(d) {
+  return new Set(d.groups.filter((g) => g.role !== "ignore" || (g.hand === false && g.reason === "indicator"))
+    .flatMap((g) => g.tiles));
+}
+
+/**
+ * The photo cropped to the tiles in use and the indicator candidates (plus a margin; all tiles
+ * when there are none) so every box is big enough to tap; boxes of ignored groups are dimmed.
+ */
 export function renderPhoto() {
   const d = currentDraft();
   byId("photo-wrap").hidden = !d.imgUrl;
   byId("recog-reason").hidden = !d.reason;
   byId("recog-reason").textContent = d.reason || "";
   if (!d.imgUrl) return;
-  const points = d.tiles.filter((x) => x.quad && !x.removed).flatMap((x) => x.quad);
+  const ignored = ignoredTiles(d), framed = framedTiles(d);
+  const shown = d.tiles.filter((x) => x.quad && !x.removed);
+  const used = shown.filter((x) => framed.has(d.tiles.indexOf(x)));
+  const points = (used.length ? used : shown).flatMap((x) => x.quad);
   let [x0, y0, x1, y1] = [0, 0, d.width, d.height];
   if (points.length) {
     x0 = Math.min(...points.map((p) => p[0]));
@@ -48,7 +65,7 @@ export function renderPhoto() {
   d.tiles.forEach((tile, i) => {
     if (!tile.quad || tile.removed) return;
     const colour = confidenceColour(tile);
-    const box = svgElement("g", { class: "box", "data-tile": i },
+    const box = svgElement("g", { class: ignored.has(i) ? "box ignored" : "box", "data-tile": i },
       svgElement("polygon", { points: tile.quad.map((p) => p.join(",")).join(" "),
         fill: i === d.winning ? "rgba(255,212,59,.35)" : "rgba(255,255,255,.01)", stroke: colour, "stroke-width": sw }));
     if (tile.code !== tile.orig) {
@@ -79,14 +96,50 @@ function groupControls(d, g, n) {
   return controls;
 }
 
-/** Each group: its role (and for a meld whose discard, whether a kong was added), its tiles. */
+/**
+ * Above the groups: the question which candidate is the rule set's indicator (when several could
+ * be), and "Ignore all others" while a group the recogniser left out of the hand is in use.
+ */
+function groupsBar(d) {
+  const inUse = d.groups.some((g) => g.hand === false && g.role !== "ignore" && liveTiles(d, g).length);
+  if (!d.ask && !inUse) return null;
+  return element("div", { class: "groups-bar" },
+    d.ask ? element("p", { class: "ask", id: "ask-indicator" }, t("ask_indicator", { role: t("role_" + d.ask) })) : null,
+    inUse ? element("button", { type: "button", id: "ignore-others" }, t("ignore_others")) : null);
+}
+
+/**
+ * Why the recogniser left a group out of the hand (an indicator candidate is only a tile near the
+ * hand where the rule set has no indicator), and (when asked) the chip that picks it as the indicator.
+ */
+function groupWhy(d, g, n) {
+  if (g.hand !== false || !g.reason) return null;
+  const reason = g.reason === "indicator" && !ruleFacts().indicator ? "near_hand" : g.reason;
+  const why = element("p", { class: "group-why" }, t("not_hand", { why: t("why_" + reason) }));
+  if (!(d.ask && g.reason === "indicator")) return why;
+  return element("div", {}, why, element("button", { type: "button", class: "this-indicator", dataset: { group: n } },
+    t("this_is", { role: t("role_" + d.ask) })));
+}
+
+/** Where a group is listed: the hand's groups first, then indicator candidates, then the others. */
+function listRank(g) {
+  return g.hand !== false ? 0 : g.reason === "indicator" ? 1 : 2;
+}
+
+/**
+ * Each group (the hand's first): its role (and for a meld whose discard, whether a kong was
+ * added), why it is not the hand, its tiles.
+ */
 export function renderGroups() {
   const d = currentDraft();
-  replaceChildren(byId("groups"), ...d.groups.map((g, n) => {
+  const listed = d.groups.map((g, n) => [g, n]).sort(([a, m], [b, n]) => listRank(a) - listRank(b) || m - n);
+  replaceChildren(byId("groups"), groupsBar(d), ...listed.map(([g, n]) => {
     const tiles = liveTiles(d, g);
     if (!tiles.length && !g.manualEmpty) return null;
-    return element("div", { class: `group r-${g.role}`, dataset: { group: n } },
+    const asked = d.ask && g.hand === false && g.reason === "indicator" ? " asked" : "";
+    return element("div", { class: `group r-${g.role}${asked}`, dataset: { group: n } },
       element("div", { class: "group-head" }, element("span", { class: "muted" }, t("group", { n: n + 1 })), ...groupControls(d, g, n)),
+      groupWhy(d, g, n),
       element("div", { class: "group-tiles" },
         tiles.map((i) => {
           const tile = d.tiles[i];
@@ -99,16 +152,17 @@ export function renderGroups() {
   }));
 }
 
-/** A group's new role; the winning tile stays in the hand (the last hand tile when it leaves). */
+/** A group's new role (the rule set's indicator answers the question which one is); the winning tile stays in the hand. */
 function changeRole(d, g, role) {
-  markEdited();
   g.role = role;
-  if (g.role !== "hand" && g.tiles.includes(d.winning)) {
-    const hands = d.groups.filter((x) => x.role === "hand"
-      && liveTiles(d, x).some((i) => isTileCode(d.tiles[i].code) && !isFlower(d.tiles[i].code)));
-    const last = hands.length ? liveTiles(d, hands[hands.length - 1]).filter((i) => !isFlower(d.tiles[i].code)) : [];
-    d.winning = last.length ? last[last.length - 1] : null;
-  }
+  if (role === d.ask) d.ask = null;
+  keepWinningInHand(d);
+}
+
+/** A change to the groups' roles (one group's, all others ignored, the indicator chosen): redraw both parts. */
+function changeGroups(change) {
+  markEdited();
+  change(currentDraft());
   renderGroups();
   renderPhoto();
 }
@@ -222,7 +276,9 @@ export function wireReview() {
   const groups = byId("groups"), group = (el) => currentDraft().groups[+el.dataset.group];
   onEvent(groups, "click", "button.tile-btn[data-tile]", (b) => fixTile(+b.dataset.tile));
   onEvent(groups, "click", "button.tile-btn.add", (b) => pickTiles(group(b)));
-  onEvent(groups, "change", "select.role", (s) => changeRole(currentDraft(), group(s), /** @type {HTMLSelectElement} */ (s).value));
+  onEvent(groups, "change", "select.role", (s) => changeGroups((d) => changeRole(d, group(s), /** @type {HTMLSelectElement} */ (s).value)));
+  onEvent(groups, "click", "#ignore-others", () => changeGroups(ignoreOthers));
+  onEvent(groups, "click", "button.this-indicator", (b) => changeGroups((d) => chooseIndicator(d, group(b), d.ask)));
   onEvent(groups, "change", "select.from", (s) => {
     markEdited();
     group(s).from = /** @type {HTMLSelectElement} */ (s).value;

@@ -241,6 +241,33 @@ class RecognizedTile(OpenAnswer):
     group: int
 
 
+class RecognizedGroup(OpenAnswer):
+    """A group of tiles (touching, or nearly) in reading order, and whether it is the hand."""
+
+    index: int
+    row: int
+    tiles: list[int] = Field(description="indexes into `tiles`")
+    codes: str
+    hand: bool = Field(
+        description="part of the winner's hand (its row, the melds beside it, its second row, its flowers); "
+        "the page leaves the others out by default"
+    )
+    reason: Literal[
+        "hand_row",
+        "beside_hand",
+        "second_row",
+        "flowers",
+        "indicator",
+        "wall",
+        "discards",
+        "smaller_tiles",
+        "far_from_hand",
+        "lone_tile",
+        "off_row",
+    ] = Field(description="why: `indicator` marks a face-up tile or two near the hand, a candidate indicator tile")
+    note: str = Field(description="the reason as an English sentence")
+
+
 class Recognition(OpenAnswer):
     """The `mjc recognize --json` reading of a photo."""
 
@@ -248,7 +275,7 @@ class Recognition(OpenAnswer):
     width: int
     height: int
     tiles: list[RecognizedTile]
-    groups: list[dict[str, Any]]
+    groups: list[RecognizedGroup]
     timings_ms: dict[str, float]
     reason: str | None = None
     photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")

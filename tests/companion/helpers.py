@@ -32,7 +32,17 @@ class FakeReading:
             }
             for i, c in enumerate(self.codes)
         ]
-        groups = [{"index": 0, "row": 0, "tiles": list(range(len(tiles))), "codes": "".join(self.codes)}]
+        groups = [
+            {
+                "index": 0,
+                "row": 0,
+                "tiles": list(range(len(tiles))),
+                "codes": "".join(self.codes),
+                "hand": True,
+                "reason": "hand_row",
+                "note": "the hand: the longest aligned row of same-sized tiles nearest the camera",
+            }
+        ]
         return {
             "tiles": tiles,
             "groups": groups,

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion import live
+from companion.api.models import Recognition, RecognizedGroup
 from companion.app import create_app
 from engine import contract
 
@@ -121,6 +122,14 @@ def test_recognize_needs_a_photo_field(client):
     assert resp.status_code == 400 and err(resp)["code"] == "empty_file"
 
 
+def test_recognition_model_names_every_reason_the_recogniser_gives():
+    from typing import get_args
+
+    from vision.hand import NOTES
+
+    assert set(get_args(RecognizedGroup.model_fields["reason"].annotation)) == set(NOTES)
+
+
 def test_recognize_with_the_real_recogniser_on_a_photo_fixture(tmp_path):
     """The real ``vision.recognize``: a photo fixture in, the ``mjc recognize --json`` shape out."""
     pytest.importorskip("cv2")
@@ -143,6 +152,10 @@ def test_recognize_with_the_real_recogniser_on_a_photo_fixture(tmp_path):
         assert {"code", "quad", "confidence", "alternatives", "rotated", "row", "group"} <= set(tile)
         assert len(tile["quad"]) == 4
     assert sum(len(g["tiles"]) for g in body["groups"]) == len(body["tiles"])
+    Recognition.model_validate(body)
+    # one row of 14 tiles: every group is the hand, the first the hand's row
+    assert [g["hand"] for g in body["groups"]] == [True] * len(body["groups"])
+    assert body["groups"][0]["reason"] == "hand_row" and body["groups"][0]["note"]
 
     # the vision engineer's photo fixtures, when there: a reading or a named image error, never a crash
     folder = ROOT / "tests" / "fixtures" / "photos"

@@ -5,6 +5,9 @@ The photo fixture ``data/hand_photo.jpg`` is a synthetic table photo (``vision.s
 ground truth is ``data/hand_photo.json``. The server here reads it with a stand-in recogniser that
 returns that ground truth with one tile misread (low confidence), so the browser test can fix it
 and stay fast on two cores; ``tests/test_companion_api.py`` runs the real ``vision.recognize``.
+A second server (``cluttered_server``) reads every photo as that hand on a cluttered table: a
+discard pile, another player's meld, stray backs and two face-up tiles near the hand. Both judge
+which groups are the hand with the real ``vision.hand``.
 """
 
 from __future__ import annotations
@@ -71,6 +74,54 @@ class _Reading:
         return self._d
 
 
+def _judged(tiles: list[dict], groups: list[dict]) -> list[dict]:
+    """The groups with the real recogniser's verdict: the hand or not, and why."""
+    from vision.hand import judge
+
+    verdicts = judge([t["code"] for t in tiles], [t["quad"] for t in tiles], groups)
+    return [{**g, **v.to_dict()} for g, v in zip(groups, verdicts)]
+
+
+def _tile(code: str, x: float, y: float, w: float, h: float) -> dict:
+    return {
+        "code": code,
+        "quad": [[x, y], [x + w, y], [x + w, y + h], [x, y + h]],
+        "confidence": 0.95,
+        "alternatives": [[code, 0.95], ["1s", 0.03], ["7z", 0.02]],
+        "rotated": False,
+    }
+
+
+def cluttered_reading() -> dict:
+    """The fixture hand (no misread) among other tiles, rows and groups as ``vision.grouping``
+    arranges them: a discard pile of two rows of smaller tiles, another player's meld far up, two
+    stray backs, and two face-up tiles just below the hand (so the page asks which is the indicator)."""
+    from vision import grouping
+
+    truth = json.loads((DATA / "hand_photo.json").read_text())
+    tiles = [_tile(t["code"], 0, 0, 0, 0) | {"quad": t["quad"], "rotated": bool(t["rotated"])} for t in truth["tiles"]]
+    discards = (("1p", "2p", "3p", "4p", "5p", "6p"), ("7m", "8m", "9m", "1s", "2s", "3s"))
+    tiles += [_tile(c, 400 + 43 * i, 120 + 60 * r, 40, 56) for r, row in enumerate(discards) for i, c in enumerate(row)]
+    tiles += [_tile("7s", 950 + 32 * i, 40, 30, 42) for i in range(3)]
+    tiles += [_tile("back", 1080 + 59 * i, 150, 56, 78) for i in range(2)]
+    tiles += [_tile("3s", 280, 470, 56, 78), _tile("6z", 900, 470, 56, 78)]
+    order, rows, groups = grouping.arrange([t["quad"] for t in tiles])
+    tiles = [dict(tiles[i], row=rows[i], group=groups[i]) for i in order]
+    gs: dict[int, dict] = {}
+    for i, t in enumerate(tiles):
+        g = gs.setdefault(t["group"], {"index": t["group"], "row": t["row"], "tiles": [], "codes": ""})
+        g["tiles"].append(i)
+        g["codes"] += t["code"]
+    return {
+        "tiles": tiles,
+        "groups": _judged(tiles, [gs[k] for k in sorted(gs)]),
+        "width": truth["width"],
+        "height": truth["height"],
+        "timings_ms": {"total": 1.0},
+        "reason": None,
+    }
+
+
 def photo_reading() -> dict:
     """The fixture photo's ground truth as a recognition, with one tile misread."""
     truth = json.loads((DATA / "hand_photo.json").read_text())
@@ -98,7 +149,7 @@ def photo_reading() -> dict:
         g["codes"] += t["code"]
     return {
         "tiles": tiles,
-        "groups": [groups[k] for k in sorted(groups)],
+        "groups": _judged(tiles, [groups[k] for k in sorted(groups)]),
         "width": truth["width"],
         "height": truth["height"],
         "timings_ms": {"total": 1.0},
@@ -114,6 +165,22 @@ def live_server():
 
     data_dir = tempfile.mkdtemp(prefix="mjc-e2e-")
     app = create_app(data_dir, recognizer=lambda data: _Reading(photo_reading()))
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def cluttered_server():
+    from waitress import create_server
+
+    from companion.app import create_app
+
+    data_dir = tempfile.mkdtemp(prefix="mjc-e2e-clutter-")
+    app = create_app(data_dir, recognizer=lambda data: _Reading(cluttered_reading()))
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

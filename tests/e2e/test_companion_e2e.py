@@ -350,3 +350,61 @@ def test_roles_and_flags_are_the_rule_sets_and_typed_tiles_are_read_by_the_serve
     ), error
     assert group_codes(d) == [["hand", "1m2m3m1z1z"]]
     assert [e["message"].split(" - ")[0].rsplit("/", 1)[1] for e in js_errors(d)] == ["notation"]
+
+
+#: the roles of the groups as listed: the hand's first, then the indicator candidates, then the others
+CLUTTER_ROLES = ["hand", "meld"] + ["ignore"] * 6
+
+
+@pytest.mark.parametrize(
+    "lang, size, variant",
+    [("en", (1024, 768), "ningbo"), ("zh", (390, 844), "ningbo"), ("en", (1024, 768), "ningxia")],
+)
+def test_cluttered_photo_leaves_the_others_out_and_asks_for_the_indicator(
+    cluttered_server, browser, lang, size, variant
+):
+    """A photo with more than the hand: the groups the recogniser marks as not the hand are
+    ignored, each saying why; two tiles near the hand could be the Baida indicator, so none is
+    taken and the page asks (a rule set without indicators does not); one tap on the chip answers;
+    a stray group put to use goes back with one tap on "Ignore all others"."""
+    d = browser
+    set_viewport(d, *size, mobile=size[0] < 500)
+    open_home(d, cluttered_server, lang)
+    create_table(d, ["P1", "P2", "P3", "P4"], variant=variant)
+    click(d, "#act-win")
+    d.find_element("id", "photo-input").send_keys(str(DATA / "hand_photo.jpg"))
+    visible(d, "#step-review")
+    _wait(d, lambda x: len(group_codes(x)) == 8)
+    assert [role for role, _ in group_codes(d)] == CLUTTER_ROLES
+    whys = [w.text for w in d.find_elements("css selector", "#groups .group-why")]
+    assert len(whys) == 6 and all(w.startswith("Not the hand: " if lang == "en" else "不是手牌:") for w in whys)
+    if lang == "en":
+        maybe = "maybe an indicator" if variant == "ningbo" else "set apart near the hand"
+        assert maybe in whys[0] and maybe in whys[1]
+        assert "smaller tiles than the hand" in whys[2] and "discard pile" in whys[3] and "tile backs only" in whys[4]
+    # 19 tiles outside the hand: their boxes dimmed, the photo cropped to the hand
+    assert len(d.find_elements("css selector", "#photo-overlay g.box.ignored")) == 19
+    assert not d.find_elements("css selector", "#ignore-others")
+    chips = d.find_elements("css selector", "#groups button.this-indicator")
+    shot(d, f"clutter_{lang}_{size[0]}_{variant}_review")
+    if variant == "ningxia":
+        assert not chips and not d.find_elements("css selector", "#ask-indicator")
+    else:
+        ask = visible(d, "#ask-indicator").text
+        assert ask == (
+            "Several groups could be the Baida indicator: tap the one that is."
+            if lang == "en"
+            else "有几组都可能是百搭指示牌:请点真正的那一组。"
+        )
+        assert len(chips) == 2
+        click(d, "#groups .group[data-group='7'] button.this-indicator")
+        hidden(d, "#ask-indicator")
+        assert [role for role, _ in group_codes(d)] == ["hand", "meld", "ignore", "baida"] + ["ignore"] * 4
+        assert not d.find_elements("css selector", "#groups button.this-indicator")
+    # a stray group put to use by mistake: one tap ignores all the others again
+    Select(d.find_elements("css selector", "#groups select.role")[-1]).select_by_value("hand")
+    click(d, "#ignore-others")
+    _wait(d, lambda x: [role for role, _ in group_codes(x)] == CLUTTER_ROLES)
+    assert not d.find_elements("css selector", "#ignore-others")
+    assert d.find_element("css selector", "#groups button.tile-btn .tile.winning").get_attribute("data-code") == "1z"
+    assert not js_errors(d), js_errors(d)
