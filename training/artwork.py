@@ -24,6 +24,7 @@ kmahjongg ``egypt``/``alphabet`` (fantasy sets) and ``jade`` (white glyphs meant
 from __future__ import annotations
 
 import gzip
+import importlib.util
 import os
 import re
 import shutil
@@ -545,10 +546,11 @@ def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = Tr
     """Every usable face image per class, grouped by style.
 
     Returns ``{style_name: {class_code: [uint8 BGR or BGRA image, ...]}}``. Cached in
-    ``training/.cache/artwork_v{N}.npz``; pass ``use_cache=False`` to rebuild.
+    ``training/.cache/artwork_v{N}_{tools}.npz`` (``tools``: which optional renderers were there);
+    pass ``use_cache=False`` to rebuild.
     """
     data = Path(data_dir) if data_dir else DEFAULT_DATA
-    cache = CACHE_DIR / f"artwork_v{CACHE_VERSION}.npz"
+    cache = CACHE_DIR / f"artwork_v{CACHE_VERSION}_{_tools_fingerprint()}.npz"
     if use_cache and cache.exists():
         return _load_cache(cache)
     out: dict = {}
@@ -568,6 +570,18 @@ def load_artwork(data_dir: str | os.PathLike | None = None, use_cache: bool = Tr
         CACHE_DIR.mkdir(parents=True, exist_ok=True)
         _save_cache(cache, out)
     return out
+
+
+def _tools_fingerprint() -> str:
+    """Which optional renderers this machine has (``rsvg-convert``, Pillow, each CJK font): the artwork
+    depends on them, so a cache built without them (a test run on a bare machine) is never
+    reused where they are installed, and the benchmark's synthetic photos stay the same."""
+    have = [
+        shutil.which("rsvg-convert") is not None,
+        importlib.util.find_spec("PIL") is not None,
+        *(Path(p).exists() for p in CJK_FONTS.values()),
+    ]
+    return "".join("1" if h else "0" for h in have)
 
 
 def _save_cache(path: Path, art: dict) -> None:
