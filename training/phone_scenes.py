@@ -349,6 +349,37 @@ def _finger(canvas: _Canvas, rng, quads: list[np.ndarray], s: float) -> None:
     canvas.cover(poly)
 
 
+def _camera(rng, size: tuple[int, int], margin: int, perspective: float | None, quads: list[np.ndarray]):
+    """The camera's homography from the plane (``margin`` pixels round the ``size`` view) to the
+    photo: a perspective tilt (``perspective``, default random 0-0.15) and a turn of at most 5
+    degrees (the layouts carry their own angle), milder until every tile ``quads`` stays in view; and
+    the tiles' quads as the photo shows them."""
+    W, H = size
+    persp = perspective if perspective is not None else rng.uniform(0, 0.15)
+    turn = math.radians(rng.uniform(-5, 5))
+    src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
+    R = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
+    jitter = rng.normal(0, 1, (4, 2))
+    t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
+    quads0 = [q.reshape(1, 4, 2).astype(np.float64) for q in quads]
+    for attempt in range(6):
+        damp = 0.6**attempt if attempt < 5 else 0.0
+        rot = R if damp else np.eye(2)
+        dst = (src - [W / 2, H / 2]) @ rot.T + [W / 2, H / 2]
+        tilt = persp * W * damp
+        dst[0, 0] += tilt * t1
+        dst[1, 0] -= tilt * t2  # the far edge shrinks
+        dst = dst + jitter * persp * 0.2 * W * damp
+        Hm = cv2.getPerspectiveTransform(src + margin, dst.astype(np.float32))
+        warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
+        if all(
+            q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
+            for q in warped
+        ):
+            break
+    return Hm, warped
+
+
 def _photograph(canvas: _Canvas, rng, spots, quads, size, Mg, perspective, degrade) -> _scenes.Scene:
     """The camera's view of the plane, with ground truth for the tiles that mostly show."""
     W, H = size
@@ -358,7 +389,7 @@ def _photograph(canvas: _Canvas, rng, spots, quads, size, Mg, perspective, degra
         shown = float((canvas.ids == i).sum()) / max(1.0, area)
         if shown >= MIN_VISIBLE:
             tiles.append({"code": p.code, "quad": q, "rotated": False, "row": p.row, "group": p.group})
-    Hm, warped = _scenes._camera(rng, (W, H), Mg, perspective, [t["quad"] for t in tiles])
+    Hm, warped = _camera(rng, (W, H), Mg, perspective, [t["quad"] for t in tiles])
     img = cv2.warpPerspective(canvas.img, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     out = []
     for t, w in zip(tiles, warped):
