@@ -391,6 +391,29 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
     return step, log, time.time() - t0
 
 
+def provenance(a: argparse.Namespace) -> dict:
+    """Where the training photos came from and how the run was started: the scene generators and
+    their mix, the background photos with their packages and licences, the model continued from,
+    and the command."""
+    from training import backgrounds
+
+    args = [
+        f"--{k.replace('_', '-')} {v}"
+        for k, v in sorted(vars(a).items())
+        if v is not None and k not in ("out",) and v is not False
+    ]
+    return {
+        "source": "training.scenes.make_scene and, for a share of "
+        f"{a.phone_share}, training.phone_scenes.make_phone_scene (rows at 20-45 degrees, packed trays, "
+        "racks, piles, clutter, fingers); artwork faces from shared/vision-data; table planes partly "
+        "real background photos (training.backgrounds)",
+        "continued_from": a.init_onnx or a.init,
+        "batch_norm": "frozen (continued from an exported model)" if a.init_onnx else "trained",
+        "command": "python3 run.py train-segmenter " + " ".join(args),
+        "backgrounds": backgrounds.sources_metadata(backgrounds.load_manifest()),
+    }
+
+
 def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, torch_version: str) -> dict:
     """The model's metadata: input and output format, the training run (``run``: steps, seconds) and
     its validation."""
@@ -417,7 +440,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
             "train_seconds": run["train_seconds"],
             "threads": a.threads,
             "torch": torch_version,
-            "source": "training.scenes.make_scene (artwork faces from shared/vision-data)",
+            **provenance(a),
         },
         "validation": {
             "measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
