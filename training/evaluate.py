@@ -256,14 +256,16 @@ def _finders() -> dict:
     the learned model ships."""
     from vision.finders import learned
 
-    out: dict = {"ours": None, CLASSICAL: "classical"} if learned.available() else {"ours": None}
+    with_classical = learned.available() and not _BASELINE_DIR.get("no_classical")
+    out: dict = {"ours": None, CLASSICAL: "classical"} if with_classical else {"ours": None}
     if _BASELINE_DIR["dir"]:
         out[BASELINE] = ("learned", _BASELINE_DIR["dir"])
     return out
 
 
-#: the folder of a baseline segmenter to compare with (``--baseline-models``)
-_BASELINE_DIR: dict[str, str | None] = {"dir": None}
+#: the folder of a baseline segmenter to compare with (``--baseline-models``), and whether to leave
+#: the classical finder out (``--no-classical``)
+_BASELINE_DIR: dict = {"dir": None, "no_classical": False}
 
 CLASSICAL = "ours, classical finder"
 
@@ -667,6 +669,7 @@ def main(argv=None) -> int:
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
     )
+    ap.add_argument("--no-classical", action="store_true", help="leave the classical finder out of the comparison")
     ap.add_argument("--crops", type=int, default=10, help="synthetic crops per class for (a) (0: skip)")
     ap.add_argument("--no-detector", action="store_true", help="skip the mahjong-detector comparison")
     ap.add_argument("--timing-runs", type=int, default=7)
@@ -674,7 +677,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     data = Path(a.data)
     report: dict = {}
-    _BASELINE_DIR["dir"] = a.baseline_models
+    _BASELINE_DIR.update(dir=a.baseline_models, no_classical=a.no_classical)
 
     clf = None
     try:
