@@ -307,7 +307,7 @@ def export_onnx(model, path: Path) -> float:
     x = torch.randn(1, 3, 320, 448)
     torch.onnx.export(
         model,
-        x,
+        (x,),
         str(path),
         input_names=["image"],
         output_names=["logits"],
