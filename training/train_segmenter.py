@@ -463,6 +463,10 @@ def main(argv=None) -> int:
     cache.mkdir(parents=True, exist_ok=True)
 
     PHONE_SHARE["value"] = a.phone_share
+    if a.phone_share > 0:
+        from training import backgrounds
+
+        print(f"{len(backgrounds.ensure_backgrounds())} background photos (training.backgrounds)", flush=True)
     n_val = max(20, min(200, a.scenes // 4))
     print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
     data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
