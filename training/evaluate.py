@@ -9,6 +9,9 @@ Prints tables of
     and precision (quad IoU >= 0.5), tiles read correctly, exact-photo rate, median / 95th-percentile
     time; (b2) the same for scenes with concealed kongs, with tile backs read / falsely reported;
     (b3) for hands standing up facing the camera;
+(b4-b8) phone-like photos (:mod:`training.phone_scenes`, fixed seeds): hand rows at 20-45 degrees,
+    sets packed edge to edge in a tray, hands standing in a rack, loose piles, hands among clutter on
+    real background photos (:mod:`training.backgrounds`; procedural surfaces when its cache is not built);
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -22,8 +25,10 @@ Shared data is read from ``../shared/vision-data`` relative to the repository (`
 from __future__ import annotations
 
 import argparse
+import contextlib
 import io
 import json
+import os
 import statistics
 import time
 from collections import Counter
@@ -33,6 +38,7 @@ import cv2
 import numpy as np
 
 from training import scenes as _scenes
+from vision import onnx_model
 from vision.recognize import recognize
 
 REPO = Path(__file__).resolve().parent.parent
@@ -192,13 +198,74 @@ def standing_scenes(n: int, seed0: int = 8000):
     return out
 
 
+#: the phone-like benchmark tables: kind -> (table, title, first seed)
+PHONE_TABLES = {
+    "diagonal": ("b4", "hand rows at 20-45 degrees", 9000),
+    "tray": ("b5", "sets packed edge to edge in a tray, at any angle", 9100),
+    "rack": ("b6", "hands standing in a rack", 9200),
+    "pile": ("b7", "loose piles at any angle, tiles over one another", 9300),
+    "clutter": ("b8", "hands among clutter (paper, keys, dice, coins, sticks) on real backgrounds", 9400),
+}
+
+
+def phone_scenes(kind: str, n: int):
+    """Fixed phone-like scenes of ``kind`` (:data:`PHONE_TABLES`)."""
+    from training.phone_scenes import make_phone_scene
+
+    out = []
+    sizes = [(1600, 1200), (1200, 1600), (2000, 1500)]
+    seed0 = PHONE_TABLES[kind][2]
+    for i in range(n):
+        rng = np.random.default_rng(seed0 + i)
+        sc = make_phone_scene(rng, kind, size=sizes[i % len(sizes)])
+        out.append((f"{kind}{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+BASELINE = "ours, baseline finder model"
+
+
+@contextlib.contextmanager
+def _segmenter_from(directory: str | None):
+    """Run the learned finder with the segmenter in ``directory`` (``$MJC_MODEL_DIR``) meanwhile."""
+    if directory is None:
+        yield
+        return
+    old = os.environ.get(onnx_model.ENV_DIR)
+    os.environ[onnx_model.ENV_DIR] = directory
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(onnx_model.ENV_DIR, None)
+        else:
+            os.environ[onnx_model.ENV_DIR] = old
+
+
+def _recognize(data: bytes, classifier, finder):
+    """:func:`vision.recognize.recognize` with ``finder``: a finder name, ``None`` (the default) or
+    ``("learned", folder)`` (the learned finder with the segmenter model in ``folder``)."""
+    if isinstance(finder, tuple):
+        with _segmenter_from(finder[1]):
+            return recognize(data, classifier=classifier, finder=finder[0])
+    return recognize(data, classifier=classifier, finder=finder)
+
+
 def _finders() -> dict:
     """Our systems to compare: the default finder ("ours"), and the classical one beside it when
     the learned model ships."""
     from vision.finders import learned
 
-    return {"ours": None, CLASSICAL: "classical"} if learned.available() else {"ours": None}
+    with_classical = learned.available() and not _BASELINE_DIR.get("no_classical")
+    out: dict = {"ours": None, CLASSICAL: "classical"} if with_classical else {"ours": None}
+    if _BASELINE_DIR["dir"]:
+        out[BASELINE] = ("learned", _BASELINE_DIR["dir"])
+    return out
 
+
+#: the folder of a baseline segmenter to compare with (``--baseline-models``), and whether to leave
+#: the classical finder out (``--no-classical``)
+_BASELINE_DIR: dict = {"dir": None, "no_classical": False}
 
 CLASSICAL = "ours, classical finder"
 
@@ -231,7 +298,7 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
 
 
 def _score_scene(name, data, sc, gt_q, gt_c, classifier, finder) -> dict:
-    rec = recognize(data, classifier=classifier, finder=finder)
+    rec = _recognize(data, classifier, finder)
     pq = [t.quad for t in rec.tiles]
     pc = [t.code for t in rec.tiles]
     pairs = match_quads(gt_q, pq)
@@ -328,7 +395,7 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
             continue
         raw = p.read_bytes()
         for system, finder in finders.items():
-            rec = recognize(raw, classifier=classifier, finder=finder)
+            rec = _recognize(raw, classifier, finder)
             pred = [t.code for t in rec.tiles]
             res[system].append(
                 {
@@ -459,6 +526,23 @@ def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
+def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b4-b8) phone-like photos, one table per kind, with the detector side by side."""
+    if a.phone_scenes <= 0:
+        return
+    from training import backgrounds
+
+    real = "real backgrounds" if backgrounds.load_manifest() else "no background cache: procedural surfaces only"
+    for kind, (table, title, _) in PHONE_TABLES.items():
+        res = eval_scenes(phone_scenes(kind, a.phone_scenes), classifier=clf, detector=det)
+        summ = {k: _summ(v) for k, v in res.items() if v}
+        report[f"phone_{kind}"] = summ
+        _table(
+            f"({table}) {title} ({a.phone_scenes}, {real}; lying tiles found {summ['ours'].get('lying_found')})",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
+        )
+
+
 def _real_photo_rows(rres: dict) -> list[tuple]:
     """Per labelled real photo: ours and the detector side by side."""
     rows: list[tuple] = [
@@ -579,6 +663,13 @@ def main(argv=None) -> int:
     ap.add_argument("--scenes", type=int, default=40, help="synthetic scenes (0: skip)")
     ap.add_argument("--kong-scenes", type=int, default=12, help="synthetic scenes with concealed kongs (0: skip)")
     ap.add_argument("--standing-scenes", type=int, default=12, help="synthetic scenes of standing hands (0: skip)")
+    ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
+    ap.add_argument(
+        "--baseline-models",
+        default=None,
+        help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
+    )
+    ap.add_argument("--no-classical", action="store_true", help="leave the classical finder out of the comparison")
     ap.add_argument("--crops", type=int, default=10, help="synthetic crops per class for (a) (0: skip)")
     ap.add_argument("--no-detector", action="store_true", help="skip the mahjong-detector comparison")
     ap.add_argument("--timing-runs", type=int, default=7)
@@ -586,6 +677,7 @@ def main(argv=None) -> int:
     a = ap.parse_args(argv)
     data = Path(a.data)
     report: dict = {}
+    _BASELINE_DIR.update(dir=a.baseline_models, no_classical=a.no_classical)
 
     clf = None
     try:
@@ -600,6 +692,7 @@ def main(argv=None) -> int:
     if isinstance(det, str):
         print("\n" + det)
     _report_scenes(a, clf, det, report)
+    _report_phone(a, clf, det, report)
     _report_real(data, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)

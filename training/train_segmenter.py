@@ -33,6 +33,7 @@ import math
 import multiprocessing as mp
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -60,11 +61,23 @@ def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tup
     return face, core
 
 
+#: share of the training photos drawn by :func:`training.phone_scenes.make_phone_scene` (set by
+#: ``--phone-share`` before the photos are rendered; 0 renders only :func:`training.scenes.make_scene`)
+PHONE_SHARE = {"value": 0.5}
+
+
 def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
-    """One training photo (BGR uint8 at 448-832 px long side), its face/core masks and quads."""
+    """One training photo (BGR uint8 at 448-832 px long side), its face/core masks and quads: a
+    phone-like photo (:mod:`training.phone_scenes`: rows at an angle, trays, racks, piles, clutter on
+    real backgrounds) for a :data:`PHONE_SHARE` of the seeds, else a :func:`training.scenes.make_scene`
+    hand, block of rows, close-up or standing hand."""
     rng = np.random.default_rng(seed)
     long_side = int(rng.choice([800, 1000, 1200]))
     size = (long_side * 3 // 4, long_side) if rng.random() < 0.35 else (long_side, long_side * 3 // 4)
+    if rng.random() < PHONE_SHARE["value"]:
+        from training.phone_scenes import make_phone_scene
+
+        return _scaled(make_phone_scene(rng, size=size), size, rng)
     kw: dict = {}
     u = rng.random()
     if u < 0.22:
@@ -78,7 +91,11 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
         kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
     r = rng.random()
     kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
-    sc = _scenes.make_scene(rng, size=size, **kw)
+    return _scaled(_scenes.make_scene(rng, size=size, **kw), size, rng)
+
+
+def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
+    """The scene's photo scaled to 448-832 px on the long side, its face/core masks and quads."""
     target_long = int(rng.integers(448, 833))
     s = target_long / max(size)
     w, h = int(round(size[0] * s)), int(round(size[1] * s))
@@ -217,8 +234,57 @@ def validate(model, val, max_items: int = 200) -> dict:
             n_gt += len(quads)
             n_pred += len(pred)
             n_hit += len(pairs)
-    model.train()
+    train_mode(model)
     return {"recall": n_hit / max(1, n_gt), "precision": n_hit / max(1, n_pred), "tiles": n_gt}
+
+
+def train_mode(model) -> None:
+    """Put ``model`` in training mode; its batch norms stay frozen (running statistics, as exported)
+    when it was warm-started from an exported model (:func:`init_from_onnx`)."""
+    import torch.nn as nn
+
+    model.train()
+    if getattr(model, "frozen_bn", False):
+        for m in model.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                m.eval()
+
+
+def init_from_onnx(model, path: Path) -> None:
+    """Load the weights of an exported segmenter (``path``) into ``model``, to continue training it.
+
+    The export folds each batch norm into the convolution before it, so each convolution takes the
+    folded weight and bias (as the batch norm's shift) and each batch norm becomes the identity
+    (unit scale, zero mean, unit variance less its epsilon); the batch norms then stay frozen in
+    training (:func:`train_mode`), since batch statistics would undo the folding."""
+    import onnx
+    import torch
+    import torch.nn as nn
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {i.name: numpy_helper.to_array(i) for i in graph.initializer}
+    convs = [[weights[x] for x in n.input[1:]] for n in graph.node if n.op_type == "Conv"]
+    layers: list[Any] = [m for m in model.modules() if isinstance(m, (nn.Conv2d, nn.BatchNorm2d))]
+    pairs: list[tuple[Any, Any]] = [
+        (c, layers[i + 1] if i + 1 < len(layers) and isinstance(layers[i + 1], nn.BatchNorm2d) else None)
+        for i, c in enumerate(layers)
+        if isinstance(c, nn.Conv2d)
+    ]
+    if len(pairs) != len(convs):
+        raise ValueError(f"{path} has {len(convs)} convolutions, the model {len(pairs)}: not the same network")
+    with torch.no_grad():
+        for (conv, bn), (w, *b) in zip(pairs, convs):
+            conv.weight.copy_(torch.from_numpy(np.array(w)))
+            bias = torch.from_numpy(np.array(b[0])) if b else torch.zeros(w.shape[0])
+            if bn is None:
+                conv.bias.copy_(bias)
+                continue
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(bias)
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+    model.frozen_bn = True
 
 
 def _pad16(x_hwc: np.ndarray):
@@ -241,7 +307,7 @@ def export_onnx(model, path: Path) -> float:
     x = torch.randn(1, 3, 320, 448)
     torch.onnx.export(
         model,
-        x,
+        (x,),
         str(path),
         input_names=["image"],
         output_names=["logits"],
@@ -272,6 +338,8 @@ def _arguments(argv) -> argparse.Namespace:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None, help="state_dict to continue from")
+    ap.add_argument("--init-onnx", default=None, help="exported model (.onnx) to continue from (batch norms frozen)")
+    ap.add_argument("--phone-share", type=float, default=0.5, help="share of phone-like photos (training.phone_scenes)")
     ap.add_argument(
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
@@ -291,6 +359,7 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
     t0 = time.time()
     step = 0
     log = []
+    train_mode(model)
     while step < a.steps:
         p = max(step / a.steps, (time.time() - t0) / train_budget)
         if p >= 1:
@@ -322,6 +391,29 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
     return step, log, time.time() - t0
 
 
+def provenance(a: argparse.Namespace) -> dict:
+    """Where the training photos came from and how the run was started: the scene generators and
+    their mix, the background photos with their packages and licences, the model continued from,
+    and the command."""
+    from training import backgrounds
+
+    args = [
+        f"--{k.replace('_', '-')} {v}"
+        for k, v in sorted(vars(a).items())
+        if v is not None and k not in ("out",) and v is not False
+    ]
+    return {
+        "source": "training.scenes.make_scene and, for a share of "
+        f"{a.phone_share}, training.phone_scenes.make_phone_scene (rows at 20-45 degrees, packed trays, "
+        "racks, piles, clutter, fingers); artwork faces from shared/vision-data; table planes partly "
+        "real background photos (training.backgrounds)",
+        "continued_from": a.init_onnx or a.init,
+        "batch_norm": "frozen (continued from an exported model)" if a.init_onnx else "trained",
+        "command": "python3 run.py train-segmenter " + " ".join(args),
+        "backgrounds": backgrounds.sources_metadata(backgrounds.load_manifest()),
+    }
+
+
 def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, torch_version: str) -> dict:
     """The model's metadata: input and output format, the training run (``run``: steps, seconds) and
     its validation."""
@@ -348,7 +440,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
             "train_seconds": run["train_seconds"],
             "threads": a.threads,
             "torch": torch_version,
-            "source": "training.scenes.make_scene (artwork faces from shared/vision-data)",
+            **provenance(a),
         },
         "validation": {
             "measure": "tiles found (quad IoU >= 0.5) on held-out synthetic photos at their "
@@ -370,6 +462,11 @@ def main(argv=None) -> int:
     cache = REPO / "training" / ".cache"
     cache.mkdir(parents=True, exist_ok=True)
 
+    PHONE_SHARE["value"] = a.phone_share
+    if a.phone_share > 0:
+        from training import backgrounds
+
+        print(f"{len(backgrounds.ensure_backgrounds())} background photos (training.backgrounds)", flush=True)
     n_val = max(20, min(200, a.scenes // 4))
     print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
     data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
@@ -380,6 +477,8 @@ def main(argv=None) -> int:
     model = build_model()
     if a.init:
         model.load_state_dict(torch.load(a.init))
+    if a.init_onnx:
+        init_from_onnx(model, Path(a.init_onnx))
     train_budget = max(60.0, budget - (time.time() - t_start) - 120)
     step, log, train_s = _train(model, data, val, a, train_budget, cache)
     torch.save(model.state_dict(), cache / "tile_segmenter.pt")
