@@ -21,7 +21,8 @@ from training import render
 W, H = 96, 128
 
 
-def _colour(rng: np.random.Generator, light: bool | None = None) -> tuple[float, float, float]:
+def _colour(rng: np.random.Generator, light: bool | None = None) -> tuple[float, ...]:
+    """A random BGR colour: any (``light`` None), light (paper, ivory) or dark."""
     if light is None:
         return tuple(float(v) for v in rng.uniform(0, 255, 3))
     if light:
@@ -145,7 +146,7 @@ def _coins(rng: np.random.Generator) -> np.ndarray:
     for _ in range(int(rng.integers(1, 4))):
         r = int(rng.integers(15, 45))
         c = (int(rng.integers(0, W)), int(rng.integers(0, H)))
-        metal = (rng.uniform(40, 120), rng.uniform(120, 200), rng.uniform(150, 230))
+        metal: tuple[float, ...] = (rng.uniform(40, 120), rng.uniform(120, 200), rng.uniform(150, 230))
         if rng.random() < 0.5:
             metal = tuple(float(v) for v in np.full(3, rng.uniform(150, 220)))
         cv2.circle(img, c, r, metal, -1)

@@ -407,7 +407,7 @@ def init_from_onnx(model, onnx_path: Path, X: np.ndarray) -> int:
             bn.running_mean.zero_()
             bn.running_var.fill_(1.0 - bn.eps)
             conv.register_forward_hook(
-                lambda mod, inp, out, key=id(conv): stats.__setitem__(key, (out.mean((0, 2, 3)), out.std((0, 2, 3))))
+                lambda mod, inp, out: stats.__setitem__(id(mod), (out.mean((0, 2, 3)), out.std((0, 2, 3))))
             )
         model.eval()
         model(normalize(to_tensor(X)))
@@ -814,7 +814,7 @@ def export_onnx(model, path: Path) -> None:
         warnings.simplefilter("ignore")
         torch.onnx.export(
             model,
-            x,
+            (x,),
             str(path),
             input_names=["input"],
             output_names=["logits"],

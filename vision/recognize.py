@@ -9,6 +9,11 @@ orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`visio
 ``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified
 both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping`).
 
+A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A_TILE`) in every
+orientation is dropped and counted in ``Recognition.rejected``. Each tile says whether it is
+``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
+right at least 99.5 % of the time on held-out real crops.
+
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
 """
@@ -23,7 +28,7 @@ import numpy as np
 
 from . import grouping as _grouping
 from . import photo as _photo
-from .classifier import get_classifier
+from .classifier import NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates
 
@@ -43,12 +48,14 @@ class RecognizedTile:
     rotated: bool  # lying at 90 degrees
     row: int
     group: int
+    sure: bool = False  # calibrated: readings this confident are right >= 99.5 % of the time
 
     def to_dict(self) -> dict:
         return {
             "code": self.code,
             "quad": [[round(float(x), 1), round(float(y), 1)] for x, y in self.quad],
             "confidence": round(float(self.confidence), 4),
+            "sure": bool(self.sure),
             "alternatives": [[c, round(float(p), 4)] for c, p in self.alternatives],
             "rotated": bool(self.rotated),
             "row": int(self.row),
@@ -64,6 +71,7 @@ class Recognition:
     height: int = 0
     timings_ms: dict = field(default_factory=dict)
     reason: str | None = None
+    rejected: int = 0  # candidates the classifier read as "not a tile"
 
     @property
     def codes(self) -> list[str]:
@@ -77,6 +85,7 @@ class Recognition:
             "height": int(self.height),
             "timings_ms": {k: round(float(v), 1) for k, v in self.timings_ms.items()},
             "reason": self.reason,
+            "rejected": int(self.rejected),
         }
 
     def to_text(self) -> str:
@@ -168,6 +177,7 @@ class Reading:
     quad: np.ndarray
     rotation: int
     top: list[tuple[str, float]]
+    sure: bool = False
 
 
 #: a face-down tile belongs to a meld: it lies within this many tile lengths of another tile
@@ -208,11 +218,47 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if i in linked]
 
 
-def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None]:
+def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, str | None]:
+    """Every crop of every candidate through ``clf``: ``(owners, readings, failure)`` where
+    ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k`` and ``readings[k]`` its top
+    ``(code, probability)`` list (``?`` for all when the classifier failed, with the reason)."""
+    crops, owners = [], []
+    for ci, cd in enumerate(cands):
+        for rot, crop in cd.crops:
+            crops.append(crop)
+            owners.append((ci, rot))
+    preds: list = [[(UNKNOWN, 0.0)]] * len(crops)
+    reason = None
+    if clf is not None and crops:
+        try:
+            preds = clf.classify(crops)
+        except Exception as exc:
+            reason = f"classifier failed ({type(exc).__name__}: {exc})"
+            preds = [[(UNKNOWN, 0.0)]] * len(crops)
+    return owners, [[(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)] for pr in preds], reason
+
+
+def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
+    """Per candidate, its most confident tile reading ``(rotation, top)`` (``none`` left out of the
+    alternatives); and the candidates every crop of which reads as not a tile."""
+    best: dict[int, tuple[int, list[tuple[str, float]]]] = {}
+    seen: set[int] = set()
+    for (ci, rot), pr in zip(owners, preds):
+        seen.add(ci)
+        if pr[0][0] == NOT_A_TILE:
+            continue
+        pr = [(c, p) for c, p in pr if c != NOT_A_TILE]
+        if ci not in best or pr[0][1] > best[ci][1][0][1]:
+            best[ci] = (rot, pr)
+    return best, seen - set(best)
+
+
+def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
-    candidate's most confident reading and drop what is not a tile (:func:`_reject`,
-    :func:`_drop_stray_backs`). Also says why nothing could be read (no classifier, or it failed);
-    then every tile is kept, read as ``?``."""
+    candidate's most confident tile reading and drop what is not a tile (read as not a tile in
+    every orientation, :func:`_reject`, :func:`_drop_stray_backs`). Also says why nothing could be
+    read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
+    candidates read as not a tile."""
     reason = None
     clf = classifier
     if clf is None:
@@ -221,33 +267,25 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
         except Exception as exc:
             clf = None
             reason = f"classifier unavailable ({type(exc).__name__}: {exc}); tiles located but not read"
-    crops, owners = [], []
-    for ci, cd in enumerate(cands):
-        for rot, crop in cd.crops:
-            crops.append(crop)
-            owners.append((ci, rot))
-    preds: list = [[(UNKNOWN, 0.0)]] * len(crops)
-    if clf is not None and crops:
-        try:
-            preds = clf.classify(crops)
-        except Exception as exc:
-            reason = f"classifier failed ({type(exc).__name__}: {exc})"
-            preds = [[(UNKNOWN, 0.0)]] * len(crops)
-    best: dict[int, tuple[int, list[tuple[str, float]]]] = {}
-    for (ci, rot), pr in zip(owners, preds):
-        pr = [(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)]
-        if ci not in best or pr[0][1] > best[ci][1][0][1]:
-            best[ci] = (rot, pr)
+    owners, preds, failed = _classify(clf, cands)
+    reason = reason or failed
+    best, not_tiles = _best_readings(owners, preds)
+    if reason is not None:
+        not_tiles = set()
+    is_sure = getattr(clf, "is_sure", None)
     readings = []
     for ci, cd in enumerate(cands):
+        if ci in not_tiles:
+            continue
         rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
         if clf is not None and reason is None and _reject(cd, pr[0][0], pr[0][1]):
             continue
         q = cd.quad.astype(np.float64)
         if rot in (90, -90):
             q = np.roll(q, -1 if rot == 90 else 1, axis=0)
-        readings.append(Reading(cd, q, rot, pr))
-    return _drop_stray_backs(readings), reason
+        sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
+        readings.append(Reading(cd, q, rot, pr, sure))
+    return _drop_stray_backs(readings), reason, len(not_tiles)
 
 
 def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:
@@ -267,6 +305,7 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
                 rotated=r.rotation in (90, -90),
                 row=row_of[i],
                 group=group_of[i],
+                sure=r.sure,
             )
         )
     groups: dict[int, dict] = {}
@@ -296,7 +335,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         rec.reason = f"segmentation failed: {type(exc).__name__}: {exc}"
     t2 = time.perf_counter()
     timings["segment"] = (t2 - t1) * 1000
-    readings, reason_extra = _read(cands, classifier) if cands else ([], None)
+    readings, reason_extra, rec.rejected = _read(cands, classifier) if cands else ([], None, 0)
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
     if readings:
@@ -305,7 +344,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         rec.reason = (
             "no tiles found: no bright tile faces stood out from the surface"
             if not cands
-            else "no tiles found: the candidate regions did not read as tiles"
+            else f"no tiles found: none of the {len(cands)} candidate regions read as a tile"
         )
     if reason_extra:
         rec.reason = reason_extra if rec.reason is None else rec.reason + "; " + reason_extra
