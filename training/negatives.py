@@ -7,8 +7,9 @@ training loop can jitter them like real crops. Sources (each recorded with its l
 model's metadata by :func:`sources`):
 
 * **background photos** without tiles (:func:`background_photos`): scikit-image's bundled sample
-  images, plus the phone-like background photos of :mod:`training.backgrounds` when that module
-  exists. A seeded part of them is held out for the benchmark (:func:`is_heldout_background`):
+  images and the background photos of :mod:`training.backgrounds` (Debian wallpaper packages). A
+  fixed part of them (by a hash of the name) is held out for the benchmark
+  (:func:`is_heldout_background`):
   - the learned and classical finders' own false finds on them (the hardest negatives);
   - random tile-shaped crops at tile sizes, aspects and small rotations;
 * **labelled real photos** of the classifier's *training* sets (``training/labels/real_photos.json``
@@ -25,9 +26,8 @@ Unlabelled photos are never used (they may hold tiles nobody marked).
 from __future__ import annotations
 
 import hashlib
-import importlib
 import json
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 import cv2
@@ -99,29 +99,32 @@ def _skimage_photos() -> Iterator[tuple[str, str, np.ndarray]]:
         yield f"skimage-{name}", f"scikit-image sample '{name}': {licence}", img
 
 
-def _project_backgrounds() -> Iterator[tuple[str, str, np.ndarray]]:
-    """Background photos of :mod:`training.backgrounds` (the finder's synthetic-photo sources),
-    when that module exists: it is expected to offer ``background_photos()`` yielding
-    ``(name, licence, BGR image)``."""
-    try:
-        mod = importlib.import_module("training.backgrounds")
-    except ImportError:
-        return
-    fn: Callable | None = getattr(mod, "background_photos", None)
-    if fn is None:
-        return
-    for item in fn():
-        yield item[0], item[1], item[2]
+def _project_backgrounds(fetch: bool) -> Iterator[tuple[str, str, np.ndarray]]:
+    """The background photos of :mod:`training.backgrounds` (Debian wallpaper packages and
+    scikit-image samples; fetched into its cache when ``fetch`` and the cache is empty)."""
+    from training import backgrounds
+
+    for b in backgrounds.ensure_backgrounds(fetch=fetch):
+        if b.package == "scikit-image":
+            name = "skimage-" + b.source.rsplit(".", 1)[-1]
+        else:
+            name = f"{b.package}-{Path(b.file).stem.split('__')[-1]}"
+        try:
+            img = backgrounds.read_background(b)
+        except FileNotFoundError:
+            continue
+        yield name, f"{b.package} {b.version} {b.source}: {b.licence}", img
 
 
-def background_photos(heldout: bool | None = False) -> list[tuple[str, str, np.ndarray]]:
+def background_photos(heldout: bool | None = False, fetch: bool = True) -> list[tuple[str, str, np.ndarray]]:
     """``(name, licence, BGR image)`` of photos without tiles: the training part (``heldout``
-    false), the benchmark part (true) or all (``None``)."""
-    out = []
-    for item in [*_skimage_photos(), *_project_backgrounds()]:
-        if heldout is None or is_heldout_background(item[0]) == heldout:
-            out.append(item)
-    return out
+    false), the benchmark part (true) or all (``None``). ``fetch``: build the cache of
+    :mod:`training.backgrounds` if it is empty (Debian packages; training only)."""
+    out: dict[str, tuple[str, str, np.ndarray]] = {}
+    for item in [*_skimage_photos(), *_project_backgrounds(fetch)]:
+        if item[0] not in out and (heldout is None or is_heldout_background(item[0]) == heldout):
+            out[item[0]] = item
+    return list(out.values())
 
 
 # ---------------------------------------------------------------------------------------------
