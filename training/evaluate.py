@@ -16,7 +16,8 @@ Prints tables of
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
 (f) reliability of the calibrated confidence and precision of "sure" tiles, (g) false tiles on
-    photos without tiles, previous vs current classifier (:mod:`training.evaluate_reject`).
+    photos without tiles and (h) held-out crops and labelled photos, previous vs current classifier
+    (:mod:`training.evaluate_reject`).
 
 Shared data is read from ``../shared/vision-data`` relative to the repository (``--data``).
 """
@@ -553,17 +554,14 @@ def _report_real(data: Path, clf, det, report: dict) -> None:
 
 
 def _report_reject(data: Path, clf, report: dict) -> None:
-    """(f) reliability and sure precision, (g) false tiles on photos without tiles."""
+    """(f) reliability and sure precision, (g) false tiles on photos without tiles, (h) previous vs
+    current classifier."""
     from training import evaluate_reject
 
     try:
-        if (data / "camerash-mahjong-dataset").exists():
-            report["reliability"] = evaluate_reject.reliability_report(
-                data, clf, load_labels(), _training_photos(), _table
-            )
-        report["false_tiles"] = evaluate_reject.false_tiles_report(clf, _table)
+        report["reject"] = evaluate_reject.report(data, clf, load_labels(), _training_photos(), _table)
     except Exception as exc:
-        print(f"\n(f/g) failed: {type(exc).__name__}: {exc}")
+        print(f"\n(f/g/h) failed: {type(exc).__name__}: {exc}")
 
 
 def _report_timing(runs: int, clf, report: dict) -> None:

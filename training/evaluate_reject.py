@@ -10,7 +10,8 @@ Called by :mod:`training.evaluate` (``python3 run.py bench vision``); prints
     each marked whether the current classifier's negatives came from it, per its metadata): the
     previous shipped classifier
     (from git history) and the current one in the same run, per photo, with how many read as the
-    white dragon 5z and as flowers.
+    white dragon 5z and as flowers;
+(h) the previous and the current classifier on the held-out real crops and the labelled real photos.
 """
 
 from __future__ import annotations
@@ -186,29 +187,85 @@ def false_tiles(clfs: dict[str, TileClassifier], trained: set[str]) -> list[dict
     return rows
 
 
-def false_tiles_report(clf: TileClassifier, table) -> dict:
-    """Print (g) with ``table(title, rows)``: the previous and the current classifier side by side."""
+def _sums(rows: list[dict], trained: bool) -> dict:
+    sel = [r for r in rows if r["trained_on"] == trained]
+    return {
+        k: {f: sum(r[k][f] for r in sel) for f in FIELDS}
+        for k in (sel[0] if sel else {})
+        if k not in ("photo", "trained_on")
+    }
+
+
+FIELDS = ("tiles", "5z", "flowers", "rejected")
+
+
+def false_tiles_report(clfs: dict[str, TileClassifier], table) -> dict:
+    """Print (g) with ``table(title, rows)``: each classifier of ``clfs`` side by side (the last is
+    the current one, whose metadata says which photos gave negatives)."""
+    rows = false_tiles(clfs, trained_backgrounds(list(clfs.values())[-1]))
+    head: list[str] = ["photo", "negatives from it"]
+    for k in clfs:
+        head += [f"{k} tiles", "5z", "flowers", "rejected"]
+    out_rows: list[tuple] = [tuple(head)]
+    for r in rows:
+        cells = [r["photo"], "yes" if r["trained_on"] else "no"]
+        for k in clfs:
+            cells += [r[k][f] for f in FIELDS]
+        out_rows.append(tuple(cells))
+    for label, trained in (("sum, never seen", False), ("sum, negatives from it", True)):
+        sums = _sums(rows, trained)
+        cells = [label, f"{sum(r['trained_on'] == trained for r in rows)} photos"]
+        for k in clfs:
+            cells += [sums.get(k, {}).get(f, 0) for f in FIELDS]
+        out_rows.append(tuple(cells))
+    table("(g) false tiles on photos without tiles (previous vs current classifier, same run)", out_rows)
+    return {"rows": rows, "never_seen": _sums(rows, False), "trained_on": _sums(rows, True)}
+
+
+def compare_report(data: Path, clfs: dict[str, TileClassifier], false: dict, table) -> dict:
+    """(h) previous vs current classifier in one run: held-out real crops top-1, labelled real
+    photos (all and held-out) multiset recall / precision / exact, false tiles on never-seen
+    photos without tiles."""
+    from training.evaluate import _summ, eval_real
+    from training.evaluate_crops import evaluate_crops
+
+    rows: list[tuple] = [
+        ("classifier", "held-out crops top-1", "photos", "recall", "precision", "exact", "false tiles (never seen)")
+    ]
+    out = {}
+    for k, c in clfs.items():
+        crops = evaluate_crops(data, synthetic_per_class=0, classifier=c)["heldout_real"]
+        real = eval_real(data, classifier=c, finders={"ours": None})["ours"]
+        ft = false.get("never_seen", {}).get(k, {}).get("tiles", "-")
+        for subset, sel in (("all", real), ("held-out", [r for r in real if not r["in_training"]])):
+            s = _summ(sel)
+            rows.append(
+                (
+                    k,
+                    f"{crops.get('accuracy', float('nan')):.4f} ({crops.get('n', 0)})",
+                    f"{subset} {s['photos']}",
+                    f"{s['multiset_recall']:.4f}",
+                    f"{s['multiset_precision']:.4f}",
+                    f"{s['exact_sequence']:.2f}",
+                    ft,
+                )
+            )
+            out[f"{k} {subset}"] = {"heldout_crops": crops.get("accuracy"), **s}
+    table("(h) previous vs current classifier, same run", rows)
+    return out
+
+
+def report(data: Path, clf: TileClassifier, photos: dict, trained: set[str], table) -> dict:
+    """(f), (g) and (h); the previous classifier comes from git history (:func:`previous_model`)."""
+    out: dict = {}
+    if (data / "camerash-mahjong-dataset").exists():
+        out["reliability"] = reliability_report(data, clf, photos, trained, table)
     with tempfile.TemporaryDirectory() as tmp:
         prev = previous_model(Path(tmp))
         clfs = {"current": clf}
         if prev is not None:
             clfs = {f"previous ({prev[1]})": TileClassifier(prev[0]), "current": clf}
-        rows = false_tiles(clfs, trained_backgrounds(clf))
-    head: list[str] = ["photo", "negatives from it"]
-    for k in clfs:
-        head += [f"{k} tiles", "5z", "flowers", "rejected"]
-    out_rows: list[tuple] = [tuple(head)]
-    fields = ("tiles", "5z", "flowers", "rejected")
-    for r in rows:
-        cells = [r["photo"], "yes" if r["trained_on"] else "no"]
-        for k in clfs:
-            cells += [r[k][f] for f in fields]
-        out_rows.append(tuple(cells))
-    for label, trained in (("sum, never seen", False), ("sum, negatives from it", True)):
-        sel = [r for r in rows if r["trained_on"] == trained]
-        cells = [label, f"{len(sel)} photos"]
-        for k in clfs:
-            cells += [sum(r[k][f] for r in sel) for f in fields]
-        out_rows.append(tuple(cells))
-    table("(g) false tiles on photos without tiles (previous vs current classifier, same run)", out_rows)
-    return {"rows": rows, "classifiers": list(clfs)}
+        out["false_tiles"] = false_tiles_report(clfs, table)
+        if (data / "camerash-mahjong-dataset").exists():
+            out["compare"] = compare_report(data, clfs, out["false_tiles"], table)
+    return out
