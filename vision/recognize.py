@@ -92,9 +92,10 @@ class Recognition:
         if not self.tiles:
             return f"no tiles ({self.reason or 'nothing found'}) in a {self.width}x{self.height} photo"
         lines = [
-            f"{len(self.tiles)} tiles in {len({t.row for t in self.tiles})} row(s), "
-            f"{len(self.groups)} group(s); {self.width}x{self.height} photo, "
-            f"{self.timings_ms.get('total', 0):.0f} ms"
+            f"{len(self.tiles)} tiles ({sum(t.sure for t in self.tiles)} sure) in "
+            f"{len({t.row for t in self.tiles})} row(s), {len(self.groups)} group(s); "
+            f"{self.width}x{self.height} photo, {self.timings_ms.get('total', 0):.0f} ms"
+            + (f"; {self.rejected} place(s) read as not a tile" if self.rejected else "")
         ]
         for row in sorted({g["row"] for g in self.groups}):
             parts = []
