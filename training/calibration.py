@@ -19,6 +19,8 @@ import numpy as np
 SURE_PRECISION = 0.995
 TEMPERATURES = np.round(np.exp(np.linspace(np.log(0.3), np.log(5.0), 120)), 4)
 THRESHOLDS = np.round(np.linspace(0.3, 0.999, 700), 4)
+#: a threshold no probability reaches: nothing is sure
+NEVER = 1.01
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
 
 
@@ -54,12 +56,13 @@ def sure_precision(conf: np.ndarray, right: np.ndarray, threshold: float) -> tup
 
 def sure_threshold(conf: np.ndarray, right: np.ndarray, precision: float = SURE_PRECISION) -> float:
     """The lowest threshold in :data:`THRESHOLDS` whose sure readings, and those of every higher
-    threshold, are right at least ``precision`` of the time (1.0 when none qualifies)."""
+    threshold, are right at least ``precision`` of the time (:data:`NEVER`, above every
+    probability, when none qualifies)."""
     ok = [sure_precision(conf, right, float(t))[0] >= precision for t in THRESHOLDS]
     for i in range(len(THRESHOLDS)):
         if all(ok[i:]):
             return float(THRESHOLDS[i])
-    return 1.0
+    return NEVER
 
 
 def reliability(conf: np.ndarray, right: np.ndarray, bins=BINS) -> list[tuple[float, float, int, float]]:
