@@ -17,7 +17,10 @@ Prints tables of
     exact photos, time; photos whose tile set was used to train the classifier are marked;
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
-(e) end-to-end time of a 12-megapixel JPEG (median of several runs).
+(e) end-to-end time of a 12-megapixel JPEG (median of several runs);
+(f) reliability of the calibrated confidence and precision of "sure" tiles, (g) false tiles on
+    photos without tiles and (h) held-out crops and labelled photos, previous vs current classifier
+    (:mod:`training.evaluate_reject`).
 
 Shared data is read from ``../shared/vision-data`` relative to the repository (``--data``).
 """
@@ -634,6 +637,17 @@ def _report_real(data: Path, clf, det, report: dict) -> None:
     report["real_summary"] = {k: _summ(rres[k]) for k in systems}
 
 
+def _report_reject(data: Path, clf, report: dict) -> None:
+    """(f) reliability and sure precision, (g) false tiles on photos without tiles, (h) previous vs
+    current classifier."""
+    from training import evaluate_reject
+
+    try:
+        report["reject"] = evaluate_reject.report(data, clf, load_labels(), _training_photos(), _table)
+    except Exception as exc:
+        print(f"\n(f/g/h) failed: {type(exc).__name__}: {exc}")
+
+
 def _report_timing(runs: int, clf, report: dict) -> None:
     """(e) a 12-megapixel synthetic JPEG end to end, per stage."""
     t = time_12mp(runs, classifier=clf)
@@ -688,6 +702,7 @@ def main(argv=None) -> int:
         print(f"classifier unavailable: {exc}; tiles are located but not read (codes '?')")
     if clf is not None:
         _report_crops(data, a.crops, clf, report)
+        _report_reject(data, clf, report)
     det = None if a.no_detector else _detector()
     if isinstance(det, str):
         print("\n" + det)

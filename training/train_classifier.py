@@ -55,8 +55,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training import artwork, render
+from training import artwork, calibration, negatives, render
 from training.artwork import CLASSES
+
+#: the answer for a crop that is not one tile face (hard negatives, :mod:`training.negatives`)
+NOT_A_TILE = "none"
+#: the classifier's outputs: every tile class, then "not a tile"
+MODEL_CLASSES = [*CLASSES, NOT_A_TILE]
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT_W, INPUT_H = 48, 64
@@ -296,7 +301,7 @@ def color_jitter_batch(x, rng: np.random.Generator):
 # Model
 
 
-def build_model(num_classes: int = len(CLASSES)):
+def build_model(num_classes: int = len(MODEL_CLASSES)):
     import torch.nn as nn
 
     def cbr(i, o, s=1):
@@ -358,7 +363,70 @@ def predict(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
     with torch.no_grad():
         for i in range(0, len(X), bs):
             outs.append(torch.softmax(model(normalize(to_tensor(X[i : i + bs]))), 1).numpy())
-    return np.concatenate(outs) if outs else np.zeros((0, len(CLASSES)))
+    return np.concatenate(outs) if outs else np.zeros((0, len(MODEL_CLASSES)))
+
+
+def predict_logits(model, X: np.ndarray, bs: int = 512) -> np.ndarray:
+    """Raw logits of ``model`` on uint8 crops ``X`` (N, H, W, 3)."""
+    import torch
+
+    model.eval()
+    outs = []
+    with torch.no_grad():
+        for i in range(0, len(X), bs):
+            outs.append(model(normalize(to_tensor(X[i : i + bs]))).numpy())
+    return np.concatenate(outs) if outs else np.zeros((0, len(MODEL_CLASSES)), np.float32)
+
+
+def init_from_onnx(model, onnx_path: Path, X: np.ndarray) -> int:
+    """Load a shipped classifier (``onnx_path``, batch norm fused into its convolutions) into
+    ``model`` for fine-tuning; a class the ONNX model lacks (``none``) starts from zero weights and
+    a low bias. Each batch norm gets the mean and spread of its convolution's output on ``X``, so
+    that it reproduces the fused network in training and evaluation mode alike. Returns the number
+    of classes carried over."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    m = onnx.load(str(onnx_path))
+    init = {t.name: numpy_helper.to_array(t).copy() for t in m.graph.initializer}
+    convs_onnx = [n for n in m.graph.node if n.op_type == "Conv"]
+    pairs = []
+    mods = list(model.modules())
+    for i, mod in enumerate(mods):
+        if isinstance(mod, torch.nn.Conv2d):
+            pairs.append((mod, mods[i + 1]))
+    if len(pairs) != len(convs_onnx):
+        raise RuntimeError(f"{onnx_path}: {len(convs_onnx)} convolutions, the network has {len(pairs)}")
+    stats: dict = {}
+    with torch.no_grad():
+        for (conv, bn), node in zip(pairs, convs_onnx):
+            conv.weight.copy_(torch.from_numpy(init[node.input[1]]))
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(init[node.input[2]]))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+            conv.register_forward_hook(
+                lambda mod, inp, out: stats.__setitem__(id(mod), (out.mean((0, 2, 3)), out.std((0, 2, 3))))
+            )
+        model.eval()
+        model(normalize(to_tensor(X)))
+        for conv, bn in pairs:
+            mu, sd = stats[id(conv)]
+            sd = sd.clamp_min(1e-3)
+            bn.running_mean.copy_(mu)
+            bn.running_var.copy_(sd**2 - bn.eps)
+            bn.bias.add_(mu)
+            bn.weight.copy_(sd)
+            conv._forward_hooks.clear()
+        lin = model.head[-1]
+        w, b = init["head.3.weight"], init["head.3.bias"]
+        k = w.shape[0]
+        lin.weight.zero_()
+        lin.weight[:k] = torch.from_numpy(w)
+        lin.bias.fill_(float(b.min()))
+        lin.bias[:k] = torch.from_numpy(b)
+    return k
 
 
 # ---------------------------------------------------------------------------------------------
@@ -379,6 +447,10 @@ def _arguments(argv) -> argparse.Namespace:
         "--init", default=None, help="state_dict to fine-tune from (e.g. training/.cache/tile_classifier.pt)"
     )
     ap.add_argument(
+        "--init-onnx", default=None, help="shipped classifier to fine-tune from (e.g. models/tile_classifier.onnx)"
+    )
+    ap.add_argument("--negatives", type=int, default=2000, help="'not a tile' crops seen per epoch")
+    ap.add_argument(
         "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
     )
     return ap.parse_args(argv)
@@ -388,7 +460,8 @@ def _arguments(argv) -> argparse.Namespace:
 class _Tiles:
     """What the classifier learns from and is checked on: the artwork, the split of the real crops,
     real crops for training (``Xr``, ``yr``) and held out (``Xho``, ``yho``), synthetic tiles for
-    training (``Xs``, ``ys``) and validation (``Xsv``, ``ysv``)."""
+    training (``Xs``, ``ys``) and validation (``Xsv``, ``ysv``), and the "not a tile" crops for
+    training (``Xn``) and validation (``Xnv``) with the record of their sources (``neg_record``)."""
 
     art: dict
     split: dict
@@ -402,6 +475,9 @@ class _Tiles:
     ys: np.ndarray
     Xsv: np.ndarray
     ysv: np.ndarray
+    Xn: np.ndarray
+    Xnv: np.ndarray
+    neg_record: dict
 
 
 def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
@@ -427,16 +503,42 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
-    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xho, yho, Xs, ys, Xsv, ysv)
+    Xn, Xnv, rec = _load_negatives(data, faces)
+    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec)
+
+
+NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v1.npz"
+
+
+def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The "not a tile" pool (:func:`training.negatives.build_pool`, cached), split 90/10 at random
+    into training and validation crops (validation at input size)."""
+    t0 = time.time()
+    if NEGATIVES_CACHE.exists():
+        z = np.load(NEGATIVES_CACHE, allow_pickle=False)
+        pool, record = z["pool"], json.loads(str(z["record"]))
+    else:
+        pool, record = negatives.build_pool(data, faces=faces)
+        NEGATIVES_CACHE.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(NEGATIVES_CACHE, pool=pool, record=json.dumps(record))
+    order = np.random.default_rng(3).permutation(len(pool))
+    nv = len(pool) // 10
+    Xnv = np.stack([cv2.resize(x, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA) for x in pool[order[:nv]]])
+    print(f"'not a tile' crops: {len(pool) - nv} train, {nv} val ({time.time() - t0:.0f}s)", flush=True)
+    return pool[order[nv:]], Xnv, record
 
 
 def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
-    """Tiles ``bi`` of an epoch's order: a synthetic tile ``k >= 0`` as rendered, a real crop
-    ``-1 - k`` freshly augmented."""
+    """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
+    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
+    ns = len(d.Xs)
     for j, k in enumerate(bi):
-        if k >= 0:
+        if k >= ns:
+            xb[j] = augment_real(d.Xn[k - ns], rng)
+            yb[j] = MODEL_CLASSES.index(NOT_A_TILE)
+        elif k >= 0:
             xb[j] = d.Xs[k]
             yb[j] = d.ys[k]
         else:
@@ -453,7 +555,8 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
     import torch.nn.functional as F
 
     n_real = len(d.Xr) * a.real_repeat
-    steps_per_epoch = (len(d.Xs) + n_real) // a.batch
+    n_neg = min(a.negatives, len(d.Xn)) if len(d.Xn) else 0
+    steps_per_epoch = (len(d.Xs) + n_real + n_neg) // a.batch
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
     total_steps = a.epochs * steps_per_epoch
     nparams = sum(p.numel() for p in model.parameters())
@@ -473,7 +576,13 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
         if progress >= 1.0:
             break
         model.train()
-        idx = np.concatenate([np.arange(len(d.Xs)), -1 - rng.integers(0, len(d.Xr), n_real)])
+        idx = np.concatenate(
+            [
+                np.arange(len(d.Xs)),
+                -1 - rng.integers(0, len(d.Xr), n_real),
+                len(d.Xs) + rng.choice(len(d.Xn), n_neg, replace=False),
+            ]
+        )
         rng.shuffle(idx)
         tl, tc, tn = 0.0, 0, 0
         te = time.time()
@@ -501,9 +610,10 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
         # monitoring only: the final epoch's model is shipped whatever these say
         acc_ho = float((predict(model, d.Xho).argmax(1) == d.yho).mean()) if len(d.yho) else float("nan")
         acc_sv = float((predict(model, d.Xsv).argmax(1) == d.ysv).mean())
+        rej = float((predict(model, d.Xnv).argmax(1) == len(MODEL_CLASSES) - 1).mean()) if len(d.Xnv) else 0.0
         print(
             f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
-            f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} lr {lr_at(progress):.2e} "
+            f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} not-a-tile-val {rej:.4f} lr {lr_at(progress):.2e} "
             f"({time.time() - te:.0f}s)",
             flush=True,
         )
@@ -513,7 +623,9 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
 
 def _final_figures(model, d: _Tiles, data: Path) -> dict:
     """Accuracy with the half-turn test-time augmentation the runtime uses: held-out real crops (with
-    our label fixes, and with the dataset's labels as is) and synthetic validation tiles."""
+    our label fixes, and with the dataset's labels as is), synthetic validation tiles and the
+    validation "not a tile" crops; and the calibration (:mod:`training.calibration`) fitted on the
+    held-out real crops, which training never saw."""
 
     def tta(X):
         return (predict(model, X) + predict(model, X[:, ::-1, ::-1].copy())) / 2
@@ -524,11 +636,34 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
     yho_raw = np.array([CLASSES.index(raw[n]) for n in d.ho_names])
     acc_ho_raw = float((p_ho.argmax(1) == yho_raw).mean())
     acc_sv = float((p_sv.argmax(1) == d.ysv).mean())
+    none = len(MODEL_CLASSES) - 1
+    rej_nv = float((tta(d.Xnv).argmax(1) == none).mean()) if len(d.Xnv) else float("nan")
+    lost_ho = float((p_ho.argmax(1) == none).mean())
+    lo, lt = predict_logits(model, d.Xho), predict_logits(model, d.Xho[:, ::-1, ::-1].copy())
+    temp = calibration.fit_temperature(lo, lt, d.yho)
+    pc = calibration.tta_probabilities(lo, lt, temp)
+    conf, right = pc.max(1), (pc.argmax(1) == d.yho) & (pc.argmax(1) != none)
+    thr = calibration.sure_threshold(conf, right)
+    prec, n_sure = calibration.sure_precision(conf, right, thr)
     print(
-        f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is), "
-        f"synthetic val {acc_sv:.4f} ({len(d.ysv)})"
+        f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is; "
+        f"{lost_ho:.4f} read as not a tile), synthetic val {acc_sv:.4f} ({len(d.ysv)}), "
+        f"not-a-tile val {rej_nv:.4f} ({len(d.Xnv)}); temperature {temp}, sure >= {thr} "
+        f"({n_sure} crops, precision {prec:.4f})"
     )
-    return {"heldout_real": acc_ho, "heldout_real_dataset_labels": acc_ho_raw, "synthetic": acc_sv}
+    return {
+        "heldout_real": acc_ho,
+        "heldout_real_dataset_labels": acc_ho_raw,
+        "heldout_real_read_as_none": lost_ho,
+        "synthetic": acc_sv,
+        "not_a_tile_val": rej_nv,
+        "calibration": {
+            "temperature": temp,
+            "sure_threshold": thr,
+            "sure_precision_heldout": round(prec, 4),
+            "sure_crops_heldout": n_sure,
+        },
+    }
 
 
 def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: dict, versions: dict) -> dict:
@@ -536,7 +671,8 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
     steps, seconds, the run fine-tuned from) and the validation figures ``acc``."""
     return {
         "format": "mjc-tile-classifier/1",
-        "classes": CLASSES,
+        "classes": MODEL_CLASSES,
+        "not_a_tile": NOT_A_TILE,
         "input": {
             "name": "input",
             "shape": ["N", 3, INPUT_H, INPUT_W],
@@ -549,7 +685,13 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "std": STD,
             "resize": "cv2.INTER_AREA to width x height, no padding",
         },
-        "output": {"name": "logits", "softmax": "apply softmax to get probabilities"},
+        "output": {"name": "logits", "softmax": "divide by calibration.temperature, then apply softmax"},
+        "calibration": {
+            **acc["calibration"],
+            "method": "temperature minimising the NLL of the held-out real crops (whole tile sets never "
+            "trained on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= "
+            f"sure_threshold, the lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}",
+        },
         "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
         "training": {
@@ -557,6 +699,16 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 style: {"classes": len(fc), "images": sum(map(len, fc.values()))} for style, fc in d.art.items()
             },
             "synthetic_extra": "blank + framed white dragons (5z), plain coloured tile backs (back)",
+            "red_fives": "FluffyStuff Man5-Dora / Pin5-Dora / Sou5-Dora train as 5m / 5p / 5s",
+            "not_a_tile": {
+                **d.neg_record,
+                "train_crops": int(len(d.Xn)),
+                "per_epoch": int(min(a.negatives, len(d.Xn))),
+                "how": "training.negatives: finder false finds and random tile-shaped crops of background "
+                "photos (held-out part kept for the benchmark), free regions / two-tile straddles / half "
+                "tiles of the labelled real photos of training sets (recogniser quads, margin "
+                f"{negatives.TILE_MARGIN} tile widths), synthetic clutter (training.clutter)",
+            },
             "synthetic_train_tiles": int(len(d.Xs)),
             "real_train_crops": int(len(d.tr_names)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
@@ -580,6 +732,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "sampling": "class-balanced; within a class a style uniformly, then one of its images; "
             f"real crops repeated {a.real_repeat} x per epoch",
             "fine_tuned_from": run["fine_tuned_from"],
+            "command": "python3 run.py train " + " ".join(sys.argv[1:]),
         },
         "validation": {
             "heldout_real_accuracy": round(acc["heldout_real"], 4),
@@ -592,6 +745,8 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "synthetic_accuracy": round(acc["synthetic"], 4),
             "synthetic_tiles": int(len(d.ysv)),
             "synthetic_note": "same artwork styles as training, different random renders",
+            "heldout_real_read_as_not_a_tile": round(acc["heldout_real_read_as_none"], 4),
+            "not_a_tile_val_recall": round(acc["not_a_tile_val"], 4),
             "onnx_vs_torch_max_abs_diff": acc["onnx_vs_torch"],
         },
         "date": _dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
@@ -620,6 +775,13 @@ def main(argv=None) -> int:
         if prev.exists():
             base_run = json.loads(prev.read_text()).get("training")
         print(f"fine-tuning from {a.init}", flush=True)
+    elif a.init_onnx:
+        src = Path(a.init_onnx)
+        kept = init_from_onnx(model, src, d.Xs[rng.choice(len(d.Xs), 512, replace=False)])
+        prev = src.with_suffix(".json")
+        if prev.exists():
+            base_run = json.loads(prev.read_text()).get("training")
+        print(f"fine-tuning from {src} ({kept} classes carried over)", flush=True)
     nparams = sum(p.numel() for p in model.parameters())
     epochs_done, step, train_s = _train(model, d, a, t_start, rng)
     acc = _final_figures(model, d, data)
@@ -652,7 +814,7 @@ def export_onnx(model, path: Path) -> None:
         warnings.simplefilter("ignore")
         torch.onnx.export(
             model,
-            x,
+            (x,),
             str(path),
             input_names=["input"],
             output_names=["logits"],

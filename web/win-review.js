@@ -18,10 +18,15 @@ export function typedTilesSettled() {
   return typing;
 }
 
-/** Box colour: blue for a tile the table changed or added, else green sure, amber check, red doubtful. */
+/**
+ * Box colour: blue for a tile the table changed or added; green for a tile the recogniser marks
+ * `sure` (its calibrated confidence is one at which readings are right >= 99.5 % of the time);
+ * otherwise amber (check it) from 0.6 confidence, red (doubtful) below.
+ */
 function confidenceColour(tile) {
   if (tile.manual || tile.code !== tile.orig) return "#1c7ed6";
-  return tile.confidence >= 0.9 ? "#2f9e44" : tile.confidence >= 0.6 ? "#f08c00" : "#e03131";
+  if (tile.sure) return "#2f9e44";
+  return tile.confidence >= 0.6 ? "#f08c00" : "#e03131";
 }
 
 /** The indexes of the tiles in ignored groups. */

@@ -235,6 +235,9 @@ class RecognizedTile(OpenAnswer):
     code: str
     quad: list[list[float]]
     confidence: float
+    sure: bool = Field(
+        False, description="calibrated: readings this confident are right >= 99.5 % of the time on held-out real crops"
+    )
     alternatives: list[list[Any]]
     rotated: bool
     row: int
@@ -278,6 +281,7 @@ class Recognition(OpenAnswer):
     groups: list[RecognizedGroup]
     timings_ms: dict[str, float]
     reason: str | None = None
+    rejected: int = Field(0, description="places the tile finder proposed that the classifier read as not a tile")
     photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")
     photo_id: int | None = Field(None, description="a table photo: its id, for the recorded hand")
 

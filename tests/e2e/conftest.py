@@ -132,6 +132,7 @@ def photo_reading() -> dict:
                 "code": t["code"],
                 "quad": t["quad"],
                 "confidence": 0.97,
+                "sure": True,
                 "alternatives": [[t["code"], 0.97], ["1s", 0.02], ["7z", 0.01]],
                 "rotated": bool(t["rotated"]),
                 "row": t["row"],
@@ -140,7 +141,7 @@ def photo_reading() -> dict:
         )
     right = tiles[MISREAD_INDEX]["code"]
     tiles[MISREAD_INDEX].update(
-        code=MISREAD_AS, confidence=0.46, alternatives=[[MISREAD_AS, 0.46], [right, 0.41], ["3p", 0.06]]
+        code=MISREAD_AS, confidence=0.46, sure=False, alternatives=[[MISREAD_AS, 0.46], [right, 0.41], ["3p", 0.06]]
     )
     groups: dict[int, dict] = {}
     for i, t in enumerate(tiles):

@@ -312,7 +312,8 @@ def test_recognition_structure_with_fake_classifier():
     rec = recognize(sc.jpeg(90), classifier=_FakeClassifier())
     d = rec.to_dict()
     json.dumps(d)
-    assert set(d) == {"tiles", "groups", "width", "height", "timings_ms", "reason"}
+    assert set(d) == {"tiles", "groups", "width", "height", "timings_ms", "reason", "rejected"}
+    assert d["rejected"] == 0 and all(t["sure"] is False for t in d["tiles"])  # a fake classifier is never sure
     assert set(rec.timings_ms) == {"decode", "segment", "classify", "group", "total"}
     assert rec.tiles and all(t.code == "5p" for t in rec.tiles)
     t0 = rec.tiles[0]

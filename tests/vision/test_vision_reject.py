@@ -1,0 +1,229 @@
+""" "Not a tile" as an answer, and calibrated "sure" readings.
+
+Model-free parts (the calibration arithmetic, how recognize treats a ``none`` reading, the
+benchmark's alignment) use fakes; the rest uses the shipped classifier: a photo without tiles
+yields no tiles, a box straddling two tiles is rejected, the fixture photos have sure tiles and
+every sure tile there is right.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from training import calibration
+from training.evaluate_reject import align_right
+from vision import recognize
+from vision.classifier import NOT_A_TILE, TileClassifier
+
+REPO = Path(__file__).resolve().parent.parent.parent
+MODELS = REPO / "models"
+CROPS = REPO / "tests" / "fixtures" / "crops"
+PHOTOS = REPO / "tests" / "fixtures" / "photos"
+
+
+# ----------------------------------------------------------------------------------------------
+# calibration arithmetic
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.floats(0.0, 1.0), st.booleans()), min_size=1, max_size=200))
+def test_sure_threshold_meets_the_precision_it_promises(pairs):
+    conf = np.array([c for c, _ in pairs])
+    right = np.array([r for _, r in pairs])
+    thr = calibration.sure_threshold(conf, right, 0.995)
+    prec, n = calibration.sure_precision(conf, right, thr)
+    assert prec >= 0.995 or n == 0
+
+
+@pytest.mark.parametrize(
+    ("conf", "right", "threshold"),
+    [
+        ([0.99, 0.98, 0.97, 0.5], [True, True, True, False], 0.501),  # only the wrong one is low
+        ([0.99, 0.95, 0.6], [True, False, True], 0.951),  # a confident error pushes the bar above it
+        ([0.9, 0.8], [False, False], 0.901),  # all wrong: the bar goes above every reading
+    ],
+)
+def test_sure_threshold_table(conf, right, threshold):
+    assert calibration.sure_threshold(np.array(conf), np.array(right)) == pytest.approx(threshold, abs=2e-3)
+
+
+def test_temperature_fit_softens_an_overconfident_model():
+    rng = np.random.default_rng(0)
+    labels = rng.integers(0, 5, 400)
+    logits = rng.normal(0, 1, (400, 5))
+    logits[np.arange(400), labels] += 2.0  # right ~ 80 % of the time
+    logits *= 6  # ... but nearly certain every time
+    t = calibration.fit_temperature(logits, logits, labels)
+    assert t > 2
+    p = calibration.tta_probabilities(logits, logits, t)
+    assert abs(p.max(1).mean() - (p.argmax(1) == labels).mean()) < 0.08
+
+
+def test_reliability_bins_count_every_reading():
+    conf = np.array([0.1, 0.55, 0.91, 0.999, 1.0])
+    right = np.array([False, True, True, True, True])
+    rows = calibration.reliability(conf, right)
+    assert sum(n for _, _, n, _ in rows) == 5
+    assert rows[0][2] == 1 and rows[0][3] == 0.0 and rows[-1][2] == 2
+
+
+@pytest.mark.parametrize(
+    ("gt", "pred", "right"),
+    [
+        (["1m", "2m", "3m"], ["1m", "2m", "3m"], [True, True, True]),
+        (["1m", "2m", "3m"], ["1m", "5z", "2m", "3m"], [True, False, True, True]),  # an extra tile
+        (["1m", "2m", "3m"], ["1m", "9p", "3m"], [True, False, True]),  # a misread
+        (["1m", "2m"], [], []),
+    ],
+)
+def test_alignment_marks_each_reading(gt, pred, right):
+    assert align_right(gt, pred) == right
+
+
+# ----------------------------------------------------------------------------------------------
+# recognize with a classifier that says "not a tile"
+
+
+class _NotATile:
+    """Reads every crop as not a tile (then as a white dragon, unsure)."""
+
+    def classify(self, crops):
+        return [[(NOT_A_TILE, 0.9), ("5z", 0.05), ("1m", 0.01)] for _ in crops]
+
+
+class _SureOf5p:
+    """Reads every crop as 5p; sure of it."""
+
+    def classify(self, crops):
+        return [[("5p", 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)] for _ in crops]
+
+    def is_sure(self, code, p):
+        return code != NOT_A_TILE and p >= 0.99
+
+
+def _fixture_photo() -> bytes:
+    return (PHOTOS / "scene_11.jpg").read_bytes()
+
+
+def test_candidates_read_as_not_a_tile_are_dropped_and_counted():
+    rec = recognize(_fixture_photo(), classifier=_NotATile())
+    assert rec.tiles == [] and rec.rejected > 0
+    d = rec.to_dict()
+    assert d["rejected"] == rec.rejected and d["tiles"] == []
+    assert "read as a tile" in rec.reason
+
+
+def test_not_a_tile_never_shows_as_an_alternative_and_sure_is_passed_on():
+    rec = recognize(_fixture_photo(), classifier=_SureOf5p())
+    assert rec.tiles and rec.rejected == 0
+    for t in rec.tiles:
+        assert t.sure and t.code == "5p"
+        assert NOT_A_TILE not in [c for c, _ in t.alternatives]
+
+
+# ----------------------------------------------------------------------------------------------
+# the shipped classifier
+
+
+@pytest.fixture(scope="module")
+def shipped() -> TileClassifier:
+    return TileClassifier(MODELS)
+
+
+@pytest.fixture(scope="module")
+def clf(shipped) -> TileClassifier:
+    """The shipped classifier, for the tests of its "not a tile" class (skipped while the shipped
+    model predates it: a retrained model ships only when it is at least as good on held-out crops)."""
+    if NOT_A_TILE not in shipped.classes:
+        pytest.skip("the shipped classifier has no 'not a tile' class yet")
+    return shipped
+
+
+def test_shipped_model_is_calibrated(shipped):
+    cal = shipped.metadata["calibration"]
+    assert 0.1 < cal["temperature"] < 10 and 0.3 <= cal["sure_threshold"] < 1
+    assert cal["sure_precision_heldout"] >= calibration.SURE_PRECISION
+    assert shipped.temperature == cal["temperature"] and shipped.sure_threshold == cal["sure_threshold"]
+    assert shipped.is_sure("5p", 0.9999) and not shipped.is_sure("5p", cal["sure_threshold"] - 0.01)
+
+
+def test_metadata_records_the_reject_class_and_its_sources(clf):
+    meta = clf.metadata
+    assert meta["not_a_tile"] == NOT_A_TILE and clf.classes[-1] == NOT_A_TILE
+    neg = meta["training"]["not_a_tile"]
+    assert neg["background_photos"] and all(isinstance(v, str) and v for v in neg["background_photos"].values())
+    assert neg["real_photos"] and neg["synthetic_crops"] > 0
+    held = set(json.loads((REPO / "training" / "labels" / "real_photos.json").read_text())) - set(neg["real_photos"])
+    assert {"1-1.jpg", "13.jpg"} <= held  # photos of the held-out tile sets give no negatives
+
+
+def _crop(name: str) -> np.ndarray:
+    img = cv2.imread(str(CROPS / name))
+    assert img is not None, name
+    return img
+
+
+STRADDLE_PAIRS = [
+    ("1m_0.png", "2p_0.png"),
+    ("5m_0.png", "1z_0.png"),
+    ("3z_0.png", "1s_0.png"),
+    ("5p_0.png", "4z_0.png"),
+]
+
+
+@pytest.mark.parametrize(("left", "right"), STRADDLE_PAIRS)
+def test_a_box_straddling_two_tiles_is_not_a_tile(clf, left, right):
+    a, b = _crop(left), _crop(right)
+    b = cv2.resize(b, (a.shape[1], a.shape[0]))
+    both = np.hstack([a, b])
+    w = a.shape[1]
+    middle = both[:, w // 2 : w // 2 + w]
+    assert clf.classify([middle])[0][0][0] == NOT_A_TILE
+
+
+def _desk(seed: int) -> np.ndarray:
+    """A desk without tiles: wood grain, a sheet of printed paper, a keyboard."""
+    rng = np.random.default_rng(seed)
+    h, w = 900, 1200
+    grain = np.sin(np.linspace(0, 60, w)[None, :] + rng.normal(0, 0.3, (h, 1)).cumsum(0) * 0.05)
+    wood = np.empty((h, w, 3), np.float32)
+    for c, base in enumerate((40, 80, 130)):
+        wood[:, :, c] = base + 20 * grain
+    img = np.clip(wood, 0, 255).astype(np.uint8)
+    cv2.rectangle(img, (80, 100), (500, 650), (235, 238, 240), -1)
+    for y in range(140, 620, 22):
+        cv2.line(img, (110, y), (110 + int(rng.integers(150, 360)), y), (60, 60, 60), 3)
+    cv2.rectangle(img, (600, 450), (1150, 800), (35, 35, 35), -1)
+    for r in range(5):
+        for k in range(10):
+            x, y = 615 + k * 53, 465 + r * 66
+            cv2.rectangle(img, (x, y), (x + 46, y + 58), (70, 70, 70), -1)
+            cv2.putText(img, "QWERTYUIOP"[k], (x + 12, y + 38), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (230, 230, 230), 2)
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return enc.tobytes()
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_desk_without_tiles_yields_no_tiles(clf, seed):
+    rec = recognize(_desk(seed), classifier=clf)
+    assert rec.tiles == [], rec.to_text()
+
+
+@pytest.mark.parametrize("name", ["scene_11", "scene_12", "scene_13"])
+def test_fixture_photos_have_sure_tiles_and_they_are_right(shipped, name):
+    gt = json.loads((PHOTOS / f"{name}.json").read_text())
+    rec = recognize((PHOTOS / gt["image"]).read_bytes(), classifier=shipped)
+    sure = [t for t in rec.tiles if t.sure]
+    assert sure, rec.to_text()
+    centres = np.array([np.mean(t["quad"], axis=0) for t in gt["tiles"]])
+    for t in sure:
+        k = int(np.argmin(np.linalg.norm(centres - np.mean(t.quad, axis=0), axis=1)))
+        assert t.code == gt["tiles"][k]["code"], (t.code, gt["tiles"][k]["code"])

@@ -1,0 +1,80 @@
+"""Calibrate a shipped classifier without retraining (onnxruntime only, no torch).
+
+    .venv/bin/python -m training.calibrate [--data ../shared/vision-data] [--models models/]
+
+Runs the model on the held-out real crops (``models/heldout_real_crops.txt``: whole tile sets the
+classifier never trained on), crop and half-turn as at runtime, fits the temperature and the
+"sure" threshold (:mod:`training.calibration`) and writes them into ``tile_classifier.json``
+(``calibration``), which :class:`vision.classifier.TileClassifier` reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from training import artwork, calibration
+from training.evaluate_crops import heldout_names
+from vision.classifier import NOT_A_TILE, TileClassifier
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def heldout_logits(clf: TileClassifier, data: Path, models: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Logits of the held-out real crops and of their half-turns, and the labels' class indexes."""
+    from training.train_classifier import read_camerash_labels
+
+    labels = read_camerash_labels(data)
+    names = heldout_names(models)
+    root = data / "camerash-mahjong-dataset" / "tiles-resized"
+    x = clf.preprocess([artwork.read_image(root / n, cv2.IMREAD_COLOR) for n in names])
+    run = clf.session.run
+    name = clf.session.get_inputs()[0].name
+    lo = run(None, {name: np.ascontiguousarray(x)})[0]
+    lt = run(None, {name: np.ascontiguousarray(x[:, :, ::-1, ::-1])})[0]
+    return lo, lt, np.array([clf.classes.index(labels[n]) for n in names])
+
+
+def calibrate(models: Path, data: Path) -> dict:
+    """Fit and store the calibration of the classifier in ``models``; returns it."""
+    clf = TileClassifier(models)
+    lo, lt, y = heldout_logits(clf, data, models)
+    temp = calibration.fit_temperature(lo, lt, y)
+    p = calibration.tta_probabilities(lo, lt, temp)
+    pred = p.argmax(1)
+    none = clf.classes.index(NOT_A_TILE) if NOT_A_TILE in clf.classes else -1
+    conf, right = p.max(1), (pred == y) & (pred != none)
+    thr = calibration.sure_threshold(conf, right)
+    prec, n = calibration.sure_precision(conf, right, thr)
+    cal = {
+        "temperature": temp,
+        "sure_threshold": thr,
+        "sure_precision_heldout": round(prec, 4),
+        "sure_crops_heldout": n,
+        "method": "temperature minimising the NLL of the held-out real crops (whole tile sets never trained "
+        "on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= sure_threshold, the "
+        f"lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}; python -m training.calibrate",
+    }
+    path = models / "tile_classifier.json"
+    meta = json.loads(path.read_text())
+    meta["calibration"] = cal
+    meta["output"]["softmax"] = "divide by calibration.temperature, then apply softmax"
+    path.write_text(json.dumps(meta, indent=2) + "\n")
+    return cal
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
+    ap.add_argument("--models", default=str(REPO / "models"))
+    a = ap.parse_args(argv)
+    print(json.dumps(calibrate(Path(a.models), Path(a.data)), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

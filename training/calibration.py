@@ -1,0 +1,75 @@
+"""Confidence calibration of the classifier: a temperature and a "sure" threshold (numpy only).
+
+The runtime (:class:`vision.classifier.TileClassifier`) divides the logits by the temperature
+``T`` before the softmax, for the crop and its half-turn, and averages the two probability vectors.
+:func:`fit_temperature` picks the ``T`` that minimises the negative log-likelihood of the true
+classes on a calibration set the classifier never trained on (the held-out real crops: whole tile
+sets never seen). :func:`sure_threshold` then picks the lowest confidence at which the tiles read
+at or above it are right at least :data:`SURE_PRECISION` of the time on that set; a tile is shown as
+sure when its confidence reaches the threshold (and it is read as a tile, not as "not a tile").
+
+:func:`reliability` bins confidences for the benchmark's reliability table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+#: tiles shown as sure must be right this often on held-out real crops
+SURE_PRECISION = 0.995
+TEMPERATURES = np.round(np.exp(np.linspace(np.log(0.3), np.log(5.0), 120)), 4)
+THRESHOLDS = np.round(np.linspace(0.3, 0.999, 700), 4)
+#: a threshold no probability reaches: nothing is sure
+NEVER = 1.01
+BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
+
+
+def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    z = logits / temperature
+    z = z - z.max(1, keepdims=True)
+    p = np.exp(z)
+    return p / p.sum(1, keepdims=True)
+
+
+def tta_probabilities(logits: np.ndarray, logits_turned: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+    """The runtime's probabilities: the tempered softmax of a crop and of its half-turn, averaged."""
+    return (softmax(logits, temperature) + softmax(logits_turned, temperature)) / 2
+
+
+def fit_temperature(logits: np.ndarray, logits_turned: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature (grid :data:`TEMPERATURES`) with the least negative log-likelihood."""
+    best, best_nll = 1.0, np.inf
+    for t in TEMPERATURES:
+        p = tta_probabilities(logits, logits_turned, float(t))
+        nll = -float(np.mean(np.log(np.maximum(p[np.arange(len(labels)), labels], 1e-12))))
+        if nll < best_nll:
+            best, best_nll = float(t), nll
+    return best
+
+
+def sure_precision(conf: np.ndarray, right: np.ndarray, threshold: float) -> tuple[float, int]:
+    """(precision, count) of the readings at or above ``threshold`` (precision 1 when none are)."""
+    sel = conf >= threshold
+    n = int(sel.sum())
+    return (float(right[sel].mean()) if n else 1.0), n
+
+
+def sure_threshold(conf: np.ndarray, right: np.ndarray, precision: float = SURE_PRECISION) -> float:
+    """The lowest threshold in :data:`THRESHOLDS` whose sure readings, and those of every higher
+    threshold, are right at least ``precision`` of the time (:data:`NEVER`, above every
+    probability, when none qualifies)."""
+    ok = [sure_precision(conf, right, float(t))[0] >= precision for t in THRESHOLDS]
+    for i in range(len(THRESHOLDS)):
+        if all(ok[i:]):
+            return float(THRESHOLDS[i])
+    return NEVER
+
+
+def reliability(conf: np.ndarray, right: np.ndarray, bins=BINS) -> list[tuple[float, float, int, float]]:
+    """Per confidence bin ``[lo, hi)``: ``(lo, hi, count, accuracy)`` (accuracy nan when empty)."""
+    out = []
+    for lo, hi in zip(bins[:-1], bins[1:]):
+        sel = (conf >= lo) & (conf < hi)
+        n = int(sel.sum())
+        out.append((float(lo), float(min(hi, 1.0)), n, float(right[sel].mean()) if n else float("nan")))
+    return out
