@@ -30,6 +30,7 @@ from typing import Any
 
 from engine.seats import Seat
 
+from .groupcommit import Batch, group_commit
 from .ledger import Evening, HandState, Replay, claims_of, ledger_entry, timeline_point
 from .rules import TableRules
 from .store import Event, Store, Table
@@ -230,6 +231,14 @@ class Ledgers:
                     self._tables[table.id] = (lock, live)
             yield live
 
+    def forget(self, table_id: int) -> None:
+        """Drop the table's live ledger (it was folded past what the file holds): its next use
+        folds it again from the stored events."""
+        with self._lock:
+            entry = self._tables.get(table_id)
+            if entry is not None:
+                self._tables[table_id] = (entry[0], None)
+
     def _table_lock(self, table_id: int) -> threading.Lock:
         """The table's lock (made on first use); the least recently used tables not in use are
         dropped beyond :data:`KEEP_TABLES`."""
@@ -267,19 +276,28 @@ Build = Callable[[Current], tuple[str, dict[str, Any], int | None]]
 
 
 def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Changes]:
-    """Append the event ``build`` computes from the ledger, in one transaction, and return it with
-    what it changed. A hand the rule set cannot name the next dealer after raises the rule set's
-    error, and nothing is recorded."""
-    with ledgers(store).holding(table, rules) as live:
-        with store.transaction() as conn:
-            catch_up(live, store, conn)  # another process may have written since
-            before = live.version
-            live.mark()
-            kind, data, target = build(live.current())
-            wind = rules.next_wind(data) if kind in ("hand", "correct") else None
-            event = store.append(conn, table.id, kind, data, target)
-        live.fold(event, next_wind=wind)
-        return event, live.changes(before)
+    """Append the event ``build`` computes from the ledger and return it with what it changed, once
+    committed: writes queued at the same time share one transaction and one sync
+    (:mod:`companion.groupcommit`); the table stays locked until that commit. A hand the rule set
+    cannot name the next dealer after raises the rule set's error, and nothing is recorded."""
+    kept = ledgers(store)
+
+    def work(batch: Batch) -> tuple[Event, Changes]:
+        live: LiveLedger = batch.hold(table.id, lambda: kept.holding(table, rules), lambda: kept.forget(table.id))
+        catch_up(live, store, batch.conn)  # another process may have written since
+        before = live.version
+        live.mark()
+        kind, data, target = build(live.current())
+        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
+        event = store.append(batch.conn, table.id, kind, data, target)
+        try:
+            live.fold(event, next_wind=wind)
+            return event, live.changes(before)
+        except BaseException:  # pragma: no cover - folding a stored event does not fail
+            kept.forget(table.id)
+            raise
+
+    return group_commit(store).run(work)
 
 
 def catch_up(live: LiveLedger, store: Store, conn: sqlite3.Connection | None = None) -> None:

@@ -93,6 +93,9 @@ def serve(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_loggers(handlers=True)
+    # waitress warns on every request that waits for a thread: under load that is a log line per
+    # write, costing the CPU the writes need; the queue's depth is no fault
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     raise_file_limit()
     names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
     try:
