@@ -25,9 +25,7 @@ import threading
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from bench.serverproc import ROOT, Client, Served, crash_round  # noqa: E402
+from serverproc import ROOT, Client, Served, crash_round
 
 SEQUENTIAL = 60
 FILL_TO = 1000
