@@ -83,7 +83,7 @@ class TableRules:
 
 
 @functools.cache
-def _keyword_facts(variant: type) -> list[str]:
+def _keyword_facts(variant: type[Variant]) -> list[str]:
     """The keyword-only parameters of a rule set's ``next_dealer`` (asked once per rule set: every
     write asks, and ``inspect.signature`` costs more than the rest of the question)."""
     params = inspect.signature(variant.next_dealer).parameters
