@@ -7,10 +7,12 @@ won) as fast as the answers come. Rows:
 
 * one client, one table, at event 1 — the baseline every ratio is against;
 * one client, one table, at event 1,000 (the same table after 1,000 writes);
-* 1 table × 30 clients and 50 tables × 50 clients: writes per second and p50/p99 latency.
+* 1 table × 30 clients and 50 tables × 50 clients: writes per second and p50/p99 latency over
+  :data:`ROUNDS` runs on fresh tables.
 
 ``--compare DIR`` measures a second source tree (e.g. an export of an earlier commit:
-``git archive COMMIT | tar -x -C DIR``) the same way in the same run, row by row.
+``git archive COMMIT | tar -x -C DIR``) in the same run: both servers run side by side and take
+turns at each load, so a busy machine slows them alike.
 ``--crash-rounds N`` then runs N ``kill -9`` rounds (:func:`bench.serverproc.crash_round`) and
 prints what each found. Run: ``python3 run.py bench server`` (arguments after ``--``).
 """
@@ -31,6 +33,7 @@ SEQUENTIAL = 60
 FILL_TO = 1000
 FILL_CLIENTS = 4
 LOADS = ((1, 30, 20), (50, 50, 12))  # tables, clients, writes per client
+ROUNDS = 3
 PER_TABLE = "one client, one table"
 
 
@@ -65,31 +68,65 @@ def timed_writes(port: int, tokens: list[str], clients: int, each: int) -> tuple
     return [x for xs in lat for x in xs], time.perf_counter() - t0
 
 
-def measure(tree: Path) -> list[tuple[str, int, float, float, float]]:
-    """Rows (what, writes, writes/s, p50 ms, p99 ms) for the server from ``tree``."""
-    server = Served(Path(tempfile.mkdtemp(prefix="mjc-bench-")) / "data", tree).start()
-    rows = []
+Row = tuple[str, int, float, float, float]
+
+
+class Subject:
+    """One server under test and its tables."""
+
+    def __init__(self, label: str, tree: Path) -> None:
+        self.label = label
+        self.server = Served(Path(tempfile.mkdtemp(prefix="mjc-bench-")) / "data", tree).start()
+        self.client = Client(self.server.port)
+        self.long = self.client.new_table()  # the table whose history grows to event 1,000
+
+    def writes(self, tables: int, clients: int, each: int) -> tuple[list[float], float]:
+        tokens = [self.client.new_table() for _ in range(tables)]
+        return timed_writes(self.server.port, tokens, clients, each)
+
+    def close(self) -> None:
+        self.client.close()
+        self.server.stop()
+
+
+def measure(trees: dict[str, Path]) -> dict[str, list[Row]]:
+    """Rows (what, writes, writes/s, p50 ms, p99 ms) per server; the servers run side by side and
+    take turns, :data:`ROUNDS` times per load, so a busy machine slows them alike."""
+    subjects = [Subject(label, tree) for label, tree in trees.items()]
+    rows: dict[str, list[Row]] = {s.label: [] for s in subjects}
+
+    def add(what: str, runs: dict[str, list[tuple[list[float], float]]]) -> None:
+        for label, found in runs.items():
+            lat = [x for samples, _ in found for x in samples]
+            wall = sum(w for _, w in found)
+            rows[label].append((what, len(lat), len(lat) / wall, statistics.median(lat), p99(lat)))
+
     try:
-        client = Client(server.port)
-        token = client.new_table()
-        lat, wall = timed_writes(server.port, [token], 1, SEQUENTIAL)
-        rows.append((f"{PER_TABLE}, at event 1", len(lat), len(lat) / wall, statistics.median(lat), p99(lat)))
-        timed_writes(server.port, [token], FILL_CLIENTS, (FILL_TO - SEQUENTIAL) // FILL_CLIENTS)
-        lat, wall = timed_writes(server.port, [token], 1, SEQUENTIAL)
-        rows.append((f"{PER_TABLE}, at event {FILL_TO:,}", len(lat), len(lat) / wall, statistics.median(lat), p99(lat)))
+        for s in subjects:
+            timed_writes(s.server.port, [s.client.new_table()], 1, 20)  # warm up
+        add(
+            f"{PER_TABLE}, at event 1",
+            {s.label: [timed_writes(s.server.port, [s.long], 1, SEQUENTIAL)] for s in subjects},
+        )
+        for s in subjects:
+            timed_writes(s.server.port, [s.long], FILL_CLIENTS, (FILL_TO - SEQUENTIAL) // FILL_CLIENTS)
+        add(
+            f"{PER_TABLE}, at event {FILL_TO:,}",
+            {s.label: [timed_writes(s.server.port, [s.long], 1, SEQUENTIAL)] for s in subjects},
+        )
         for tables, clients, each in LOADS:
-            tokens = [client.new_table() for _ in range(tables)]
-            lat, wall = timed_writes(server.port, tokens, clients, each)
-            rows.append(
-                (f"{tables} table(s) × {clients} clients", len(lat), len(lat) / wall, statistics.median(lat), p99(lat))
-            )
-        client.close()
+            runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
+            for _ in range(ROUNDS):
+                for s in subjects:
+                    runs[s.label].append(s.writes(tables, clients, each))
+            add(f"{tables} table(s) × {clients} clients", runs)
     finally:
-        server.stop()
+        for s in subjects:
+            s.close()
     return rows
 
 
-def print_table(results: dict[str, list[tuple[str, int, float, float, float]]]) -> None:
+def print_table(results: dict[str, list[Row]]) -> None:
     base = next(iter(results.values()))[0][3]
     print(f"\nWrites to mjc serve over HTTP (ratios against the first row's p50: {base:.2f} ms)")
     print(
@@ -126,11 +163,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--no-load", action="store_true", help="only the kill -9 rounds")
     args = parser.parse_args(argv)
     if not args.no_load:
-        results = {}
-        if args.compare:
-            results[args.compare.name] = measure(args.compare)
-        results["this tree"] = measure(ROOT)
-        print_table(results)
+        trees = {args.compare.name: args.compare} if args.compare else {}
+        print_table(measure(trees | {"this tree": ROOT}))
     return crash_table(args.crash_rounds) if args.crash_rounds else 0
 
 
