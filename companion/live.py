@@ -215,8 +215,9 @@ class Ledgers:
 
     @contextmanager
     def holding(self, table: Table, rules: TableRules) -> Iterator[LiveLedger]:
-        """The table's live ledger brought up to the stored events, held for the block (writes
-        to one table take it before their transaction, so they fold in the order they commit)."""
+        """The table's live ledger brought up to the stored events, held for the block (a group
+        commit holds it for its whole transaction, so writes fold in the order they commit and no
+        read sees a ledger folded ahead of the file)."""
         lock = self._table_lock(table.id)
         with lock:
             with self._lock:
