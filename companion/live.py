@@ -19,7 +19,6 @@ from them and is checked against the full replay (:func:`companion.ledger.replay
 from __future__ import annotations
 
 import bisect
-import sqlite3
 import threading
 import weakref
 from collections import OrderedDict
@@ -285,12 +284,13 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
 
     def work(batch: Batch) -> tuple[Event, Changes]:
         live: LiveLedger = batch.hold(table.id, lambda: kept.holding(table, rules), lambda: kept.forget(table.id))
-        catch_up(live, store, batch.conn)  # another process may have written since
+        # caught up inside the transaction (``holding``), so no other process writes before the
+        # commit: the next seq is the live ledger's version + 1
         before = live.version
         live.mark()
         kind, data, target = build(live.current())
         wind = rules.next_wind(data) if kind in ("hand", "correct") else None
-        event = store.append(batch.conn, table.id, kind, data, target)
+        event = store.append(batch.conn, table.id, kind, data, target, seq=before + 1)
         try:
             live.fold(event, next_wind=wind)
             return event, live.changes(before)
@@ -301,8 +301,8 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
     return group_commit(store).run(work)
 
 
-def catch_up(live: LiveLedger, store: Store, conn: sqlite3.Connection | None = None) -> None:
+def catch_up(live: LiveLedger, store: Store) -> None:
     """Fold the events stored after the live ledger's version (one indexed read when there are none)."""
-    if store.last_seq(live.table.id, conn) > live.version:
-        for ev in store.events(live.table.id, conn, after=live.version):
+    if store.last_seq(live.table.id) > live.version:
+        for ev in store.events(live.table.id, after=live.version):
             live.fold(ev)

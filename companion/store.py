@@ -290,9 +290,20 @@ class Store:
         return int(row[0] or 0)
 
     @staticmethod
-    def append(conn: sqlite3.Connection, table_id: int, kind: str, data: dict, target: int | None = None) -> Event:
-        """Append one event inside an open transaction."""
-        seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
+    def append(
+        conn: sqlite3.Connection,
+        table_id: int,
+        kind: str,
+        data: dict,
+        target: int | None = None,
+        seq: int | None = None,
+    ) -> Event:
+        """Append one event inside an open transaction, as ``seq`` when the caller knows the table's
+        next one (else it is read); ``UNIQUE (table_id, seq)`` refuses a wrong guess."""
+        if seq is None:
+            seq = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?", (table_id,)
+            ).fetchone()[0]
         created = now()
         cur = conn.execute(
             "INSERT INTO events (table_id, seq, kind, target, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",

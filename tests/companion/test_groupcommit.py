@@ -91,7 +91,7 @@ def queued_behind_a_leader(store: Store, works: list[Any]) -> list[tuple[Any, Ba
     return out
 
 
-def test_a_refused_write_is_rolled_back_alone(store: Store) -> None:
+def test_a_write_refused_before_writing_is_answered_alone(store: Store) -> None:
     table = new_table(store)
 
     def insert(n: int) -> Any:
@@ -101,13 +101,27 @@ def test_a_refused_write_is_rolled_back_alone(store: Store) -> None:
         return work
 
     def refused(batch: Batch) -> None:
-        store.append(batch.conn, table.id, "note", {"n": "refused"})
         raise ValueError("refused by the rules")
 
     out = queued_behind_a_leader(store, [insert(1), refused, insert(2)])
     assert out[0] == (1, None) and out[2] == (2, None)
     assert isinstance(out[1][1], ValueError)
     assert [e.data for e in store.events(table.id)] == [{"n": 1}, {"n": 2}]
+
+
+def test_a_write_failing_after_writing_fails_its_batch(store: Store) -> None:
+    table = new_table(store)
+
+    def insert(batch: Batch) -> int:
+        return store.append(batch.conn, table.id, "note", {"n": 1}).seq
+
+    def fails_late(batch: Batch) -> None:
+        store.append(batch.conn, table.id, "note", {"n": "half"})
+        raise ValueError("failed after writing")
+
+    out = queued_behind_a_leader(store, [insert, fails_late])
+    assert all(isinstance(err, ValueError) for _, err in out)
+    assert store.events(table.id) == []
 
 
 def test_a_failed_commit_records_nothing_and_answers_every_write(store: Store) -> None:
