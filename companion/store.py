@@ -1,8 +1,9 @@
 """The table ledger on disk: one SQLite file in the data folder.
 
 * WAL journal, ``synchronous=FULL``: a recorded event survives a power cut of the tablet.
-* One transaction per event (``BEGIN IMMEDIATE``), so two devices writing at once are serialised
-  and the state an event was computed from is the state it is appended to.
+* ``BEGIN IMMEDIATE`` transactions, so two devices writing at once are serialised and the state an
+  event was computed from is the state it is appended to; a table's writes arriving together share
+  one transaction and one sync (:mod:`companion.groupcommit`).
 * Events are append-only: triggers refuse ``UPDATE`` and ``DELETE`` on ``events``. Undo and
   correction are themselves events (see :mod:`companion.ledger`).
 * ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings an older file up to
