@@ -10,7 +10,9 @@ Commands:
   test [ARGS...]    run the whole test suite (``pytest ARGS``)
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
   check             lint and format check (ruff) and type check (mypy) of the whole tree
-  bench [NAME]      run the benchmarks in bench/ (engine, vision, ledger)
+  bench [NAME...] [--OPTIONS]
+                    run the benchmarks in bench/ (engine, vision, ledger, http, server); options after
+                    the names go to each (``bench server --crash-rounds 20``)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]
@@ -114,10 +116,11 @@ def main(argv: list[str]) -> int:
         module = "training.train_classifier" if command == "train" else "training.train_segmenter"
         args = [str(PY), "-m", module, *rest]
     else:  # bench
-        names = rest or ["engine"]
+        split = next((i for i, arg in enumerate(rest) if arg.startswith("-")), len(rest))
+        names, options = rest[:split] or ["engine"], rest[split:]
         code = 0
         for name in names:
-            code |= subprocess.call([str(PY), str(ROOT / "bench" / f"bench_{name}.py")], cwd=ROOT)
+            code |= subprocess.call([str(PY), str(ROOT / "bench" / f"bench_{name}.py"), *options], cwd=ROOT)
         return code
     return subprocess.call(args, cwd=ROOT)
 

@@ -19,7 +19,6 @@ from them and is checked against the full replay (:func:`companion.ledger.replay
 from __future__ import annotations
 
 import bisect
-import sqlite3
 import threading
 import weakref
 from collections import OrderedDict
@@ -30,6 +29,7 @@ from typing import Any
 
 from engine.seats import Seat
 
+from .groupcommit import Batch, group_commit
 from .ledger import Evening, HandState, Replay, claims_of, ledger_entry, timeline_point
 from .rules import TableRules
 from .store import Event, Store, Table
@@ -214,8 +214,9 @@ class Ledgers:
 
     @contextmanager
     def holding(self, table: Table, rules: TableRules) -> Iterator[LiveLedger]:
-        """The table's live ledger brought up to the stored events, held for the block (writes
-        to one table take it before their transaction, so they fold in the order they commit)."""
+        """The table's live ledger brought up to the stored events, held for the block (a group
+        commit holds it for its whole transaction, so writes fold in the order they commit and no
+        read sees a ledger folded ahead of the file)."""
         lock = self._table_lock(table.id)
         with lock:
             with self._lock:
@@ -229,6 +230,14 @@ class Ledgers:
                 if entry is None or entry[0] is lock:  # not replaced while this thread waited
                     self._tables[table.id] = (lock, live)
             yield live
+
+    def forget(self, table_id: int) -> None:
+        """Drop the table's live ledger (it was folded past what the file holds): its next use
+        folds it again from the stored events."""
+        with self._lock:
+            entry = self._tables.get(table_id)
+            if entry is not None:
+                self._tables[table_id] = (entry[0], None)
 
     def _table_lock(self, table_id: int) -> threading.Lock:
         """The table's lock (made on first use); the least recently used tables not in use are
@@ -267,23 +276,33 @@ Build = Callable[[Current], tuple[str, dict[str, Any], int | None]]
 
 
 def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Changes]:
-    """Append the event ``build`` computes from the ledger, in one transaction, and return it with
-    what it changed. A hand the rule set cannot name the next dealer after raises the rule set's
-    error, and nothing is recorded."""
-    with ledgers(store).holding(table, rules) as live:
-        with store.transaction() as conn:
-            catch_up(live, store, conn)  # another process may have written since
-            before = live.version
-            live.mark()
-            kind, data, target = build(live.current())
-            wind = rules.next_wind(data) if kind in ("hand", "correct") else None
-            event = store.append(conn, table.id, kind, data, target)
-        live.fold(event, next_wind=wind)
-        return event, live.changes(before)
+    """Append the event ``build`` computes from the ledger and return it with what it changed, once
+    committed: writes queued at the same time share one transaction and one sync
+    (:mod:`companion.groupcommit`); the table stays locked until that commit. A hand the rule set
+    cannot name the next dealer after raises the rule set's error, and nothing is recorded."""
+    kept = ledgers(store)
+
+    def work(batch: Batch) -> tuple[Event, Changes]:
+        live: LiveLedger = batch.hold(table.id, lambda: kept.holding(table, rules), lambda: kept.forget(table.id))
+        # caught up inside the transaction (``holding``), so no other process writes before the
+        # commit: the next seq is the live ledger's version + 1
+        before = live.version
+        live.mark()
+        kind, data, target = build(live.current())
+        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
+        event = store.append(batch.conn, table.id, kind, data, target, seq=before + 1)
+        try:
+            live.fold(event, next_wind=wind)
+            return event, live.changes(before)
+        except BaseException:  # pragma: no cover - folding a stored event does not fail
+            kept.forget(table.id)
+            raise
+
+    return group_commit(store).run(work)
 
 
-def catch_up(live: LiveLedger, store: Store, conn: sqlite3.Connection | None = None) -> None:
+def catch_up(live: LiveLedger, store: Store) -> None:
     """Fold the events stored after the live ledger's version (one indexed read when there are none)."""
-    if store.last_seq(live.table.id, conn) > live.version:
-        for ev in store.events(live.table.id, conn, after=live.version):
+    if store.last_seq(live.table.id) > live.version:
+        for ev in store.events(live.table.id, after=live.version):
             live.fold(ev)

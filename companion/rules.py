@@ -7,6 +7,7 @@ What the ledger asks of the rule set goes through :class:`TableRules`: who deals
 
 from __future__ import annotations
 
+import functools
 import inspect
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -40,8 +41,7 @@ class TableRules:
 
     def next_dealer_args(self) -> list[str]:
         """The keyword facts the rule set's ``next_dealer`` accepts (``discarder``, ``last_drawer``)."""
-        params = inspect.signature(self.variant.next_dealer).parameters
-        return [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]
+        return _keyword_facts(type(self.variant))
 
     def draw_needs(self) -> list[str]:
         """The facts a drawn hand must carry for this rule set to name the next dealer (Nanning:
@@ -80,3 +80,11 @@ class TableRules:
         """What each wind gains (or pays) as the kong is declared; zeros where the rule set has none."""
         by_wind = self.variant.kong_payments(kind, declarer, victim, self.options)
         return {w: int(by_wind.get(w, 0)) for w in SEATS}
+
+
+@functools.cache
+def _keyword_facts(variant: type[Variant]) -> list[str]:
+    """The keyword-only parameters of a rule set's ``next_dealer`` (asked once per rule set: every
+    write asks, and ``inspect.signature`` costs more than the rest of the question)."""
+    params = inspect.signature(variant.next_dealer).parameters
+    return [n for n, p in params.items() if p.kind is inspect.Parameter.KEYWORD_ONLY]

@@ -22,8 +22,11 @@ from .care import CareError, ServerLock
 from .logs import redact_loggers
 from .store import StoreError
 
-THREADS = 8
-"""Threads answering requests (recognition takes at most three: :mod:`companion.api.recognition_queue`)."""
+THREADS = 16
+"""Threads answering requests (recognition takes at most three: :mod:`companion.api.recognition_queue`).
+A write's thread waits, idle, for the group commit that holds it (:mod:`companion.groupcommit`);
+with 8 threads a busy table had every thread waiting on one commit while the next requests queued
+unread, with 16 the next batch is parsed while the last one syncs (``python3 run.py bench server``)."""
 CONNECTION_LIMIT = 2000
 """Connections open at once; beyond it new ones wait in the listen backlog."""
 CHANNEL_TIMEOUT_S = 30
@@ -93,6 +96,9 @@ def serve(
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     redact_loggers(handlers=True)
+    # waitress warns on every request that waits for a thread: under load that is a log line per
+    # write, costing the CPU the writes need; the queue's depth is no fault
+    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     raise_file_limit()
     names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
     try:

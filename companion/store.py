@@ -1,8 +1,9 @@
 """The table ledger on disk: one SQLite file in the data folder.
 
 * WAL journal, ``synchronous=FULL``: a recorded event survives a power cut of the tablet.
-* One transaction per event (``BEGIN IMMEDIATE``), so two devices writing at once are serialised
-  and the state an event was computed from is the state it is appended to.
+* ``BEGIN IMMEDIATE`` transactions, so two devices writing at once are serialised and the state an
+  event was computed from is the state it is appended to; a table's writes arriving together share
+  one transaction and one sync (:mod:`companion.groupcommit`).
 * Events are append-only: triggers refuse ``UPDATE`` and ``DELETE`` on ``events``. Undo and
   correction are themselves events (see :mod:`companion.ledger`).
 * ``PRAGMA user_version`` holds the schema version; :data:`MIGRATIONS` brings an older file up to
@@ -290,9 +291,20 @@ class Store:
         return int(row[0] or 0)
 
     @staticmethod
-    def append(conn: sqlite3.Connection, table_id: int, kind: str, data: dict, target: int | None = None) -> Event:
-        """Append one event inside an open transaction."""
-        seq = conn.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?", (table_id,)).fetchone()[0]
+    def append(
+        conn: sqlite3.Connection,
+        table_id: int,
+        kind: str,
+        data: dict,
+        target: int | None = None,
+        seq: int | None = None,
+    ) -> Event:
+        """Append one event inside an open transaction, as ``seq`` when the caller knows the table's
+        next one (else it is read); ``UNIQUE (table_id, seq)`` refuses a wrong guess."""
+        if seq is None:
+            seq = conn.execute(
+                "SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE table_id = ?", (table_id,)
+            ).fetchone()[0]
         created = now()
         cur = conn.execute(
             "INSERT INTO events (table_id, seq, kind, target, data, created_at) VALUES (?, ?, ?, ?, ?, ?)",
