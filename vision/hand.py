@@ -176,7 +176,7 @@ def _hand_run(runs: list[list[_Group]]) -> list[_Group]:
     """The run most likely the hand: most face-up tiles (weighed by tile size squared against the
     largest), then larger tiles, then lower in the photo."""
     sizes = {id(r): float(np.median([g.size for g in r])) for r in runs}
-    biggest = max(sizes.values())
+    biggest = max(max(sizes.values()), 1e-9)  # degenerate quads (a finder's zero-area box) have size 0
     ys = [g.image_y for r in runs for g in r]
     lo, hi = min(ys), max(ys)
 

@@ -293,3 +293,11 @@ def test_recognize_marks_the_hand_on_a_composed_photo():
     assert hand_tiles == len(truth["tiles"])
     text = rec.to_text()
     assert "not the hand: group" in text and "smaller tiles than the hand" in text
+
+
+def test_zero_area_boxes_are_judged_without_failing():
+    """A finder may return a degenerate (zero-area) box; judging must still answer."""
+    quads = [np.zeros((4, 2)), np.zeros((4, 2))]
+    groups = [{"row": 0, "tiles": [0]}, {"row": 1, "tiles": [1]}]
+    verdicts = hand.judge(["1m", "2m"], quads, groups)
+    assert len(verdicts) == 2 and sum(v.hand for v in verdicts) >= 1
