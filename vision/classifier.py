@@ -90,32 +90,50 @@ class TileClassifier:
         return (x - self._mean) / self._std
 
     # -- inference -----------------------------------------------------------------------------
-    def probabilities(self, crops: Sequence[np.ndarray]) -> np.ndarray:
-        """(N, num_classes) calibrated softmax probabilities (logits / temperature), in
-        ``self.classes`` order."""
-        if len(crops) == 0:
-            return np.zeros((0, len(self.classes)), np.float32)
+    def probabilities(self, crops: Sequence[np.ndarray], *, calibrated: bool = True) -> np.ndarray:
+        """(N, num_classes) softmax probabilities in ``self.classes`` order: calibrated (logits /
+        temperature) by default, else as the network gives them."""
+        return self._probabilities(crops, (self.temperature if calibrated else 1.0,))[0]
+
+    def _probabilities(self, crops: Sequence[np.ndarray], temperatures: Sequence[float]) -> list[np.ndarray]:
+        """One network pass, its softmax at each temperature (half-turn averaged when enabled)."""
+        n = len(crops)
+        if n == 0:
+            return [np.zeros((0, len(self.classes)), np.float32) for _ in temperatures]
         x = self.preprocess(crops)
         if self.half_turn_tta:
             x = np.concatenate([x, x[:, :, ::-1, ::-1]])
         logits = self.session.run(None, {self._input_name: np.ascontiguousarray(x)})[0]
-        logits = logits / self.temperature
-        logits = logits - logits.max(1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(1, keepdims=True)
-        if self.half_turn_tta:
-            n = len(crops)
-            p = (p[:n] + p[n:]) / 2
-        return p.astype(np.float32)
+        out = []
+        for t in temperatures:
+            z = logits / t
+            z = z - z.max(1, keepdims=True)
+            p = np.exp(z)
+            p /= p.sum(1, keepdims=True)
+            if self.half_turn_tta:
+                p = (p[:n] + p[n:]) / 2
+            out.append(p.astype(np.float32))
+        return out
+
+    def _top(self, p: np.ndarray, top_k: int) -> list[list[tuple[str, float]]]:
+        return [[(self.classes[i], float(row[i])) for i in np.argsort(-row)[:top_k]] for row in p]
 
     def classify(self, crops: Sequence[np.ndarray], top_k: int = 3) -> list[list[tuple[str, float]]]:
-        """Top-``top_k`` ``(code, probability)`` per crop, most probable first."""
-        p = self.probabilities(crops)
-        out = []
-        for row in p:
-            idx = np.argsort(-row)[:top_k]
-            out.append([(self.classes[i], float(row[i])) for i in idx])
-        return out
+        """Top-``top_k`` ``(code, calibrated probability)`` per crop, most probable first."""
+        return self._top(self.probabilities(crops), top_k)
+
+    def classify_both(
+        self, crops: Sequence[np.ndarray], top_k: int = 3
+    ) -> tuple[list[list[tuple[str, float]]], list[list[tuple[str, float]]]]:
+        """From one network pass: the top-``top_k`` as the network gives it (what the recogniser's
+        rules were tuned on: which turn of a crop reads best, which finds are not tiles) and the
+        calibrated probabilities of the same classes (what is shown, and what :meth:`is_sure` judges)."""
+        raw, cal = self._probabilities(crops, (1.0, self.temperature))
+        order = [np.argsort(-row)[:top_k] for row in raw]
+        return (
+            [[(self.classes[i], float(row[i])) for i in idx] for row, idx in zip(raw, order)],
+            [[(self.classes[i], float(row[i])) for i in idx] for row, idx in zip(cal, order)],
+        )
 
     def is_sure(self, code: str, probability: float) -> bool:
         """Whether a reading is sure: a tile class (not :data:`NOT_A_TILE`) at or above the

@@ -235,39 +235,52 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if i in linked]
 
 
-def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, str | None]:
-    """Every crop of every candidate through ``clf``: ``(owners, readings, failure)`` where
-    ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k`` and ``readings[k]`` its top
-    ``(code, probability)`` list (``?`` for all when the classifier failed, with the reason)."""
+def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
+    """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
+    ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
+    probability)`` list as the network gives it (the rules below were tuned on these) and
+    ``shown[k]`` the same calibrated (:meth:`~vision.classifier.TileClassifier.classify_both`; a
+    classifier without calibration gives one list for both); ``?`` for all when the classifier
+    failed, with the reason."""
     crops, owners = [], []
     for ci, cd in enumerate(cands):
         for rot, crop in cd.crops:
             crops.append(crop)
             owners.append((ci, rot))
-    preds: list = [[(UNKNOWN, 0.0)]] * len(crops)
+    raw: list = [[(UNKNOWN, 0.0)]] * len(crops)
+    shown = raw
     reason = None
     if clf is not None and crops:
         try:
-            preds = clf.classify(crops)
+            both = getattr(clf, "classify_both", None)
+            raw, shown = both(crops) if both is not None else (clf.classify(crops),) * 2
         except Exception as exc:
             reason = f"classifier failed ({type(exc).__name__}: {exc})"
-            preds = [[(UNKNOWN, 0.0)]] * len(crops)
-    return owners, [[(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)] for pr in preds], reason
+            raw = shown = [[(UNKNOWN, 0.0)]] * len(crops)
+    return owners, _clean(raw), _clean(shown), reason
+
+
+def _clean(preds: list) -> list[list[tuple[str, float]]]:
+    return [[(str(c), float(p)) for c, p in pr][:3] or [(UNKNOWN, 0.0)] for pr in preds]
 
 
 def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
-    """Per candidate, its most confident tile reading ``(rotation, top)`` (``none`` left out of the
-    alternatives); and the candidates every crop of which reads as not a tile."""
-    best: dict[int, tuple[int, list[tuple[str, float]]]] = {}
+    """Per candidate, its most confident tile reading ``(rotation, top, crop index)`` (``none``
+    left out of the alternatives); and the candidates every crop of which reads as not a tile."""
+    best: dict[int, tuple[int, list[tuple[str, float]], int]] = {}
     seen: set[int] = set()
-    for (ci, rot), pr in zip(owners, preds):
+    for k, ((ci, rot), pr) in enumerate(zip(owners, preds)):
         seen.add(ci)
         if pr[0][0] == NOT_A_TILE:
             continue
-        pr = [(c, p) for c, p in pr if c != NOT_A_TILE]
+        pr = _tiles_only(pr)
         if ci not in best or pr[0][1] > best[ci][1][0][1]:
-            best[ci] = (rot, pr)
+            best[ci] = (rot, pr, k)
     return best, seen - set(best)
+
+
+def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    return [(c, p) for c, p in top if c != NOT_A_TILE]
 
 
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
@@ -284,9 +297,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
         except Exception as exc:
             clf = None
             reason = f"classifier unavailable ({type(exc).__name__}: {exc}); tiles located but not read"
-    owners, preds, failed = _classify(clf, cands)
+    owners, raw, shown, failed = _classify(clf, cands)
     reason = reason or failed
-    best, not_tiles = _best_readings(owners, preds)
+    best, not_tiles = _best_readings(owners, raw)
     if reason is not None:
         not_tiles = set()
     is_sure = getattr(clf, "is_sure", None)
@@ -294,9 +307,11 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     for ci, cd in enumerate(cands):
         if ci in not_tiles:
             continue
-        rot, pr = best.get(ci, (0, [(UNKNOWN, 0.0)]))
+        rot, pr, k = best.get(ci, (0, [(UNKNOWN, 0.0)], -1))
         if clf is not None and reason is None and _reject(cd, pr[0][0], pr[0][1]):
             continue
+        if k >= 0:
+            pr = _tiles_only(shown[k]) or pr
         q = cd.quad.astype(np.float64)
         if rot in (90, -90):
             q = np.roll(q, -1 if rot == 90 else 1, axis=0)

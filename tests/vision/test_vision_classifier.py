@@ -168,3 +168,17 @@ def test_heldout_real_accuracy_reproduces_metadata():
     meta = json.loads((MODELS / "tile_classifier.json").read_text())
     assert r["n"] == meta["validation"]["heldout_real_crops"]
     assert abs(r["accuracy"] - meta["validation"]["heldout_real_accuracy"]) < 0.02
+
+
+def test_classify_both_gives_the_networks_and_the_calibrated_view_of_the_same_classes():
+    """The recogniser's rules (best turn of a crop, what is not a tile) run on the probabilities they
+    were tuned on; the calibrated ones, for the same classes, are what is shown and judged sure."""
+    clf = get_classifier()
+    crops = [cv2.imread(str(p)) for p in _fixtures()[:6]]
+    raw, shown = clf.classify_both(crops)
+    assert [[c for c, _ in r] for r in raw] == [[c for c, _ in s] for s in shown]
+    expected_raw = clf.probabilities(crops, calibrated=False)
+    for row, top in zip(expected_raw, raw):
+        assert top[0][1] == pytest.approx(float(row.max()), abs=1e-6)
+    if clf.temperature < 1:  # sharpening: the top class is at least as sure after calibration
+        assert all(s[0][1] >= r[0][1] - 1e-6 for r, s in zip(raw, shown))
