@@ -322,11 +322,7 @@ def make_scene(
 
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     face_fn = face_fn or default_face_fn()
-    if size is None:
-        long_side = int(rng.choice([800, 1200, 1600, 2000]))
-        portrait = rng.random() < 0.35
-        size = (long_side * 3 // 4, long_side) if portrait else (long_side, long_side * 3 // 4)
-    W, H = size
+    W, H = size if size is not None else _photo_size(rng)
     n_rows = n_rows if n_rows is not None else int(rng.choice([1, 1, 2]))
     with_rotated = with_rotated if with_rotated is not None else bool(rng.random() < 0.5)
     n_indicators = n_indicators if n_indicators is not None else int(rng.choice([0, 0, 1, 2, 3]))
@@ -371,20 +367,37 @@ def make_scene(
     img = cv2.warpPerspective(canvas, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     for tile, q in zip(tiles_gt, warped):
         tile["quad"] = [[float(a), float(b)] for a, b in q]
-    tiles_gt = [
+    return Scene(_as_photo(img, rng, degrade, jpeg_quality), _in_frame(tiles_gt, W, H))
+
+
+def _photo_size(rng: np.random.Generator) -> tuple[int, int]:
+    """A phone photo's (width, height): long side 800-2000 px, 4:3, portrait a third of the time."""
+    long_side = int(rng.choice([800, 1200, 1600, 2000]))
+    portrait = rng.random() < 0.35
+    return (long_side * 3 // 4, long_side) if portrait else (long_side, long_side * 3 // 4)
+
+
+def _in_frame(tiles: list[dict], width: int, height: int) -> list[dict]:
+    """The ground-truth tiles whose whole quad lies inside the photo."""
+    return [
         t
-        for t in tiles_gt
+        for t in tiles
         if min(p[0] for p in t["quad"]) >= 0
         and min(p[1] for p in t["quad"]) >= 0
-        and max(p[0] for p in t["quad"]) <= W - 1
-        and max(p[1] for p in t["quad"]) <= H - 1
+        and max(p[0] for p in t["quad"]) <= width - 1
+        and max(p[1] for p in t["quad"]) <= height - 1
     ]
+
+
+def _as_photo(img: np.ndarray, rng: np.random.Generator, degrade: bool, jpeg_quality: int | None) -> np.ndarray:
+    """The camera's last steps: blur, noise and colour (``degrade``), 8 bits, and a JPEG round trip
+    (always at ``jpeg_quality`` when given, else 70 % of degraded photos at quality 60-95)."""
     if degrade:
         img = _degrade(img, rng)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if jpeg_quality or (degrade and rng.random() < 0.7):
         img = _jpeg_roundtrip(img, jpeg_quality or int(rng.integers(60, 95)))
-    return Scene(img, tiles_gt)
+    return img
 
 
 @dataclass(frozen=True)

@@ -707,7 +707,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 "how": "training.negatives: finder false finds and random tile-shaped crops of background "
                 "photos (held-out part kept for the benchmark), free regions / two-tile straddles / half "
                 "tiles of the labelled real photos of training sets (recogniser quads, margin "
-                f"{negatives.TILE_MARGIN} tile widths), synthetic clutter (training.clutter)",
+                f"{negatives.TILE_MARGIN} tile widths), synthetic clutter (training.negative_crops)",
             },
             "synthetic_train_tiles": int(len(d.Xs)),
             "real_train_crops": int(len(d.tr_names)),
