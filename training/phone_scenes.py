@@ -361,23 +361,12 @@ def _camera(rng, size: tuple[int, int], margin: int, perspective: float | None, 
     R = np.array([[math.cos(turn), -math.sin(turn)], [math.sin(turn), math.cos(turn)]])
     jitter = rng.normal(0, 1, (4, 2))
     t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
-    quads0 = [q.reshape(1, 4, 2).astype(np.float64) for q in quads]
-    for attempt in range(6):
-        damp = 0.6**attempt if attempt < 5 else 0.0
+
+    def view(damp: float) -> np.ndarray:
         rot = R if damp else np.eye(2)
-        dst = (src - [W / 2, H / 2]) @ rot.T + [W / 2, H / 2]
-        tilt = persp * W * damp
-        dst[0, 0] += tilt * t1
-        dst[1, 0] -= tilt * t2  # the far edge shrinks
-        dst = dst + jitter * persp * 0.2 * W * damp
-        Hm = cv2.getPerspectiveTransform(src + margin, dst.astype(np.float32))
-        warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
-        if all(
-            q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
-            for q in warped
-        ):
-            break
-    return Hm, warped
+        return _scenes.tilted((src - [W / 2, H / 2]) @ rot.T + [W / 2, H / 2], persp * damp, W, jitter, t1, t2)
+
+    return _scenes.fit_camera(size, src + margin, view, quads)
 
 
 def _photograph(canvas: _Canvas, rng, spots, quads, size, Mg, perspective, degrade) -> _scenes.Scene:

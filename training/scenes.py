@@ -582,27 +582,46 @@ def _camera(
     """The camera's homography from the table canvas (``margin`` pixels round the ``size`` view) to
     the photo: a rotation and a perspective tilt (``perspective``, default random), retried milder
     until every tile ``quads`` stays in view; and the tiles' quads as the photo shows them."""
-    import cv2
 
     W, H = size
     persp = perspective if perspective is not None else rng.uniform(0, 0.12)
     ang_deg = rng.uniform(-12, 12) if rng.random() < 0.7 else rng.uniform(-25, 25)
     src = np.array([[0, 0], [W, 0], [W, H], [0, H]], np.float32)
     ctr = np.array([W / 2, H / 2])
-    src_c = src + margin
     jitter = rng.normal(0, 1, (4, 2))
     t1, t2 = rng.uniform(0.3, 1), rng.uniform(0.3, 1)
+
+    def view(damp: float) -> np.ndarray:
+        ang = math.radians(ang_deg * damp)
+        R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
+        return tilted((src - ctr) @ R.T + ctr, persp * damp, W, jitter, t1, t2)
+
+    return fit_camera(size, src + margin, view, quads)
+
+
+def tilted(dst: np.ndarray, persp: float, width: int, jitter: np.ndarray, t1: float, t2: float) -> np.ndarray:
+    """The view's corners ``dst`` with a perspective tilt ``persp`` (the far edge shrinks, by ``t1``
+    and ``t2`` on its two ends) and corner ``jitter`` in proportion."""
+    dst = dst.copy()
+    tilt = persp * width
+    dst[0, 0] += tilt * t1
+    dst[1, 0] -= tilt * t2  # far edge shrinks
+    return dst + jitter * persp * 0.2 * width
+
+
+def fit_camera(
+    size: tuple[int, int], src: np.ndarray, view, quads: list[np.ndarray]
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """The homography from the canvas corners ``src`` to ``view(damp)``, tried at damp 1, 0.6, 0.36 …
+    and last 0 (the plain view) until every tile in ``quads`` stays 2 pixels inside the ``size``
+    photo; and the quads as the photo shows them."""
+    import cv2
+
+    W, H = size
     quads0 = [q.reshape(1, 4, 2).astype(np.float64) for q in quads]
     for attempt in range(6):
         damp = 0.6**attempt if attempt < 5 else 0.0
-        ang = math.radians(ang_deg * damp)
-        R = np.array([[math.cos(ang), -math.sin(ang)], [math.sin(ang), math.cos(ang)]])
-        dst = (src - ctr) @ R.T + ctr
-        tilt = persp * W * damp
-        dst[0, 0] += tilt * t1
-        dst[1, 0] -= tilt * t2  # far edge shrinks
-        dst = dst + jitter * persp * 0.2 * W * damp
-        Hm = cv2.getPerspectiveTransform(src_c, dst.astype(np.float32))
+        Hm = cv2.getPerspectiveTransform(src.astype(np.float32), view(damp).astype(np.float32))
         warped = [cv2.perspectiveTransform(q, Hm).reshape(4, 2) for q in quads0]
         if all(
             q[:, 0].min() >= 2 and q[:, 1].min() >= 2 and q[:, 0].max() <= W - 3 and q[:, 1].max() <= H - 3
