@@ -1,9 +1,11 @@
-"""Builders shared by the engine and rule tests: one winner's score input, and the one result of a
-single winner out of the contract's ``results``."""
+"""Builders shared by the engine and rule tests: one winner's score input, the one result of a
+single winner out of the contract's ``results``, and random JSON shaped like the contract's input."""
 
 from __future__ import annotations
 
 from typing import Any
+
+from hypothesis import strategies as st
 
 from engine.contract import exit_code, score
 
@@ -88,3 +90,13 @@ def assert_answer(result: dict[str, Any]) -> None:
     error = result["error"]
     assert error["code"] and error["message"], result
     assert exit_code(result) == {"refused": 1, "invalid": 2}[error["kind"]]
+
+
+def json_junk(leaves: st.SearchStrategy, keys: list[str], *, max_size: int, max_leaves: int) -> st.SearchStrategy:
+    """Random JSON: ``leaves`` nested in lists (up to 4 items) and objects (up to ``max_size`` of the
+    contract's ``keys``), for the never-raise properties."""
+    return st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(keys), inner, max_size=max_size),
+        max_leaves=max_leaves,
+    )

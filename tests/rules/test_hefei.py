@@ -14,7 +14,7 @@ from engine.rules import get_variant
 from engine.rules.base import resolve_options
 from engine.tiles import format_tiles, parse_tiles
 from engine.waits import winning_tiles
-from tests.builders import assert_answer, scored
+from tests.builders import assert_answer, json_junk, scored
 from tests.builders import payload as build_payload
 
 VARIANT = get_variant("hefei")
@@ -559,31 +559,23 @@ def test_payments_sum_to_zero_for_random_hands(hand, by, winner, streak, last_ti
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.recursive(
+    json_junk(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-        lambda inner: (
-            st.lists(inner, max_size=4)
-            | st.dictionaries(
-                st.sampled_from(
-                    [
-                        "variant",
-                        "winner",
-                        "hand",
-                        "win",
-                        "options",
-                        "context",
-                        "concealed",
-                        "winning_tile",
-                        "melds",
-                        "dealer_streak",
-                        "by",
-                        "from",
-                    ]
-                ),
-                inner,
-                max_size=5,
-            )
-        ),
+        [
+            "variant",
+            "winner",
+            "hand",
+            "win",
+            "options",
+            "context",
+            "concealed",
+            "winning_tile",
+            "melds",
+            "dealer_streak",
+            "by",
+            "from",
+        ],
+        max_size=5,
         max_leaves=20,
     )
 )

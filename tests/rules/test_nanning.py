@@ -19,7 +19,7 @@ from engine.melds import MeldKind
 from engine.rules.base import resolve_options
 from engine.rules.nanning import VARIANT, fish_seat
 from engine.tiles import parse_tile, tile_str
-from tests.builders import assert_answer, scored
+from tests.builders import assert_answer, json_junk, scored
 from tests.builders import payload as build_payload
 
 OPTS = resolve_options(VARIANT.options, {})
@@ -881,41 +881,33 @@ def test_property_payments_sum_to_zero(p: dict) -> None:
         assert r["error"]["code"] in ("below_minimum", "sealed")
 
 
-JSON = st.recursive(
+JSON = json_junk(
     st.none() | st.booleans() | st.integers(-5, 50) | st.text("1234567890mpszfESWNx", max_size=16),
-    lambda inner: (
-        st.lists(inner, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "variant",
-                    "winner",
-                    "win",
-                    "hand",
-                    "by",
-                    "from",
-                    "concealed",
-                    "winning_tile",
-                    "melds",
-                    "type",
-                    "tiles",
-                    "indicators",
-                    "fish",
-                    "options",
-                    "context",
-                    "claims",
-                    "values",
-                    "minimum",
-                    "E",
-                    "S",
-                    "last_tile",
-                    "max_fish",
-                ]
-            ),
-            inner,
-            max_size=6,
-        )
-    ),
+    [
+        "variant",
+        "winner",
+        "win",
+        "hand",
+        "by",
+        "from",
+        "concealed",
+        "winning_tile",
+        "melds",
+        "type",
+        "tiles",
+        "indicators",
+        "fish",
+        "options",
+        "context",
+        "claims",
+        "values",
+        "minimum",
+        "E",
+        "S",
+        "last_tile",
+        "max_fish",
+    ],
+    max_size=6,
     max_leaves=20,
 )
 

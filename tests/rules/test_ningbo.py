@@ -21,8 +21,8 @@ from engine.rules.base import resolve_options
 from engine.rules.ningbo import VARIANT
 from engine.tiles import next_in_cycle, parse_tile, tile_str
 from engine.tilesets import WITH_FLOWERS_144
+from tests.builders import json_junk, scored
 from tests.builders import payload as build_payload
-from tests.builders import scored
 
 PLAIN = "123m456p678s22s555z"  # 123m 456p 678s 555z + 22s: one dragon pung
 
@@ -856,36 +856,28 @@ def test_property_payments_sum_to_zero(payload: dict) -> None:
         assert result["payments"][payload["winner"]] > 0 or result["value"] == 0
 
 
-_json = st.recursive(
+_json = json_junk(
     st.none() | st.booleans() | st.integers(-5, 5) | st.text("123456789mpszfESWN", max_size=20),
-    lambda children: (
-        st.lists(children, max_size=4)
-        | st.dictionaries(
-            st.sampled_from(
-                [
-                    "variant",
-                    "winner",
-                    "hand",
-                    "concealed",
-                    "winning_tile",
-                    "melds",
-                    "win",
-                    "by",
-                    "from",
-                    "indicators",
-                    "baida",
-                    "options",
-                    "type",
-                    "tiles",
-                    "context",
-                    "claims",
-                    "flowers",
-                ]
-            ),
-            children,
-            max_size=5,
-        )
-    ),
+    [
+        "variant",
+        "winner",
+        "hand",
+        "concealed",
+        "winning_tile",
+        "melds",
+        "win",
+        "by",
+        "from",
+        "indicators",
+        "baida",
+        "options",
+        "type",
+        "tiles",
+        "context",
+        "claims",
+        "flowers",
+    ],
+    max_size=5,
     max_leaves=15,
 )
 

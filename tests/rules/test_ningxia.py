@@ -14,8 +14,8 @@ from engine.melds import MeldKind
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
 from engine.tiles import format_tiles
+from tests.builders import json_junk, scored
 from tests.builders import payload as build_payload
-from tests.builders import scored
 
 VARIANT = get_variant("ningxia")
 DEFAULTS = resolve_options(VARIANT.options, {})
@@ -396,31 +396,23 @@ def test_payments_sum_to_zero_for_random_winning_hands(hand, by, winner):
 
 @settings(max_examples=150, deadline=None)
 @given(
-    st.recursive(
+    json_junk(
         st.none() | st.booleans() | st.integers() | st.text(max_size=20),
-        lambda inner: (
-            st.lists(inner, max_size=4)
-            | st.dictionaries(
-                st.sampled_from(
-                    [
-                        "variant",
-                        "winner",
-                        "hand",
-                        "win",
-                        "options",
-                        "concealed",
-                        "winning_tile",
-                        "melds",
-                        "by",
-                        "from",
-                        "type",
-                        "tiles",
-                    ]
-                ),
-                inner,
-                max_size=5,
-            )
-        ),
+        [
+            "variant",
+            "winner",
+            "hand",
+            "win",
+            "options",
+            "concealed",
+            "winning_tile",
+            "melds",
+            "by",
+            "from",
+            "type",
+            "tiles",
+        ],
+        max_size=5,
         max_leaves=20,
     )
 )
