@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import sqlite3
 import threading
-import weakref
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Generic, TypeVar
@@ -137,14 +136,6 @@ def _run_job(conn: sqlite3.Connection, batch: Batch, job: Job[Any]) -> None:
         job.error = err
 
 
-_COMMITS: weakref.WeakKeyDictionary[Store, GroupCommit] = weakref.WeakKeyDictionary()
-_COMMITS_LOCK = threading.Lock()
-
-
 def group_commit(store: Store) -> GroupCommit:
     """The group commit of ``store``."""
-    with _COMMITS_LOCK:
-        found = _COMMITS.get(store)
-        if found is None:
-            found = _COMMITS[store] = GroupCommit(store)
-        return found
+    return store.attached(GroupCommit)

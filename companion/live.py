@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import bisect
 import threading
-import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -252,17 +251,9 @@ class Ledgers:
             return self._tables[table_id][0]
 
 
-_LEDGERS: weakref.WeakKeyDictionary[Store, Ledgers] = weakref.WeakKeyDictionary()
-_LEDGERS_LOCK = threading.Lock()
-
-
 def ledgers(store: Store) -> Ledgers:
     """The live ledgers kept for ``store``."""
-    with _LEDGERS_LOCK:
-        found = _LEDGERS.get(store)
-        if found is None:
-            found = _LEDGERS[store] = Ledgers(store)
-        return found
+    return store.attached(Ledgers)
 
 
 def ledger_of(store: Store, table: Table, rules: TableRules) -> Replay:

@@ -28,11 +28,12 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import Any, TypeVar
 
 DB_NAME = "companion.sqlite3"
 
@@ -158,6 +159,9 @@ class Event:
         }
 
 
+T = TypeVar("T")
+
+
 class Store:
     """Thread-safe access to the SQLite file (a connection per thread)."""
 
@@ -166,6 +170,8 @@ class Store:
         self.path = self.data_dir / DB_NAME
         self.photo_dir = self.data_dir / "photos"
         self._local = threading.local()
+        self._attached: dict[Callable[[Store], Any], Any] = {}
+        self._attached_lock = threading.Lock()
         #: None while the file is sound; else what ``quick_check`` (or a failed read) reported
         self.damage: str | None = None
         try:
@@ -185,6 +191,15 @@ class Store:
             ) from None
 
     # ------------------------------------------------------------------ connections
+    def attached(self, kind: Callable[[Store], T]) -> T:
+        """The one ``kind(self)`` kept with this store (created on first use): the live ledgers and
+        the group commit that every request on this data folder shares."""
+        with self._attached_lock:
+            found = self._attached.get(kind)
+            if found is None:
+                found = self._attached[kind] = kind(self)
+            return found
+
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=15, isolation_level=None, check_same_thread=False)
         conn.row_factory = sqlite3.Row
