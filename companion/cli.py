@@ -144,6 +144,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="a host name the server answers to besides localhost, IP addresses and this machine's name "
         "(repeat for several; also MJC_ALLOWED_HOSTS=a,b)",
     )
+    p_serve.add_argument(
+        "--https",
+        action="store_true",
+        help="also serve HTTPS (for the tablet's live camera) with a local certificate authority kept in the "
+        "data folder; the page /https explains how to trust it",
+    )
+    p_serve.add_argument("--https-port", type=int, default=8443, help="the HTTPS port (default 8443)")
+    p_serve.add_argument(
+        "--camera",
+        metavar="SOURCE",
+        help="a camera above the table for the page: an OpenCV device number (0), a video file or a stream URL",
+    )
     p_check = sub.add_parser("check", help="check the data folder's ledger (exit 0 sound, 1 damaged)")
     p_backup = sub.add_parser("backup", help="copy the ledger and its photos into a new folder (server may run)")
     p_backup.add_argument("dest", help="a new or empty folder")
@@ -162,4 +174,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _recognize(args.photos, args.json, args.finder)
     from .server import serve
 
-    return serve(host=args.host, port=args.port, data_dir=args.data_dir, hosts=args.allow_host)
+    return serve(
+        host=args.host,
+        port=args.port,
+        data_dir=args.data_dir,
+        hosts=args.allow_host,
+        https_port=args.https_port if args.https else None,
+        camera=args.camera,
+    )

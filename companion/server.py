@@ -13,14 +13,20 @@ from __future__ import annotations
 import logging
 import resource
 import socket
+import ssl
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .care import CareError, ServerLock
 from .logs import redact_loggers
 from .store import StoreError
+
+if TYPE_CHECKING:
+    from flask import Flask
+
+    from .camera import CameraFeed
 
 THREADS = 16
 """Threads answering requests (recognition takes at most three: :mod:`companion.api.recognition_queue`).
@@ -86,10 +92,17 @@ def lan_addresses() -> list[str]:
 
 
 def serve(
-    host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threads: int = THREADS, hosts: Sequence[str] = ()
+    host: str = "0.0.0.0",
+    port: int = 8080,
+    data_dir: str = "data",
+    threads: int = THREADS,
+    hosts: Sequence[str] = (),
+    https_port: int | None = None,
+    camera: str | None = None,
 ) -> int:
     """Serve the app on ``host:port``; ``hosts`` are extra names it answers to (besides localhost,
-    IP addresses, ``host`` and this machine's name)."""
+    IP addresses, ``host`` and this machine's name). With ``https_port`` it also serves HTTPS
+    there (:func:`add_https`); with ``camera`` the table camera feeds the page (:func:`add_camera`)."""
     from waitress import create_server
 
     from .app import create_app
@@ -122,21 +135,99 @@ def serve(
             file=sys.stderr,
         )
         return 2
+    secure = add_https(app, server, data_dir, host, https_port, names, options) if https_port is not None else None
+    if https_port is not None and secure is None:
+        server.close()
+        lock.release()
+        return 2
+    feed = add_camera(app, camera) if camera is not None else None
     data = Path(data_dir).resolve()
     print(f"Mahjong table companion — ledger in {data}", flush=True)
     if host in ("0.0.0.0", "::", ""):
         addrs = lan_addresses()
         for addr in addrs:
             print(f"  On the tablet (same Wi-Fi), open:  http://{addr}:{port}/", flush=True)
+            if https_port is not None:
+                print(f"    with the live camera (HTTPS):    https://{addr}:{https_port}/", flush=True)
         print(f"  On this computer:                  http://127.0.0.1:{port}/", flush=True)
     else:
         print(f"  Open: http://{host}:{port}/", flush=True)
+        if https_port is not None:
+            print(f"  With the live camera (HTTPS): https://{host}:{https_port}/", flush=True)
+    if https_port is not None:
+        print(f"  Trust the certificate once per tablet: http://<address>:{port}/https", flush=True)
     print("  Press Ctrl+C to stop.", flush=True)
     try:
         server.run()
     except KeyboardInterrupt:
         print("stopped", flush=True)
     finally:
+        if feed is not None:
+            feed.stop()
+        if secure is not None:
+            secure.close()
         server.close()
         lock.release()
     return 0
+
+
+def add_https(
+    app: Flask, server: Any, data_dir: str, host: str, port: int, names: Sequence[str], options: dict[str, Any]
+) -> Any | None:
+    """Listen for HTTPS on ``host:port`` beside the plain ``server`` (same event loop, same
+    threads, same limits), with the local authority's certificate for this machine's names and
+    addresses (:mod:`companion.tls`, made or renewed here); the page's ``/https`` setup then
+    answers with the address and the authority. The HTTPS server; None, with one line on stderr,
+    when it cannot."""
+    from waitress import create_server
+
+    from .api.secure import HTTPS_KEY, HttpsInfo
+    from .tls import TlsError, certificate_names, ensure_certificates
+    from .tls_channel import use_tls
+
+    addresses = lan_addresses()
+    dns, ips = certificate_names(names, addresses)
+    try:
+        files = ensure_certificates(data_dir, dns, ips)
+        context = files.context()
+    except (TlsError, ssl.SSLError) as err:
+        print(f"mjc serve: {err}", file=sys.stderr)
+        return None
+    try:
+        secure = create_server(
+            app,
+            map=server._map,
+            _dispatcher=server.task_dispatcher,
+            host=host,
+            port=port,
+            url_scheme="https",
+            **options,
+        )
+    except OSError as err:
+        print(
+            f"mjc serve: cannot listen for HTTPS on {host}:{port}: {err.strerror or err}; try --https-port {port + 1}",
+            file=sys.stderr,
+        )
+        return None
+    use_tls(secure, context)
+    covered = frozenset(dns | {str(ip) for ip in ips})
+    app.extensions[HTTPS_KEY] = HttpsInfo(int(secure.effective_port), files.ca_der(), covered, tuple(addresses))
+    made = "made" if files.ca_created else ("renewed" if files.server_created else "kept")
+    print(f"  HTTPS certificate {made} in {files.folder} (authority: {files.ca_cert.name})", flush=True)
+    return secure
+
+
+def add_camera(app: Flask, source: str) -> CameraFeed | None:
+    """Start the table camera ``source`` (a device index, a file or a URL) in a background thread
+    and offer it to the page; a camera that cannot be opened is one line, and the server serves on
+    without it."""
+    from .camera import CAMERA_KEY, CameraError, CameraFeed
+
+    try:
+        feed = CameraFeed(source).start()
+    except CameraError as err:
+        print(f"mjc serve: {err}; serving without the table camera", flush=True)
+        return None
+    app.extensions[CAMERA_KEY] = feed
+    print(f"  Table camera: {feed.describe()}", flush=True)
+    return feed
