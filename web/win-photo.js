@@ -1,14 +1,14 @@
 // A win, step 1: the photo. Shrink it in the browser (EXIF orientation kept), upload it with a
-// progress bar, and turn the server's reading into the draft; or shoot from the live camera.
+// progress bar, and turn the server's reading into the draft; or capture from the live camera (camera.js).
 import { uploadPhoto } from "./api.js";
+import { stopCamera, wireCamera } from "./camera.js";
 import { byId, showError } from "./dom.js";
 import { t } from "./i18n.js";
 import { store } from "./store.js";
 import { draftFromRecognition } from "./win-draft.js";
 import { currentDraft, currentWin, redrawWin, ruleFacts } from "./win-state.js";
 
-/** @type {MediaStream | null} */
-let stream = null;
+export { stopCamera };
 
 /** The progress bar: a percentage, -1 for "working" (indeterminate), null to hide it. */
 function progress(percent, text) {
@@ -72,40 +72,11 @@ async function handlePhoto(fileOrBlob) {
   }
 }
 
-/** Stop the live camera and hide its preview. */
-export function stopCamera() {
-  if (stream) {
-    stream.getTracks().forEach((track) => track.stop());
-    stream = null;
-  }
-  byId("camera-box").hidden = true;
-}
-
-async function startCamera() {
-  try {
-    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 1920 } }, audio: false });
-    /** @type {HTMLVideoElement} */ (byId("camera-video")).srcObject = stream;
-    byId("camera-box").hidden = false;
-  } catch (e) {
-    showError("capture-error", e.message);
-  }
-}
-
-function shoot() {
-  const video = /** @type {HTMLVideoElement} */ (byId("camera-video")), canvas = document.createElement("canvas");
-  canvas.width = video.videoWidth;
-  canvas.height = video.videoHeight;
-  canvas.getContext("2d").drawImage(video, 0, 0);
-  stopCamera();
-  canvas.toBlob((b) => handlePhoto(b), "image/jpeg", 0.92);
-}
-
 /** Wire step 1 (once, at start-up). */
 export function wirePhoto() {
   byId("photo-input").addEventListener("change", (ev) => {
     const input = /** @type {HTMLInputElement} */ (ev.target), file = input.files && input.files[0];
     if (file) handlePhoto(file);
   });
-  byId("camera-btn").addEventListener("click", startCamera);
-  byId("camera-shoot").addEventListener("click", shoot);
+  wireCamera(handlePhoto);
 }
