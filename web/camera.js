@@ -224,7 +224,7 @@ function describe(history) {
 function drawBoxes(reading) {
   const svg = byId("camera-overlay");
   svg.setAttribute("viewBox", `0 0 ${reading.width} ${reading.height}`);
-  const sw = Math.max(2, reading.width / 300);
+  const sw = Math.max(2, reading.width / 160);
   replaceChildren(svg, (reading.tiles || []).filter((x) => x.quad).map((x) =>
     svgElement("polygon", {
       class: "live-box", points: x.quad.map((p) => p.join(",")).join(" "), fill: "none", "stroke-width": sw,

@@ -129,7 +129,7 @@ def setup_page(token: str | None = None) -> Response:
     html = (
         f"<!doctype html><html lang='{'zh-Hans' if lang == 'zh' else 'en'}'><head><meta charset='utf-8'>"
         "<meta name='viewport' content='width=device-width, initial-scale=1'>"
-        f"<title>{escape(text['title'])}</title><link rel='stylesheet' href='/static/style.css'></head>"
+        f"<title>{escape(text['title'])}</title><link rel='icon' href='data:,'><link rel='stylesheet' href='/static/style.css'></head>"
         f"<body><main><section class='card https-setup'>{''.join(body)}</section></main></body></html>"
     )
     return Response(html, mimetype="text/html", headers={"Cache-Control": "no-store"})
