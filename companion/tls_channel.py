@@ -36,7 +36,9 @@ class TlsChannel(HTTPChannel):
         return True if not self._handshaken else bool(super().readable())
 
     def writable(self) -> bool:
-        return self._wants_write if not self._handshaken else bool(super().writable())
+        if not self._handshaken:  # the idle timeout's will_close must reach handle_write
+            return self._wants_write or bool(self.will_close)
+        return bool(super().writable())
 
     def handle_read(self) -> None:
         if not self._handshaken:
@@ -46,7 +48,10 @@ class TlsChannel(HTTPChannel):
 
     def handle_write(self) -> None:
         if not self._handshaken:
-            self._handshake()
+            if self.will_close:
+                self.handle_close()
+            else:
+                self._handshake()
             return
         super().handle_write()
 

@@ -284,6 +284,17 @@ class Recognition(OpenAnswer):
     rejected: int = Field(0, description="places the tile finder proposed that the classifier read as not a tile")
     photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")
     photo_id: int | None = Field(None, description="a table photo: its id, for the recorded hand")
+    seq: int | None = Field(None, description="the table camera's reading: the number of the frame read")
+
+
+class CameraState(Answer):
+    """The table camera (`mjc serve --camera`): whether the server has one giving frames, and their size."""
+
+    ok: bool
+    available: bool
+    width: int | None = None
+    height: int | None = None
+    seq: int | None = Field(None, description="the number of the latest frame")
 
 
 class Waits(OpenAnswer):

@@ -51,6 +51,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     m.TableExport,
     m.LedgerPoll,
     m.HandPreview,
+    m.CameraState,
 )
 
 CONTRACT = {
@@ -113,6 +114,15 @@ UNSUPPORTED = _error("the body's Content-Type is not the one this endpoint takes
 UNAVAILABLE = _error(
     "the data file is damaged (`database_damaged`), the disk is full (`disk_full`) or the photo folder cannot be written (`storage_unavailable`): nothing was recorded"
 )
+NO_CAMERA = _error("no table has this token, or the server has no table camera (`no_camera`)")
+CAMERA_STARTING = _error("the table camera has given no frame yet (`camera_starting`)") | {"headers": RETRY_AFTER}
+FULL_FRAME = {
+    "name": "full",
+    "in": "query",
+    "required": False,
+    "schema": {"type": "string", "enum": ["1"]},
+    "description": "1: the frame at full size (for the capture)",
+}
 WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND, "503": UNAVAILABLE}
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
@@ -269,6 +279,32 @@ PATHS: dict[str, Any] = {
             "a stored hand photo",
             {"200": {"description": "the image", "content": {"image/jpeg": {}, "image/png": {}}}, "404": NOT_FOUND},
             params=(TOKEN, _id("photo_id")),
+        )
+    },
+    f"{T}/camera": {
+        "get": op(
+            "the table camera (`mjc serve --camera`): whether there is one, and its frame size",
+            {"200": _json(m.CameraState), "403": READ_ONLY, "404": NOT_FOUND},
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/camera/frame.jpg": {
+        "get": op(
+            "the table camera's latest frame as JPEG (preview size; `?full=1` full size), its number in X-Frame-Seq",
+            {
+                "200": {"description": "the frame", "content": {"image/jpeg": {}}},
+                "403": READ_ONLY,
+                "404": NO_CAMERA,
+                "503": CAMERA_STARTING,
+            },
+            params=(TOKEN, FULL_FRAME),
+        )
+    },
+    f"{T}/camera/reading": {
+        "post": op(
+            "the reading of the table camera's latest preview frame (the boxes over the preview), with `seq`",
+            {"200": _json(m.Recognition), "403": READ_ONLY, "404": NO_CAMERA, "503": BUSY},
+            params=(TOKEN,),
         )
     },
     f"{T}/export.json": {

@@ -10,6 +10,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 E2E_PHOTO = ROOT / "tests" / "e2e" / "data" / "hand_photo.jpg"
 PLAYERS = ["Alice", "Bob", "Chen", "Dora"]
+VIDEO_FRAMES = 6
+VIDEO_SIZE = (1200, 900)
+"""The table camera's stand-in video (:func:`make_video`): its frames and their size (the photo's)."""
 WIN_S = {"winner": "S", "win": {"by": "self_draw"}, "hand": {"concealed": "123m456p789s11222z", "winning_tile": "2z"}}
 
 
@@ -76,3 +79,19 @@ def err(resp: Any) -> dict[str, Any]:
     assert body["ok"] is False and "Traceback" not in json.dumps(body)
     error: dict[str, Any] = body["error"]
     return error
+
+
+def make_video(path: Path, frames: int = VIDEO_FRAMES, fps: int = 20) -> Path:
+    """A short MJPEG video of the real tile photo, each frame marked with its number (top left)."""
+    import cv2
+
+    photo = cv2.imread(str(E2E_PHOTO))
+    assert photo.shape[1::-1] == VIDEO_SIZE
+    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, VIDEO_SIZE)
+    assert writer.isOpened()
+    for i in range(frames):
+        frame = photo.copy()
+        frame[:20, :20] = 40 * i
+        writer.write(frame)
+    writer.release()
+    return path

@@ -17,25 +17,9 @@ from companion.app import create_app
 from companion.camera import CAMERA_KEY, PREVIEW_SIDE, CameraError, CameraFeed, parse_source
 from companion.server import add_camera
 
-from .helpers import E2E_PHOTO, FakeReading, err, new_table
-
-FPS = 20
-FRAMES = 6
-SIZE = (1200, 900)
-
-
-def make_video(path: Path, frames: int = FRAMES, fps: int = FPS) -> Path:
-    """A short MJPEG video of the real tile photo, each frame marked with its number (top left)."""
-    photo = cv2.imread(str(E2E_PHOTO))
-    assert photo.shape[1::-1] == SIZE
-    writer = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), fps, SIZE)
-    assert writer.isOpened()
-    for i in range(frames):
-        frame = photo.copy()
-        frame[:20, :20] = 40 * i
-        writer.write(frame)
-    writer.release()
-    return path
+from .helpers import E2E_PHOTO, FakeReading, err, make_video, new_table
+from .helpers import VIDEO_FRAMES as FRAMES
+from .helpers import VIDEO_SIZE as SIZE
 
 
 @pytest.fixture(scope="module")

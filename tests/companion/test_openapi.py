@@ -29,8 +29,9 @@ from companion.api.models import (
 )
 from companion.api.openapi import REF, REQUEST_MODELS
 from companion.app import create_app
+from companion.server import add_camera
 
-from .helpers import WIN_S, FakeReading, answer, err, new_table
+from .helpers import WIN_S, FakeReading, answer, err, make_video, new_table
 
 
 def test_openapi_documents_every_api_route(app: Flask, client: FlaskClient) -> None:
@@ -198,6 +199,8 @@ class Walk:
                 self.body(path, method, {"event_id": 10**9})
         else:
             self.send(path, method, self.url(path))
+            if "/camera" in path:  # the table camera is the tablet's alone
+                self.send(path, method, self.url(path, token=self.watch))
         if path.endswith("/ledger"):
             self.send(path, method, self.url(path) + "?since=abc")
         if "{token}" in path and method == "post":
@@ -214,12 +217,16 @@ def test_the_document_and_the_server_agree(tmp_path: Path) -> None:
     answer's status is documented for it, with the body the document names; every documented
     status is reached by the walk (the rate limits' 429 and the queue's 503 in test_security.py);
     and every route of the app is documented (test_openapi_documents_every_api_route)."""
-    client = create_app(tmp_path / "d", max_upload=UPLOAD_LIMIT, recognizer=lambda data: FakeReading()).test_client()
+    app = create_app(tmp_path / "d", max_upload=UPLOAD_LIMIT, recognizer=lambda data: FakeReading())
+    camera = add_camera(app, str(make_video(tmp_path / "table.avi", frames=2)))  # the table camera's routes answer
+    client = app.test_client()
     doc = answer(client.get("/api/openapi.json"))
     walk = Walk(client, doc)
     for path, methods in doc["paths"].items():
         for method in methods:
             walk.operation(path, method)
+    assert camera is not None
+    camera.stop()
     for path, methods in doc["paths"].items():
         for method, operation in methods.items():
             seen = walk.seen[(path, method)]

@@ -11,6 +11,7 @@ import socket
 import ssl
 import stat
 import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -107,14 +108,18 @@ def test_a_damaged_certificate_file_is_a_clear_error(tmp_path):
         ensure_certificates(tmp_path, *names())
 
 
+IDLE_S = 1
+
+
 @pytest.fixture()
 def https_served(tmp_path) -> Iterator[tuple[int, int, Path]]:
-    """The app under waitress on 127.0.0.1 over HTTP and HTTPS, as ``mjc serve --https`` runs it:
-    (http port, https port, the authority's certificate)."""
+    """The app under waitress on 127.0.0.1 over HTTP and HTTPS, as ``mjc serve --https`` runs it
+    (its idle timeout cut to :data:`IDLE_S`): (http port, https port, the authority's certificate)."""
     from waitress import create_server
 
     app = create_app(tmp_path / "d", recognizer=lambda data: FakeReading())
     options = server_options(app.config["MAX_CONTENT_LENGTH"], threads=4)
+    options |= {"channel_timeout": IDLE_S, "cleanup_interval": IDLE_S}
     plain = create_server(app, host="127.0.0.1", port=0, **options)
     secure = add_https(app, plain, str(tmp_path / "d"), "127.0.0.1", 0, ["localhost"], options)
     assert secure is not None
@@ -212,3 +217,16 @@ def test_without_https_the_page_says_how_to_start_it(client):
     assert page.status_code == 200 and "mjc serve --https" in page.get_data(as_text=True)
     ca = client.get("/ca.crt")
     assert ca.status_code == 404 and b"--https" in ca.data
+
+
+def test_a_client_that_never_finishes_its_handshake_is_closed_like_an_idle_one(https_served):
+    _, port, ca = https_served
+    with socket.create_connection(("127.0.0.1", port), timeout=IDLE_S * 6) as silent:
+        started = time.monotonic()
+        try:
+            assert silent.recv(100) == b""  # closed by the server
+        except ConnectionResetError:
+            pass
+        assert time.monotonic() - started < IDLE_S * 5
+    status, _, _ = https_get(port, "/api/health", ca)
+    assert status == 200
