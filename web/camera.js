@@ -244,10 +244,14 @@ async function capture(s) {
   if (blob && onCapture) onCapture(blob);
 }
 
-/** Explain, on the photo step, why the live camera is not offered, and ask the server about its camera. */
+/** Explain, on the photo step, why the live camera is not offered, and ask the server about its camera;
+ * stop the camera once the photo step is left. */
 function renderCapture() {
   const win = store.get("win"), token = store.get("token");
-  if (store.get("screen") !== "win" || !win || win.step !== "capture") return;
+  if (store.get("screen") !== "win" || !win || win.step !== "capture") {
+    if (session) stopCamera(); // the table left the photo step (typed tiles, cancel, another screen)
+    return;
+  }
   const why = byId("camera-why");
   why.hidden = deviceCameraPossible();
   if (!why.hidden) {
