@@ -35,8 +35,46 @@ def write_y4m(path: Path, photo: Path, frames: int = 4, fps: int = 10) -> Path:
 
 
 @pytest.fixture(scope="module")
-def camera_browser():
-    """Headless Chromium whose camera plays the tile photo, allowed without asking."""
+def https_server(tmp_path_factory):
+    """The companion as ``mjc serve --https`` serves it (stand-in recogniser): (https base URL,
+    the base64 SHA-256 of its certificate's public key, which the browser is told to trust, the
+    plain base URL)."""
+    import base64
+    import hashlib
+
+    from cryptography.hazmat.primitives import serialization
+    from waitress import create_server
+
+    from companion.app import create_app
+    from companion.server import add_https, server_options
+    from companion.tls import load_cert
+
+    folder = tmp_path_factory.mktemp("https")
+    app = create_app(folder, recognizer=lambda data: _Reading(photo_reading()))
+    options = server_options(app.config["MAX_CONTENT_LENGTH"], threads=4)
+    plain = create_server(app, host="127.0.0.1", port=0, **options)
+    secure = add_https(app, plain, str(folder), "127.0.0.1", 0, ["localhost"], options)
+    assert secure is not None
+    spki = (
+        load_cert(folder / "tls" / "server.crt")
+        .public_key()
+        .public_bytes(serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo)
+    )
+    thread = threading.Thread(target=plain.run, daemon=True)
+    thread.start()
+    yield (
+        f"https://localhost:{secure.effective_port}",
+        base64.b64encode(hashlib.sha256(spki).digest()).decode(),
+        f"http://localhost:{plain.effective_port}",
+    )
+    secure.close()
+    plain.close()
+
+
+@pytest.fixture(scope="module")
+def camera_browser(https_server):
+    """Headless Chromium whose camera plays the tile photo, allowed without asking; it trusts the
+    HTTPS server's certificate (as a tablet that installed the authority does)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -51,6 +89,7 @@ def camera_browser():
     opts.add_argument("--use-fake-ui-for-media-stream")
     opts.add_argument("--use-fake-device-for-media-stream")
     opts.add_argument(f"--use-file-for-fake-video-capture={video}")
+    opts.add_argument(f"--ignore-certificate-errors-spki-list={https_server[1]}")
     opts.set_capability("goog:loggingPrefs", {"browser": "SEVERE"})
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
     driver.set_page_load_timeout(20)
@@ -161,3 +200,25 @@ def test_the_table_camera_streams_boxes_and_captures(table_camera_server, camera
     assert d.execute_script("return document.getElementById('camera-still').naturalWidth") == 960
     shot(d, "camera_3_table_camera", full=False)
     _lands_in_review(d)
+
+
+def test_over_https_the_page_is_secure_and_the_live_camera_captures(https_server, camera_browser):
+    d = camera_browser
+    open_home(d, https_server[0], "en")
+    create_table(d, ["Ann", "Bo", "Cy", "Di"])
+    assert d.execute_script("return location.protocol + window.isSecureContext") == "https:true"
+    token = d.current_url.rsplit("/t/", 1)[1]
+    click(d, "#act-win")
+    click(d, "#camera-btn")
+    _wait(d, lambda x: _live_boxes(x) == 14)
+    _lands_in_review(d)
+    # the set-up page over plain HTTP: the authority to download, the way back to this table
+    d.get(f"{https_server[2]}/https/t/{token}")
+    assert d.find_element("id", "ca-link").get_attribute("href").endswith("/ca.crt")
+    assert "Certificate Trust Settings" in d.page_source
+    page = shot(d, "camera_4_https_setup")
+    links = [a.text for a in d.find_elements("css selector", ".https-address a")]
+    if links:  # this machine has a LAN address: its QR code, read back, is the link beside it
+        found, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(page)))
+        assert found == links[0] and found.endswith(f"/t/{token}") and found.startswith("https://")
+    assert not js_errors(d)
