@@ -143,20 +143,7 @@ def serve(
     feed = add_camera(app, camera) if camera is not None else None
     data = Path(data_dir).resolve()
     print(f"Mahjong table companion — ledger in {data}", flush=True)
-    if host in ("0.0.0.0", "::", ""):
-        addrs = lan_addresses()
-        for addr in addrs:
-            print(f"  On the tablet (same Wi-Fi), open:  http://{addr}:{port}/", flush=True)
-            if https_port is not None:
-                print(f"    with the live camera (HTTPS):    https://{addr}:{https_port}/", flush=True)
-        print(f"  On this computer:                  http://127.0.0.1:{port}/", flush=True)
-    else:
-        print(f"  Open: http://{host}:{port}/", flush=True)
-        if https_port is not None:
-            print(f"  With the live camera (HTTPS): https://{host}:{https_port}/", flush=True)
-    if https_port is not None:
-        print(f"  Trust the certificate once per tablet: http://<address>:{port}/https", flush=True)
-    print("  Press Ctrl+C to stop.", flush=True)
+    print_addresses(host, port, int(secure.effective_port) if secure is not None else None)
     try:
         server.run()
     except KeyboardInterrupt:
@@ -169,6 +156,24 @@ def serve(
         server.close()
         lock.release()
     return 0
+
+
+def print_addresses(host: str, port: int, https_port: int | None) -> None:
+    """The addresses to open: on the tablet (each LAN address) and on this computer, or the one
+    ``host``; with HTTPS, its address beside each and where to trust the certificate."""
+    if host in ("0.0.0.0", "::", ""):
+        for addr in lan_addresses():
+            print(f"  On the tablet (same Wi-Fi), open:  http://{addr}:{port}/", flush=True)
+            if https_port is not None:
+                print(f"    with the live camera (HTTPS):    https://{addr}:{https_port}/", flush=True)
+        print(f"  On this computer:                  http://127.0.0.1:{port}/", flush=True)
+    else:
+        print(f"  Open: http://{host}:{port}/", flush=True)
+        if https_port is not None:
+            print(f"  With the live camera (HTTPS): https://{host}:{https_port}/", flush=True)
+    if https_port is not None:
+        print(f"  Trust the certificate once per tablet: http://<address>:{port}/https", flush=True)
+    print("  Press Ctrl+C to stop.", flush=True)
 
 
 def add_https(
