@@ -123,7 +123,12 @@ class CameraFeed:
         return f"{kind} {self.source}{size}"
 
     def _open(self) -> Any:
-        capture = cv2.VideoCapture(self.source)
+        quiet = cv2.utils.logging.getLogLevel()
+        cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)  # the error below says it once
+        try:
+            capture = cv2.VideoCapture(self.source)
+        finally:
+            cv2.utils.logging.setLogLevel(quiet)
         if not capture.isOpened():
             capture.release()
             hint = (
