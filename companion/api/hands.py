@@ -23,6 +23,7 @@ from engine.melds import MeldKind
 from ..errors import ApiError, bad
 from ..ledger import HandState, by_player
 from ..live import Build, Current, ledger_of, record
+from ..melds import meld_warnings, recorded_melds
 from ..rules import TableRules
 from ..scoring import score_winners
 from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
@@ -70,7 +71,8 @@ def add_draw(token: str) -> tuple[Response, int]:
 @bp.post("/hands/score")
 def preview_hand(token: str) -> dict[str, Any]:
     """Score the current hand's winners without recording; ``correct`` previews a correction under
-    that hand's own state and claims."""
+    that hand's own state and claims. ``warnings``: melds that disagree with the claims and kongs
+    recorded that hand (:mod:`companion.melds`)."""
     ref = table_for(token)
     body = parse_body(PreviewBody)
     led = ledger_of(store(), ref.table, ref.rules)
@@ -87,6 +89,7 @@ def preview_hand(token: str) -> dict[str, Any]:
         "claims": claims,
         "result": result,
         "payments_by_player": by_player(state, result["payments"]),
+        "warnings": meld_warnings(recorded_melds(led.entries, state.hand_no), _winners(body)),
     }
 
 

@@ -494,6 +494,33 @@ class TableExport(TableView):
     events: list[EventInfo]
 
 
+class MeldSeen(Answer):
+    """A meld as the table entered it (compared as pung, kong or concealed_kong)."""
+
+    tiles: str | None
+    meld: str
+    from_: str | None = Field(alias="from")
+
+
+class RecordedMeld(Answer):
+    """A meld as the ledger recorded it this hand: its kind, whose discard, the event."""
+
+    meld: str
+    from_: str | None = Field(alias="from")
+    event: int | None
+
+
+class MeldWarning(Answer):
+    """A disagreement between a winner's melds and the claims and kongs recorded this hand."""
+
+    code: Literal["meld_source", "meld_kind", "meld_missing"]
+    winner: str
+    field: str = Field(description="the meld in the request (`winners[0].hand.melds[1]`), or the winner's melds")
+    meld: MeldSeen | None = Field(description="the meld entered (null: a recorded meld the hand lacks)")
+    recorded: RecordedMeld
+    message: str
+
+
 class HandPreview(Answer):
     """A hand scored under the table's rules, not recorded."""
 
@@ -502,3 +529,6 @@ class HandPreview(Answer):
     claims: dict[str, dict[str, int]]
     result: HandResult
     payments_by_player: list[int]
+    warnings: list[MeldWarning] = Field(
+        default_factory=list, description="melds that disagree with the claims and kongs recorded this hand"
+    )
