@@ -75,6 +75,9 @@ const STRINGS = {
     rules_waiting: "Shown: the rules already changed for the next hand.", rules_saved: "House rules changed from hand {n}.",
     ev_rename: "{was} is now called {name}", ev_swap: "{a} ⇄ {b} swap seats from hand {n}",
     ev_rules: "House rules from hand {n}: {list}", rules_of: "rules of hand {n}",
+    meld_check: "Check the melds against the ledger",
+    meld_disagrees: "{who}: meld {tiles} is entered from {from}, but the ledger recorded a {meld} from {rec} this hand.",
+    meld_not_entered: "{who}: the ledger recorded a {meld} from {rec} this hand, but the hand has no such meld.",
   },
   zh: {
     app_title: "麻将牌桌助手", new_table: "新牌桌", table_name: "牌桌名称(可选)",
@@ -154,6 +157,9 @@ const STRINGS = {
     ev_rename: "{was} 改名为 {name}", ev_swap: "{a} ⇄ {b} 从第 {n} 局起交换座位",
     ev_rules: "第 {n} 局起的规则:{list}", rules_of: "第 {n} 局起的规则",
     err_duplicate_name: "玩家名字重复", err_no_change: "没有改动",
+    meld_check: "副露与账本记录不符,请核对",
+    meld_disagrees: "{who}:副露 {tiles} 填的是来自 {from},但本局账本记录的是来自 {rec} 的{meld}。",
+    meld_not_entered: "{who}:本局账本记录了来自 {rec} 的{meld},但手牌里没有这组副露。",
   },
 };
 
