@@ -251,7 +251,7 @@ write = st.one_of(
     st.tuples(st.just("undo"), st.just(None), st.just(None)),
     st.tuples(st.just("rename"), st.integers(0, 3), st.sampled_from(["Ann", "ann", "Bo", "Cy", "Alice"])),
     st.tuples(st.just("swap"), st.integers(0, 3), st.integers(0, 3)),
-    st.tuples(st.just("rules"), st.sampled_from([1, 2, 3]), st.sampled_from(["all_score", "first_only"])),
+    st.tuples(st.just("rules"), st.sampled_from([1, 2, 3]), st.sampled_from(["all_score", "nearest_only"])),
 )
 
 
