@@ -88,19 +88,20 @@ def export_csv(token: str) -> Response:
 
 @bp.post("/<token>/settings")
 def change_settings(token: str) -> tuple[Response, int]:
-    """Rename a player, swap two players' seats or change the house rules (one ``settings`` event,
-    undone like any other); answers like every write, with ``from_hand``."""
+    """Rename a player (at once), swap two players' seats or change the house rules (from the next
+    hand: the event's ``hand_no``): one ``settings`` event, undone like any other; answered like
+    every write."""
     ref = table_for(token, write=True)
     body = parse_body(SettingsBody)
 
     def build(led: Current) -> tuple[str, dict[str, Any], None]:
-        start = settings.from_hand(led.state, led.started)
         if body.rename is not None:
             change, start = settings.rename(led.players, body.rename.player, body.rename.name), led.state.hand_no
         elif body.swap is not None:
-            change = settings.swap(led.state, *body.swap.players)
+            change, start = settings.swap(led.state, *body.swap.players), settings.from_hand(led.state, led.started)
         else:
             change = settings.options(led.rules or ref.rules, led.options, body.options or {})
+            start = settings.from_hand(led.state, led.started)
         data = {"hand_no": start, "state": led.state.to_dict(), **change, "payments": [0, 0, 0, 0]}
         return "settings", data, None
 
