@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from .ledger import Replay
+from .settings import describe as describe_settings
 from .store import Table
 
 
@@ -86,4 +87,6 @@ def _event_detail(e: Mapping[str, Any], players: list[str]) -> str:
         return f"{who(e.get('declarer'))} {e.get('type')}" + (f" from {who(e.get('from'))}" if e.get("from") else "")
     if e["kind"] == "claim":
         return f"{who(e.get('claimer'))} {e.get('meld')} from {who(e.get('from'))}"
+    if e["kind"] == "settings":
+        return describe_settings(e, players)
     return ""

@@ -16,6 +16,9 @@ Events (``kind``):
              it keeps the original's place in the evening, its state and its claims.
 ``undo``     takes back the latest effective event (``target``); undoing a correction brings
              back what it had replaced.
+``settings`` a change to the table after creation (:mod:`companion.settings`): a player renamed
+             (at once), two players' seats swapped or the house rules changed (from the hand
+             ``hand_no`` on). Undone like any other event.
 
 Nothing is deleted: :func:`replay` (an :class:`Evening` folded from the events) works out which
 events are in effect, the balances (start points plus every effective payment), the timeline for the chart and the state of the next hand.
@@ -27,12 +30,13 @@ deal has travelled four seats round the table.
 from __future__ import annotations
 
 import logging
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.seats import SEATS, Seat
 
+from . import settings
 from .rules import TableRules
 from .store import Event, Table
 
@@ -41,20 +45,34 @@ log = logging.getLogger("companion.ledger")
 
 @dataclass(frozen=True)
 class HandState:
-    """The state a hand is played under: its number, the dealer's physical seat (East), the round
-    wind, the dealer's streak and how far the deal has moved this round."""
+    """The state a hand is played under: its number, the dealer (East), the round wind, the
+    dealer's streak, how far the deal has moved this round, where each player sits and which house
+    rules are in force.
+
+    Players are numbered 0-3 (their index in the table's ``players``: a player's identity, kept
+    through renames). ``seating`` lists the players in physical seat order (play order): as created
+    ``(0, 1, 2, 3)``; a seat swap (:mod:`companion.settings`) exchanges two. The deal moves round
+    the physical seats; ``dealer`` is the player sitting in the dealer's seat. ``rules`` is the
+    ``settings`` event whose house rules are in force (None: the rules the table was created with).
+    """
 
     hand_no: int
-    dealer: int  # physical seat index of the dealer (East)
+    dealer: int  # the dealer's player index (East)
     round_wind: str
-    streak: int  # consecutive hands the current dealer has kept the deal
+    streak: int  # consecutive hands the current dealer's seat has kept the deal
     steps: int = 0  # seats the deal has moved on this round (the round ends at 4)
+    seating: tuple[int, ...] = (0, 1, 2, 3)  # the players in physical seat order
+    rules: int | None = None  # the settings event whose house rules are in force
+
+    def seat_of(self, player: int) -> int:
+        """The physical seat (0-3) a player sits in."""
+        return self.seating.index(player)
 
     def wind_of(self, player: int) -> str:
-        return SEATS[(player - self.dealer) % 4]
+        return SEATS[(self.seat_of(player) - self.seat_of(self.dealer)) % 4]
 
     def player_at(self, wind: str) -> int:
-        return (self.dealer + SEATS.index(wind)) % 4
+        return self.seating[(self.seat_of(self.dealer) + SEATS.index(wind)) % 4]
 
     def to_dict(self) -> dict:
         return {
@@ -65,25 +83,48 @@ class HandState:
             "steps": self.steps,
             "winds": [self.wind_of(p) for p in range(4)],
             "seats": {w: self.player_at(w) for w in SEATS},
+            "seating": list(self.seating),
+            "rules": self.rules,
         }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> HandState:
+        seating = tuple(int(p) for p in d.get("seating", (0, 1, 2, 3)))
+        rules = d.get("rules")
         return cls(
-            int(d["hand_no"]), int(d["dealer"]), str(d["round_wind"]), int(d["dealer_streak"]), int(d.get("steps", 0))
+            int(d["hand_no"]),
+            int(d["dealer"]),
+            str(d["round_wind"]),
+            int(d["dealer_streak"]),
+            int(d.get("steps", 0)),
+            seating,
+            None if rules is None else int(rules),
         )
 
     def advance(self, next_wind: str) -> HandState:
         """The next hand's state when ``next_wind`` (in this hand's winds) deals next."""
         new_dealer = self.player_at(next_wind)
-        moved = (new_dealer - self.dealer) % 4
+        moved = (self.seat_of(new_dealer) - self.seat_of(self.dealer)) % 4
         steps = self.steps + moved
         round_idx = SEATS.index(self.round_wind)
         while steps >= 4:
             steps -= 4
             round_idx = (round_idx + 1) % 4
         streak = self.streak + 1 if moved == 0 else 0
-        return HandState(self.hand_no + 1, new_dealer, SEATS[round_idx], streak, steps)
+        return HandState(self.hand_no + 1, new_dealer, SEATS[round_idx], streak, steps, self.seating, self.rules)
+
+    def swapped(self, a: int, b: int) -> HandState:
+        """Players ``a`` and ``b`` exchange seats: each takes the wind the other would have had
+        (the dealer's seat, its streak and the round are unchanged; whoever sits there deals)."""
+        seating = list(self.seating)
+        i, j = seating.index(a), seating.index(b)
+        seating[i], seating[j] = b, a
+        dealer_seat = self.seat_of(self.dealer)
+        return replace(self, seating=tuple(seating), dealer=seating[dealer_seat])
+
+    def under(self, rules: int | None) -> HandState:
+        """The same state under the house rules of the settings event ``rules``."""
+        return replace(self, rules=rules)
 
 
 def initial_state(table: Table) -> HandState:
@@ -112,6 +153,10 @@ class Replay:
     timeline: list[dict] = field(default_factory=list)  # balances after each effective event
     version: int = 0
     last_undoable: int | None = None
+    players: list[str] = field(default_factory=list)  # the players' names now (renames applied)
+    rules: TableRules | None = None  # the house rules of the next hand
+    options: dict[str, Any] = field(default_factory=dict)  # the latest house rules (a change waiting included)
+    rules_at: Callable[[int | None], TableRules] | None = None  # the house rules of a settings event
 
     def to_dict(self) -> dict:
         return {
@@ -145,6 +190,8 @@ class Evening:
         self._active: dict[int, Event] = {}
         self._status: dict[int, str] = {}
         self._winds: dict[int, Seat] = {}
+        self._settings: dict[int, Event] = {}  # settings events in effect, in seq order
+        self._rule_sets: dict[int | None, TableRules] = {None: rules}
 
     @classmethod
     def of(cls, table: Table, rules: TableRules, events: Sequence[Event]) -> Evening:
@@ -161,7 +208,7 @@ class Evening:
         self._by_id[ev.id] = ev
         if next_wind is not None:
             self._winds[ev.id] = next_wind
-        if ev.kind in ("hand", "kong", "claim"):
+        if ev.kind in ("hand", "kong", "claim", "settings"):
             self._activate(ev)
         elif ev.kind == "correct":
             replaced = self._active.get(ev.target) if ev.target is not None else None
@@ -179,10 +226,36 @@ class Evening:
     def _activate(self, ev: Event) -> None:
         self._active[ev.id] = ev
         self._status[ev.id] = "active"
+        if ev.kind == "settings":
+            self._settings[ev.id] = ev
 
     def _deactivate(self, ev: Event, status: str) -> None:
         del self._active[ev.id]
         self._status[ev.id] = status
+        self._settings.pop(ev.id, None)
+
+    # ------------------------------------------------------------------ settings
+    def players(self) -> list[str]:
+        """The players' names now: as created, with every rename in effect applied in order."""
+        return settings.names(self.table.players, self._settings.values())
+
+    def latest_options(self) -> dict[str, Any]:
+        """The latest house rules in effect (a change from the next hand on included)."""
+        return self.rules_at(settings.latest_rules(self._settings.values())).options
+
+    def rules_at(self, marker: int | None) -> TableRules:
+        """The house rules set by the settings event ``marker`` (None: the table's own)."""
+        found = self._rule_sets.get(marker)
+        if found is None:
+            ev = self._by_id.get(marker) if marker is not None else None
+            if ev is None or ev.kind != "settings" or "options" not in ev.data:
+                return self.rules
+            found = self._rule_sets[marker] = replace(self.rules, options=dict(ev.data["options"]))
+        return found
+
+    def hand_rules(self, data: Mapping[str, Any]) -> TableRules:
+        """The house rules a recorded hand (its ``data``) was played under."""
+        return self.rules_at((data.get("state") or {}).get("rules"))
 
     def _position(self, ev: Event) -> int:
         """A correction keeps the place of the hand it replaces (followed back to the original)."""
@@ -196,7 +269,7 @@ class Evening:
         """Who dealt after ``hand``; never fails a read (a rule set changed since: pass the deal)."""
         if hand.id not in self._winds:
             try:
-                self._winds[hand.id] = self.rules.next_wind(hand.data)
+                self._winds[hand.id] = self.hand_rules(hand.data).next_wind(hand.data)
             except Exception:
                 log.warning("table %s: cannot work out the next dealer; passing the deal", self.table.id, exc_info=True)
                 self._winds[hand.id] = "S"
@@ -220,14 +293,28 @@ class Evening:
         undoable = max(self._active.values(), key=lambda e: e.seq).id if self._active else None
         version = self._events[-1].seq if self._events else 0
         return Replay(
-            state, claims_of(ordered, state.hand_no), balances, entries, self._log(), timeline, version, undoable
+            state,
+            claims_of(ordered, state.hand_no),
+            balances,
+            entries,
+            self._log(),
+            timeline,
+            version,
+            undoable,
+            self.players(),
+            self.rules_at(state.rules),
+            self.latest_options(),
+            self.rules_at,
         )
 
     def _state_after(self, last_hand: Event | None) -> HandState:
-        """The next hand's state: the first hand's, or the last hand's advanced by its outcome."""
+        """The next hand's state: the first hand's, or the last hand's advanced by its outcome;
+        then the seat swaps and house rules that take effect from it (:func:`settings.settle`)."""
         if last_hand is None:
-            return initial_state(self.table)
-        return HandState.from_dict(last_hand.data["state"]).advance(self._next_wind(last_hand))
+            state = initial_state(self.table)
+        else:
+            state = HandState.from_dict(last_hand.data["state"]).advance(self._next_wind(last_hand))
+        return settings.settle(state, self._settings.values())
 
     def _log(self) -> list[dict]:
         return [self._log_row(e) for e in self._events]

@@ -19,6 +19,7 @@ from them and is checked against the full replay (:func:`companion.ledger.replay
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -47,6 +48,11 @@ class Current:
     balances: list[int]
     last_undoable: int | None
     entry: Callable[[int], dict | None]
+    players: list[str] = dataclasses.field(default_factory=list)  # the players' names now
+    rules: TableRules | None = None  # the house rules of the current hand
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)  # the latest house rules
+    started: bool = False  # the current hand has a claim or a kong recorded
+    rules_at: Callable[[int | None], TableRules] | None = None  # the house rules a hand's `state.rules` names
 
 
 @dataclass(frozen=True)
@@ -161,7 +167,11 @@ class LiveLedger(Evening):
 
         undoable = self._undoable.id if self._undoable is not None else None
         claims = claims_of(self._order[cut:], state.hand_no)
-        return Current(state, claims, list(self._timeline[-1]["balances"]), undoable, entry)
+        started = any(e.kind in ("claim", "kong") and e.data.get("hand_no") == state.hand_no for e in self._order[cut:])
+        balances = list(self._timeline[-1]["balances"])
+        rules = self.rules_at(state.rules)
+        players, options = self.players(), self.latest_options()
+        return Current(state, claims, balances, undoable, entry, players, rules, options, started, self.rules_at)
 
     def snapshot(self) -> Replay:
         """The whole ledger, as :func:`companion.ledger.replay` derives it."""
@@ -176,6 +186,10 @@ class LiveLedger(Evening):
             list(self._timeline),
             self.version,
             now.last_undoable,
+            now.players,
+            now.rules,
+            now.options,
+            self.rules_at,
         )
 
     def mark(self) -> None:
@@ -280,7 +294,7 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
         before = live.version
         live.mark()
         kind, data, target = build(live.current())
-        wind = rules.next_wind(data) if kind in ("hand", "correct") else None
+        wind = live.hand_rules(data).next_wind(data) if kind in ("hand", "correct") else None
         event = store.append(batch.conn, table.id, kind, data, target, seq=before + 1)
         try:
             live.fold(event, next_wind=wind)

@@ -74,7 +74,7 @@ function renderPlayers() {
 }
 
 /** How an option's value is edited and read back: by the type of its documented default. */
-function optionKind(option) {
+export function optionKind(option) {
   if (typeof option.default === "boolean") return "bool";
   if (option.choices) return "choice";
   if (typeof option.default === "number") return "number";
@@ -82,7 +82,8 @@ function optionKind(option) {
   return "json";
 }
 
-function optionInput(option, kind, attrs, previous) {
+/** An option's input (by its kind), holding `previous` when given, else the option's default. */
+export function optionInput(option, kind, attrs, previous) {
   const has = previous !== undefined;
   let input;
   if (kind === "bool") {

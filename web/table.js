@@ -4,6 +4,7 @@ import { api } from "./api.js";
 import { byId, element, onEvent, replaceChildren, svgElement, toast } from "./dom.js";
 import { signed, t, windName, windShort } from "./i18n.js";
 import { PLAYER_COLORS, playerAt } from "./seats.js";
+import { describeSettings, rulesLabel, settingsSheet } from "./settings.js";
 import { claimSheet, drawSheet, kongSheet, undoSheet } from "./sheets.js";
 import { store } from "./store.js";
 import { startCorrection, startWin } from "./win.js";
@@ -68,14 +69,14 @@ function renderTable() {
   renderLedger();
 }
 
-/** The four seats as they sit round the table (play runs counter-clockwise), the round wind in
- * the middle, and this hand's claims. */
+/** The four seats as they sit round the table (play runs counter-clockwise; each player in the
+ * physical seat they sit in now, `state.seating`), the round wind in the middle, and this hand's claims. */
 function renderSeats(table, ledger) {
-  const state = ledger.state;
+  const state = ledger.state, seating = state.seating || [0, 1, 2, 3];
   const cards = [0, 1, 2, 3].map((i) => {
     const wind = state.winds[i], balance = ledger.balances[i];
     const trend = balance > table.start_points ? "pos" : balance < table.start_points ? "neg" : "";
-    return element("div", { class: `seat pos-${i}${wind === "E" ? " dealer" : ""}`, id: `seat-${i}`, style: `--pc:${PLAYER_COLORS[i]}` },
+    return element("div", { class: `seat pos-${seating.indexOf(i)}${wind === "E" ? " dealer" : ""}`, id: `seat-${i}`, style: `--pc:${PLAYER_COLORS[i]}` },
       element("div", { class: "seat-top" }, element("div", { class: "wind", title: windName(wind) }, windShort(wind)),
         element("div", { class: "who" }, element("div", { class: "name" }, table.players[i]),
           element("div", { class: "muted role" }, windName(wind), wind === "E" ? " · " + t("dealer") : ""))),
@@ -112,6 +113,7 @@ export function describeEntry(entry) {
   if (entry.kind === "claim") {
     return t("ev_claim", { who: playerAt(state, entry.claimer), meld: t(entry.meld), from: playerAt(state, entry.from) });
   }
+  if (entry.kind === "settings") return describeSettings(entry);
   return entry.kind;
 }
 
@@ -124,6 +126,7 @@ function renderLedger() {
       element("span", { class: "muted" }, t("round", { w: windName(e.state.round_wind) })), " ",
       element("span", { class: "what" }, describeEntry(e)),
       e.corrected ? element("span", { class: "pill tag" }, t("corrected")) : null,
+      e.kind === "hand" && rulesLabel(e, ledger.entries) ? element("span", { class: "pill tag rules" }, rulesLabel(e, ledger.entries)) : null,
       !readOnly && e.kind === "hand" && e.outcome === "win"
         ? element("button", { type: "button", class: "small ghost", dataset: { correct: e.id } }, t("correct")) : null),
     element("div", { class: "entry-pay" }, e.payments.map((p, i) =>
@@ -135,7 +138,7 @@ function renderLedger() {
 
 /** The full record: every event, with undone and corrected ones struck through (nothing is deleted). */
 function renderHistory(log) {
-  const kindNames = { hand: t("hand_ev"), kong: t("act_kong"), claim: t("act_claim"), undo: t("act_undo"), correct: t("correct") };
+  const kindNames = { hand: t("hand_ev"), kong: t("act_kong"), claim: t("act_claim"), undo: t("act_undo"), correct: t("correct"), settings: t("act_settings") };
   const statusNames = { undone: t("undone_tag"), corrected: t("corrected"), undo: "" };
   return element("li", { class: "history" }, element("details", {}, element("summary", {}, t("history", { n: log.length })),
     element("ul", {}, log.map((l) => element("li", { class: `st-${l.status}` },
@@ -201,6 +204,7 @@ export function wireTable() {
   byId("act-draw").addEventListener("click", () =>
     drawSheet(view().ledger.state, (view().table.variant.draw_needs || []).includes("last_drawer")));
   byId("act-undo").addEventListener("click", askUndo);
+  byId("act-settings").addEventListener("click", settingsSheet);
   byId("share-btn").addEventListener("click", () => {
     byId("share-box").hidden = !byId("share-box").hidden;
   });

@@ -7,6 +7,7 @@ import { readTiles } from "./api.js";
 import { t } from "./i18n.js";
 import { seatAfter } from "./seats.js";
 import { isFlower, isTileCode, meldType, notation } from "./tiles.js";
+import { recordedFrom } from "./win-claims.js";
 
 /** An empty draft: no photo, no tiles, no answers yet. */
 export function newDraft() {
@@ -193,12 +194,15 @@ export async function draftFromRecorded(w, winFlags) {
 }
 
 /**
- * Whose discard a claimed meld took: the seat chosen on the page, else a chow's from the player
+ * Whose discard a claimed meld took: the seat chosen on the page, else the seat the ledger recorded
+ * for it this hand (a claim or kong, win-claims.js), else a chow's from the player
  * before the winner, else the seat shown by the lying (rotated) tile: first or none → the player
  * before, last → the player after, middle → the player opposite.
  */
 export function meldFrom(d, g, winner) {
   if (g.from && g.from !== winner) return g.from;
+  const recorded = recordedFrom(d, g, winner, codesOf);
+  if (recorded && recorded !== winner) return recorded;
   if (meldType(codesOf(d, g)) === "chow") return seatAfter(winner, 3);
   const live = liveTiles(d, g), k = live.findIndex((i) => d.tiles[i].rotated);
   if (k <= 0) return seatAfter(winner, 3);

@@ -6,6 +6,7 @@ import { localLabel, signed, t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { store } from "./store.js";
 import { tileFace } from "./tiles.js";
+import { meldWarnings } from "./win-claims.js";
 
 const smallTiles = (codes) => element("span", { class: "tiles-inline" }, (codes || []).map((c) => tileFace(c, "small")));
 
@@ -107,7 +108,7 @@ function winnerBlock(r, state) {
 /** Show a scored win (the answer of POST …/hands/score) for the hand in `state`. */
 export function renderResult(scored, state) {
   const players = store.get("view").table.players;
-  replaceChildren(byId("result"), ...scored.result.results.map((r) => winnerBlock(r, state)),
+  replaceChildren(byId("result"), meldWarnings(scored.warnings, state), ...scored.result.results.map((r) => winnerBlock(r, state)),
     element("h4", {}, t("payments")), paymentArrows(scored.result, state),
     element("div", { class: "entry-pay" }, scored.payments_by_player.map((p, i) =>
       element("span", { class: `chg ${p > 0 ? "pos" : p < 0 ? "neg" : ""}` }, `${players[i]} ${signed(p)}`))));

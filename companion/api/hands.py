@@ -5,12 +5,15 @@ corrections and undo. Each write is one event appended in one transaction
 evening as early.
 
 For a won hand the table fills in the variant, its options, the round wind, the dealer's streak
-and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`).
+and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`). A hand
+is scored, and a kong paid, under the house rules of its own hand (``state.rules``,
+:mod:`companion.settings`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import dataclasses
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
@@ -20,6 +23,8 @@ from engine.melds import MeldKind
 from ..errors import ApiError, bad
 from ..ledger import HandState, by_player
 from ..live import Build, Current, ledger_of, record
+from ..melds import meld_warnings, recorded_melds
+from ..rules import TableRules
 from ..scoring import score_winners
 from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
 from .request import TableRef, object_body, parse, parse_body, store, table_for
@@ -46,11 +51,12 @@ def add_claim(token: str) -> tuple[Response, int]:
 def add_kong(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(KongBody)
-    by_wind = ref.rules.kong_payments(MeldKind(body.type), body.declarer, body.from_)
-    kong = {"type": body.type, "declarer": body.declarer, "from": body.from_, "payments_by_wind": by_wind}
+    kong = {"type": body.type, "declarer": body.declarer, "from": body.from_}
 
     def build(led: Current) -> tuple[str, dict[str, Any], None]:
-        return "kong", _this_hand(led.state) | kong | {"payments": by_player(led.state, by_wind)}, None
+        by_wind = _rules_of(ref, led.rules_at, led.state).kong_payments(MeldKind(body.type), body.declarer, body.from_)
+        paid = {"payments_by_wind": by_wind, "payments": by_player(led.state, by_wind)}
+        return "kong", _this_hand(led.state) | kong | paid, None
 
     return _recorded(ref, build)
 
@@ -65,7 +71,8 @@ def add_draw(token: str) -> tuple[Response, int]:
 @bp.post("/hands/score")
 def preview_hand(token: str) -> dict[str, Any]:
     """Score the current hand's winners without recording; ``correct`` previews a correction under
-    that hand's own state and claims."""
+    that hand's own state and claims. ``warnings``: melds that disagree with the claims and kongs
+    recorded that hand (:mod:`companion.melds`)."""
     ref = table_for(token)
     body = parse_body(PreviewBody)
     led = ledger_of(store(), ref.table, ref.rules)
@@ -75,13 +82,14 @@ def preview_hand(token: str) -> dict[str, Any]:
         if original is None:
             raise bad(f"'correct' must name a hand in effect on this table, got {body.correct!r}", field="correct")
         state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
-    result = score_winners(ref.rules, state, claims, _winners(body))
+    result = score_winners(_rules_of(ref, led.rules_at, state), state, claims, _winners(body))
     return {
         "ok": True,
         "state": state.to_dict(),
         "claims": claims,
         "result": result,
         "payments_by_player": by_player(state, result["payments"]),
+        "warnings": meld_warnings(recorded_melds(led.entries, state.hand_no), _winners(body)),
     }
 
 
@@ -90,7 +98,9 @@ def add_hand(token: str) -> tuple[Response, int]:
     """Record the current hand: a win (scored and paid) or ``{"drawn": true}``."""
     ref = table_for(token, write=True)
     body = _hand_body()
-    return _recorded(ref, lambda led: ("hand", _hand_data(ref, led.state, led.claims, body), None))
+    return _recorded(
+        ref, lambda led: ("hand", _hand_data(_under(ref, led, led.state), led.state, led.claims, body), None)
+    )
 
 
 @bp.post("/hands/<int:event_id>/correct")
@@ -108,7 +118,7 @@ def correct_hand(token: str, event_id: int) -> tuple[Response, int]:
                 f"event {event_id} is not a hand in effect on this table; reload the ledger and pick the hand again",
             )
         state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
-        return "correct", _hand_data(ref, state, claims, body) | {"replaces": event_id}, event_id
+        return "correct", _hand_data(_under(ref, led, state), state, claims, body) | {"replaces": event_id}, event_id
 
     return _recorded(ref, build)
 
@@ -137,6 +147,16 @@ def _hand_body() -> WonHand | DrawnHand:
     """A won hand, or a drawn one when the body says ``"drawn": true``."""
     body = object_body()
     return parse(DrawnHand, body) if body.get("drawn") is True else parse(WonHand, body)
+
+
+def _rules_of(ref: TableRef, rules_at: Callable[[int | None], TableRules] | None, state: HandState) -> TableRules:
+    """The house rules the hand ``state`` is played under (:mod:`companion.settings`)."""
+    return rules_at(state.rules) if rules_at is not None else ref.rules
+
+
+def _under(ref: TableRef, led: Current, state: HandState) -> TableRef:
+    """``ref`` with the house rules of the hand ``state``."""
+    return dataclasses.replace(ref, rules=_rules_of(ref, led.rules_at, state))
 
 
 def _this_hand(state: HandState) -> dict[str, Any]:

@@ -20,6 +20,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, StringConstr
 from engine.errors import MahjongError
 from engine.rules import VARIANT_NAMES
 
+from ..settings import duplicate_of
+
 
 class BodyError(MahjongError):
     """A request body whose fields contradict each other (raised by a model's own checks)."""
@@ -68,6 +70,57 @@ class NewTable(Request):
     first_dealer: int = Field(0, ge=0, le=3, description="the seat number 0-3 of the player who deals first")
     start_points: int = Field(0, ge=0, le=1_000_000_000, description="each player's points at the start")
     name: str = Field("", max_length=80, description="the table's display name")
+
+    @model_validator(mode="after")
+    def _names_differ(self) -> NewTable:
+        for i, name in enumerate(self.players):
+            twin = duplicate_of(self.players, i)
+            if twin is not None:
+                raise DuplicateName(
+                    f"seats {twin + 1} and {i + 1} are both called {name!r}: every player needs a different name",
+                    field=f"players[{i}]",
+                )
+        return self
+
+
+class DuplicateName(BodyError):
+    """Two players with the same name (trimmed, case-insensitive)."""
+
+    code = "duplicate_name"
+
+
+PlayerIndex = Annotated[int, Field(ge=0, le=3, description="a player: their index 0-3 in the table's players")]
+
+
+class Rename(Request):
+    """A player's new name (shown everywhere at once; the player stays the same in every event)."""
+
+    player: PlayerIndex
+    name: PlayerName
+
+
+class Swap(Request):
+    """Two players exchange seats (and so the winds they would have had) from the next hand on."""
+
+    players: list[PlayerIndex] = Field(min_length=2, max_length=2)
+
+
+class SettingsBody(Request):
+    """One change to a table after creation: ``rename``, ``swap`` or ``options`` (house rules from
+    the next hand on: only the options that change, the others stay as they are)."""
+
+    rename: Rename | None = None
+    swap: Swap | None = None
+    options: dict[str, Any] | None = Field(None, description="house rules to change (the rule set's options)")
+
+    @model_validator(mode="after")
+    def _one_change(self) -> SettingsBody:
+        given = [k for k in ("rename", "swap", "options") if getattr(self, k) is not None]
+        if len(given) != 1:
+            raise BodyError(
+                "send exactly one change: 'rename', 'swap' or 'options'", field=given[-1] if given else None
+            )
+        return self
 
 
 class ClaimBody(Request):
@@ -332,12 +385,14 @@ class HandStateView(Answer):
     """The state a hand is played under."""
 
     hand_no: int
-    dealer: int = Field(description="the dealer's physical seat 0-3")
+    dealer: int = Field(description="the dealer: a player index 0-3 (their seat is `seating.index(dealer)`)")
     round_wind: str
     dealer_streak: int
     steps: int = Field(description="seats the deal has moved on this round")
     winds: list[str] = Field(description="each physical seat's wind this hand")
-    seats: dict[str, int] = Field(description="each wind's physical seat this hand")
+    seats: dict[str, int] = Field(description="each wind's player (index 0-3) this hand")
+    seating: list[int] = Field(description="the players in physical seat order (play order); seat swaps change it")
+    rules: int | None = Field(description="the settings event whose house rules are in force (null: as created)")
 
 
 class LogItem(Answer):
@@ -389,7 +444,10 @@ class TableInfo(Answer):
     name: str
     variant: VariantInfo
     options: dict[str, Any]
-    players: list[str]
+    players: list[str] = Field(description="the players' names now (renames applied)")
+    next_options: dict[str, Any] | None = Field(
+        None, description="house rules already changed from the next hand on (null when none is waiting)"
+    )
     first_dealer: int
     start_points: int
     created_at: str
@@ -447,6 +505,33 @@ class TableExport(TableView):
     events: list[EventInfo]
 
 
+class MeldSeen(Answer):
+    """A meld as the table entered it (compared as pung, kong or concealed_kong)."""
+
+    tiles: str | None
+    meld: str
+    from_: str | None = Field(alias="from")
+
+
+class RecordedMeld(Answer):
+    """A meld as the ledger recorded it this hand: its kind, whose discard, the event."""
+
+    meld: str
+    from_: str | None = Field(alias="from")
+    event: int | None
+
+
+class MeldWarning(Answer):
+    """A disagreement between a winner's melds and the claims and kongs recorded this hand."""
+
+    code: Literal["meld_source", "meld_kind", "meld_missing"]
+    winner: str
+    field: str = Field(description="the meld in the request (`winners[0].hand.melds[1]`), or the winner's melds")
+    meld: MeldSeen | None = Field(description="the meld entered (null: a recorded meld the hand lacks)")
+    recorded: RecordedMeld
+    message: str
+
+
 class HandPreview(Answer):
     """A hand scored under the table's rules, not recorded."""
 
@@ -455,3 +540,6 @@ class HandPreview(Answer):
     claims: dict[str, dict[str, int]]
     result: HandResult
     payments_by_player: list[int]
+    warnings: list[MeldWarning] = Field(
+        default_factory=list, description="melds that disagree with the claims and kongs recorded this hand"
+    )

@@ -36,6 +36,7 @@ REQUEST_MODELS: tuple[type[BaseModel], ...] = (
     m.WonHand,
     m.PreviewBody,
     m.UndoBody,
+    m.SettingsBody,
 )
 RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     m.ErrorBody,
@@ -263,6 +264,15 @@ PATHS: dict[str, Any] = {
             "take back the latest effective event (recorded as an undo; nothing is deleted)",
             {"201": _json(m.Recorded), **WRITE, "409": _error("nothing to undo, or stale")},
             body=_body(m.UndoBody, required=False),
+            params=(TOKEN,),
+        )
+    },
+    f"{T}/settings": {
+        "post": op(
+            "change the table: rename a player, swap two players' seats (from the next hand), or change the "
+            "house rules (from the next hand; each hand keeps the rules it was played under); undone like any event",
+            {"201": _json(m.Recorded), **WRITE},
+            body=_body(m.SettingsBody),
             params=(TOKEN,),
         )
     },

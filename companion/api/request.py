@@ -101,7 +101,9 @@ def json_path(loc: tuple[int | str, ...]) -> str:
 
 @dataclass(frozen=True)
 class TableRef:
-    """The table a request's token names, whether it is the control token, and its resolved rules."""
+    """The table a request's token names, whether it is the control token, and the rules it was
+    created with resolved (the house rules of a hand are its ``state.rules``: the ledger's
+    ``rules_at``, :mod:`companion.settings`)."""
 
     table: Table
     control: bool

@@ -1,4 +1,6 @@
-"""Tables: create one, read it with its ledger, poll the ledger, export it (JSON, CSV).
+"""Tables: create one, read it with its ledger, poll the ledger, export it (JSON, CSV), change
+its settings (rename a player, swap two players' seats, change the house rules: a ``settings``
+event each, :mod:`companion.settings`).
 
 Reads work with the control token and with the watch token; the answer names which
 (``table.read_only``) and shows the control token only through the control link.
@@ -6,6 +8,7 @@ Reads work with the control token and with the watch token; the answer names whi
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
@@ -13,12 +16,13 @@ from flask import Blueprint, Response, jsonify, request
 from engine.rules import get_variant
 from engine.rules.base import resolve_options
 
+from .. import settings
 from ..errors import bad
 from ..exports import ledger_csv
 from ..ledger import Replay, replay
-from ..live import ledger_of
+from ..live import Current, ledger_of, record
 from ..rules import TableRules
-from .models import NewTable
+from .models import NewTable, SettingsBody
 from .request import TableRef, parse_body, store, table_for
 from .views import table_view
 
@@ -75,9 +79,34 @@ def export_json(token: str) -> Response:
 @bp.get("/<token>/export.csv")
 def export_csv(token: str) -> Response:
     ref = table_for(token)
-    resp = Response(ledger_csv(ref.table, _ledger(ref)), content_type="text/csv; charset=utf-8")
+    ledger = _ledger(ref)
+    named = dataclasses.replace(ref.table, players=ledger.players or ref.table.players)  # the current names
+    resp = Response(ledger_csv(named, ledger), content_type="text/csv; charset=utf-8")
     resp.headers["Content-Disposition"] = f'attachment; filename="mahjong-ledger-{ref.table.id}.csv"'
     return resp
+
+
+@bp.post("/<token>/settings")
+def change_settings(token: str) -> tuple[Response, int]:
+    """Rename a player (at once), swap two players' seats or change the house rules (from the next
+    hand: the event's ``hand_no``): one ``settings`` event, undone like any other; answered like
+    every write."""
+    ref = table_for(token, write=True)
+    body = parse_body(SettingsBody)
+
+    def build(led: Current) -> tuple[str, dict[str, Any], None]:
+        if body.rename is not None:
+            change, start = settings.rename(led.players, body.rename.player, body.rename.name), led.state.hand_no
+        elif body.swap is not None:
+            change, start = settings.swap(led.state, *body.swap.players), settings.from_hand(led.state, led.started)
+        else:
+            change = settings.options(led.rules or ref.rules, led.options, body.options or {})
+            start = settings.from_hand(led.state, led.started)
+        data = {"hand_no": start, "state": led.state.to_dict(), **change, "payments": [0, 0, 0, 0]}
+        return "settings", data, None
+
+    event, changes = record(store(), ref.table, ref.rules, build)
+    return jsonify({"ok": True, "event": event.to_dict(), "changes": changes.to_dict()}), 201
 
 
 def _since() -> int | None:

@@ -9,13 +9,17 @@ from .request import TableRef
 
 
 def table_view(ref: TableRef, ledger: Replay) -> dict[str, Any]:
-    """The table, its resolved rules and ``ledger``; the control token and link only via the control link."""
+    """The table, the house rules of its current hand (and those waiting for the next one), the
+    players' current names and ``ledger``; the control token and link only via the control link."""
     table = ref.table
+    rules = ledger.rules or ref.rules
+    waiting = ledger.options if ledger.options and ledger.options != rules.options else None
     info: dict[str, Any] = {
         "name": table.name,
-        "variant": ref.rules.describe(),
-        "options": ref.rules.options,
-        "players": table.players,
+        "variant": rules.describe(),
+        "options": rules.options,
+        "players": ledger.players or table.players,
+        "next_options": waiting,
         "first_dealer": table.first_dealer,
         "start_points": table.start_points,
         "created_at": table.created_at,

@@ -65,7 +65,8 @@ def test_request_schemas_are_the_models_that_validate_the_bodies(client: FlaskCl
 
 
 @pytest.mark.parametrize(
-    "path", ["/api/notation", "/api/tables", "/claims", "/kongs", "/draws", "/hands/score", "/hands", "/undo"]
+    "path",
+    ["/api/notation", "/api/tables", "/claims", "/kongs", "/draws", "/hands/score", "/hands", "/undo", "/settings"],
 )
 def test_every_request_model_refuses_unknown_fields(client: FlaskClient, path: str) -> None:
     if not path.startswith("/api/"):
@@ -121,6 +122,7 @@ GOOD_BODIES: dict[tuple[str, str], Any] = {
     ("/api/tables/{token}/hands", "post"): {"winners": [WIN_S]},
     ("/api/tables/{token}/hands/{event_id}/correct", "post"): {"drawn": True},
     ("/api/tables/{token}/undo", "post"): {},
+    ("/api/tables/{token}/settings", "post"): {"swap": {"players": [0, 2]}},
 }
 REFUSED_BODIES: dict[tuple[str, str], Any] = {
     ("/api/score", "post"): {"variant": "ningxia", **NOT_A_WIN},

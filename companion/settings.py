@@ -1,0 +1,129 @@
+"""A table's settings after creation, recorded as ``settings`` events (see :mod:`companion.ledger`).
+
+A player is their index 0-3 in the table's ``players``: that is their identity in every event,
+so renaming never changes who won or paid what. Three changes, each one event whose ``data``
+holds ``change`` and what changed:
+
+``rename``  ``player`` is now called ``name`` (``was``: the name before), everywhere at once: the
+            ledger, the exports and the watch link show the current name. Names are unique at a
+            table, compared trimmed and case-insensitively.
+``swap``    the two ``players`` exchange seats from the hand ``hand_no`` on: each takes the wind
+            the other would have had in that hand and after (whoever sits in the dealer's seat
+            deals). The dealer's streak, the round wind and how far the deal has moved this round
+            belong to the seats and do not change.
+``options`` the house rules (the rule set's options, checked as at creation) from the hand
+            ``hand_no`` on: ``options`` holds the whole resolved set, ``changed`` each changed
+            option's ``[before, after]``. Each hand keeps the rules it was played under (its
+            ``state.rules`` names this event), so a correction of an older hand is scored under
+            that hand's rules.
+
+A swap or a house-rule change takes effect from the current hand when nothing has been recorded
+in it yet (no claim, no kong), else from the hand after it. Settings events are undone like any
+other: the latest effective event first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from engine.rules.base import resolve_options
+
+from .errors import bad
+from .rules import TableRules
+from .store import Event
+
+if TYPE_CHECKING:
+    from .ledger import HandState
+
+
+def same_name(a: str, b: str) -> bool:
+    """Are two player names the same name (trimmed, case-insensitive)?"""
+    return a.strip().casefold() == b.strip().casefold()
+
+
+def duplicate_of(names: Sequence[str], index: int) -> int | None:
+    """The index of an earlier player named like ``names[index]``, or None."""
+    return next((i for i in range(index) if same_name(names[i], names[index])), None)
+
+
+def names(created: Sequence[str], events: Iterable[Event]) -> list[str]:
+    """The players' names: as created, with each ``rename`` (in order) applied."""
+    out = list(created)
+    for ev in events:
+        if ev.data.get("change") == "rename":
+            out[int(ev.data["player"])] = str(ev.data["name"])
+    return out
+
+
+def latest_rules(events: Iterable[Event]) -> int | None:
+    """The latest ``options`` change among ``events`` (its id), or None."""
+    found = None
+    for ev in events:
+        if ev.data.get("change") == "options":
+            found = ev.id
+    return found
+
+
+def settle(state: HandState, events: Iterable[Event]) -> HandState:
+    """``state`` with the swaps and house rules that take effect from its hand applied in order."""
+    for ev in events:
+        if ev.data.get("hand_no") != state.hand_no:
+            continue
+        if ev.data.get("change") == "swap":
+            a, b = ev.data["players"]
+            state = state.swapped(int(a), int(b))
+        elif ev.data.get("change") == "options":
+            state = state.under(ev.id)
+    return state
+
+
+def from_hand(state: HandState, started: bool) -> int:
+    """The hand a swap or a house-rule change takes effect from: this one unless it has started."""
+    return state.hand_no + 1 if started else state.hand_no
+
+
+def rename(players: Sequence[str], player: int, name: str) -> dict[str, Any]:
+    """A rename's data; 400 ``duplicate_name`` when another player has that name, 400
+    ``no_change`` when it is the player's name already."""
+    for i, other in enumerate(players):
+        if i != player and same_name(other, name):
+            raise bad(
+                f"{other!r} already plays at this table (seat {i + 1}); names must differ: choose another name",
+                field="rename.name",
+                code="duplicate_name",
+            )
+    if players[player] == name:
+        raise bad(f"player {player + 1} is already called {name!r}; nothing to change", "rename.name", "no_change")
+    return {"change": "rename", "player": player, "name": name, "was": players[player]}
+
+
+def swap(state: HandState, a: int, b: int) -> dict[str, Any]:
+    """A swap's data: the two players and the winds they had before."""
+    if a == b:
+        raise bad("a swap needs two different players (0-3)", field="swap.players", code="no_change")
+    return {"change": "swap", "players": [a, b], "winds": [state.wind_of(a), state.wind_of(b)]}
+
+
+def options(rules: TableRules, latest: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """A house-rule change's data: ``given`` over the ``latest`` rules, checked by the rule set as
+    at creation (400 naming ``options.<name>``); 400 ``no_change`` when nothing changes."""
+    merged = resolve_options(rules.variant.options, {**latest, **given})
+    changed = {k: [latest.get(k), v] for k, v in merged.items() if latest.get(k) != v}
+    if not changed:
+        raise bad("these house rules are already in force; change at least one option", "options", "no_change")
+    return {"change": "options", "options": merged, "changed": changed}
+
+
+def describe(entry: Mapping[str, Any], players: Sequence[str]) -> str:
+    """A settings entry in words (English, players' current names), for the CSV export."""
+    change = entry.get("change")
+    if change == "rename":
+        return f"{entry.get('was')} is now called {players[int(entry['player'])]}"
+    if change == "swap":
+        a, b = (players[int(p)] for p in entry["players"])
+        return f"{a} and {b} swap seats from hand {entry.get('hand_no')}"
+    if change == "options":
+        items = ", ".join(f"{k} {old} -> {new}" for k, (old, new) in entry.get("changed", {}).items())
+        return f"house rules from hand {entry.get('hand_no')}: {items}"
+    return ""
