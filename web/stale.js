@@ -62,7 +62,7 @@ export function showChanges(id, lines, then) {
   const box = byId(id);
   box.hidden = !lines.length;
   if (!lines.length) return;
-  const ok = element("button", { type: "button", class: "small ghost" }, t("dismiss"));
+  const ok = element("button", { type: "button", class: "ghost" }, t("dismiss"));
   ok.addEventListener("click", () => {
     box.hidden = true;
   });

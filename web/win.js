@@ -145,7 +145,13 @@ async function score(again = true) {
  */
 async function onStale(e) {
   const win = currentWin();
-  const { view, lines } = await catchUp(e);
+  let view, lines;
+  try {
+    ({ view, lines } = await catchUp(e));
+  } catch (failed) {
+    showError("score-error", failed.message);
+    return;
+  }
   if (win.mode === "correct" && !view.ledger.entries.some((x) => x.id === win.eventId)) {
     store.set({ win: null, screen: "table" });
     showChanges("table-notice", lines, t("stale_correct_gone"));

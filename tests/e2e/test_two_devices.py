@@ -1,0 +1,254 @@
+"""Two tablets at one table, and corrections that keep every fact, in real headless Chromium.
+
+Device A scores South's self-draw while device B records a drawn hand: A's confirmation is refused
+(the ledger books nothing wrong), A is told what changed and the win is scored again as the next
+hand with the same player, then recorded. A correction opens with every recorded fact and every
+winner (a tab each), shows the payments as recorded and as corrected side by side, and records
+them all."""
+
+from __future__ import annotations
+
+import json
+import re
+import urllib.request
+from typing import Any
+
+import pytest
+
+from engine.tiles import parse_tiles
+
+from .conftest import set_viewport, shot
+from .test_companion_e2e import _wait, click, fetch, group_codes, hidden, js_errors, visible
+
+pytestmark = pytest.mark.e2e
+
+PLAYERS = ["Alice", "Bob", "Chen", "Dora"]
+NOTICE = {"en": "Another device changed the ledger first", "zh": "另一台设备先改动了账本"}
+DRAW_LINE = {"en": "Recorded — hand 1: Drawn hand", "zh": "已记录 — 第 1 局:流局"}
+RESCORED = {"en": "Scored again as hand 2", "zh": "已按第 2 局重新计分"}
+
+
+def ledger_of(base: str, token: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(fetch(f"{base}/api/tables/{token}"))["ledger"]
+    return found
+
+
+def post(base: str, token: str, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    req = urllib.request.Request(
+        f"{base}/api/tables/{token}/{path}",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        answer: dict[str, Any] = json.loads(resp.read())
+    return answer
+
+
+def open_table(driver: Any, base: str, token: str, lang: str) -> None:
+    """Open the table's link in ``lang`` (the browser's log emptied first)."""
+    js_errors(driver)
+    driver.get(f"{base}/")
+    driver.execute_script("localStorage.setItem('mjc.lang', arguments[0]);", lang)
+    driver.get(f"{base}/t/{token}")
+    visible(driver, "#screen-table #seat-0")
+
+
+def shown_balances(driver: Any) -> list[int]:
+    """The four seats' balances as shown, read at once (the seats may be redrawn meanwhile)."""
+    found: list[int] = driver.execute_script(
+        "return [0, 1, 2, 3].map((i) => Number(document.getElementById('bal-' + i).textContent))"
+    )
+    return found
+
+
+def text_of(driver: Any, css: str) -> str:
+    """The text of the element now matching ``css`` ("" when none), read at once (it may be redrawn)."""
+    text: str = driver.execute_script(
+        "const el = document.querySelector(arguments[0]); return el ? el.textContent : ''", css
+    )
+    return text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_win_confirmed_on_a_stale_view_is_refused_and_scored_again(live_server, browser, second_browser, lang):
+    a, b = browser, second_browser
+    for d in (a, b):
+        set_viewport(d, 1024, 768, mobile=False)
+    token = post_table(live_server)
+    open_table(a, live_server, token, lang)
+    open_table(b, live_server, token, lang)
+
+    # A: South (Bob) self-draws, typed tiles, scored
+    click(a, "#act-win")
+    click(a, "#manual-btn")
+    a.find_element("id", "notation-input").send_keys("123m456p789s11222z")
+    click(a, "#notation-add")
+    _wait(a, lambda x: group_codes(x) == [["hand", "1m2m3m4p5p6p7s8s9s1z1z2z2z2z"]])
+    click(a, "[data-name=winner] button[data-seat=S]")
+    click(a, "#q-from button[data-seat=self]")
+    click(a, "#score-btn")
+    visible(a, "#step-result")
+    assert "Bob" in a.find_element("css selector", "#result .result-one h3").text
+
+    # B: a drawn hand; Chen drew the last tile, so under Nanning Chen deals next
+    click(b, "#act-draw")
+    click(b, "[data-name=last-drawer] button[data-seat=W]")
+    click(b, "#sheet-yes")
+    hidden(b, "#sheet")
+
+    # A confirms what it saw: refused; the ledger holds only the draw; A is told, in words
+    click(a, "#confirm-btn")
+    notice = visible(a, "#win-notice").text
+    assert NOTICE[lang] in notice and DRAW_LINE[lang] in notice and RESCORED[lang] in notice, notice
+    ledger = ledger_of(live_server, token)
+    assert [e.get("outcome") for e in ledger["entries"]] == ["draw"] and ledger["balances"] == [0, 0, 0, 0]
+    # scored again on the new hand: the same player, Bob, now North (Chen deals)
+    visible(a, "#step-result")
+    _wait(a, lambda x: text_of(x, "#result .result-one h3").split(" — ")[0].endswith("Bob"))
+    assert re.findall(r"\d+", a.find_element("css selector", "#win-title").text) == ["2"]
+    shot(a, f"two_devices_{lang}_stale_notice")
+    click(a, "#confirm-btn")
+    visible(a, "#screen-table #seat-0")
+
+    ledger = ledger_of(live_server, token)
+    assert [e.get("outcome") for e in ledger["entries"]] == ["draw", "win"]
+    win = ledger["entries"][1]
+    assert win["hand_no"] == 2 and win["state"]["dealer"] == 2 and win["winners"][0]["winner"] == "N"
+    assert win["payments"][1] > 0 and all(p < 0 for i, p in enumerate(win["payments"]) if i != 1)
+    _wait(a, lambda x: shown_balances(x) == ledger["balances"])
+    # B follows by polling
+    _wait(b, lambda x: shown_balances(x) == ledger["balances"], timeout=15)
+    # the one error the browser logs on A is the refused request
+    errors = js_errors(a)
+    assert [e["message"].split(" - ")[0].rsplit("/", 1)[1] for e in errors] == ["hands"], errors
+    assert "status of 409" in errors[0]["message"] and not js_errors(b), errors
+
+
+def post_table(base: str, variant: str = "nanning") -> str:
+    req = urllib.request.Request(
+        f"{base}/api/tables",
+        data=json.dumps({"variant": variant, "players": PLAYERS}).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        token: str = json.loads(resp.read())["table"]["token"]
+    return token
+
+
+YUXI_HAND = {
+    "winner": "S",
+    "win": {"by": "self_draw", "after_kong": True, "double_kong": True, "ten_old_men": True},
+    "hand": {
+        "concealed": "123m11z222z",
+        "winning_tile": "2z",
+        "melds": [{"type": "kong", "tiles": "6666p", "from": "N"}, {"type": "concealed_kong", "tiles": "9999s"}],
+    },
+    "indicators": {"bloom": ["2z", "3m"]},
+}
+
+
+def same_hand(recorded: dict[str, Any], sent: dict[str, Any]) -> bool:
+    """The same winner with the same facts (tile strings compared as tiles)."""
+
+    def norm(w: dict[str, Any]) -> dict[str, Any]:
+        hand = dict(w["hand"], concealed=sorted(parse_tiles(w["hand"]["concealed"])))
+        hand["melds"] = [dict(m, tiles=sorted(parse_tiles(m["tiles"]))) for m in hand.get("melds", [])]
+        return dict(w, hand=hand)
+
+    return norm(recorded) == norm(sent)
+
+
+def compare_rows(d: Any) -> list[list[str]]:
+    return [
+        [td.text for td in tr.find_elements("css selector", "td")]
+        for tr in d.find_elements("css selector", "#compare tbody tr")
+    ]
+
+
+def test_a_correction_keeps_every_fact_and_shows_before_and_after(live_server, browser):
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    token = post_table(live_server, "yuxi")
+    hand = post(live_server, token, "hands", {"winners": [YUXI_HAND]})["changes"]["entries"][-1]
+    open_table(d, live_server, token, "en")
+    click(d, "#ledger li.entry button[data-correct]")
+    visible(d, "#step-ask")
+    # every fact comes back: the flags, the hand, the melds with their source, the bloom tiles
+    for flag in ("after_kong", "double_kong", "ten_old_men"):
+        assert d.find_element("id", f"flag-{flag}").is_selected(), flag
+    assert not d.find_element("id", "flag-last_tile").is_selected()
+    assert [role for role, _ in group_codes(d)] == ["hand", "meld", "concealed_kong", "bloom"]
+    before = [f"{n} {p:+d}".replace("+0", "0") for n, p in zip(PLAYERS, hand["payments"])]
+    assert [" ".join(r[:2]) for r in compare_rows(d)] == before and all(r[2] == "—" for r in compare_rows(d))
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert [r[1] for r in compare_rows(d)] == [r[2] for r in compare_rows(d)]  # nothing changed yet
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    entry = ledger_of(live_server, token)["entries"][-1]
+    assert entry["corrected"] and same_hand(entry["winners"][0], YUXI_HAND), entry["winners"]
+
+    # a real change: not Ten Old Men after all; the side-by-side payments show it before confirming
+    click(d, "#ledger li.entry button[data-correct]")
+    visible(d, "#step-ask")
+    click(d, "#flag-ten_old_men")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    rows = compare_rows(d)
+    assert len(d.find_elements("css selector", "#compare tr.changed")) == 4, rows
+    shot(d, "correction_before_after")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    entry = ledger_of(live_server, token)["entries"][-1]
+    assert same_hand(
+        entry["winners"][0], {**YUXI_HAND, "win": {k: v for k, v in YUXI_HAND["win"].items() if k != "ten_old_men"}}
+    )
+    assert [f"{p:+d}".replace("+0", "0") for p in entry["payments"]] == [r[2] for r in rows]
+    assert not js_errors(d), js_errors(d)
+
+
+TWO_WINNERS = [
+    {
+        "winner": "S",
+        "win": {"by": "discard", "from": "E"},
+        "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
+    },
+    {
+        "winner": "W",
+        "win": {"by": "discard", "from": "E"},
+        "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
+    },
+]
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (1024, 768)), ("zh", (390, 844))])
+def test_a_correction_of_two_winners_has_a_tab_each_and_records_both(live_server, browser, lang, size):
+    d = browser
+    set_viewport(d, *size, mobile=size[0] < 500)
+    token = post_table(live_server, "ningxia")
+    post(live_server, token, "hands", {"winners": TWO_WINNERS})
+    open_table(d, live_server, token, lang)
+    click(d, "#ledger li.entry button[data-correct]")
+    visible(d, "#step-ask")
+    tabs = d.find_elements("css selector", "#winner-tabs button")
+    assert [t.text.split()[-1] for t in tabs] == ["Bob", "Chen"] and "on" in tabs[0].get_attribute("class")
+    assert group_codes(d) == [["hand", "1m2m3m7s8s9s1z1z1z2z2z9p9p9p"]]
+    # it was North's discard: change it on both winners' tabs
+    click(d, "#q-from button[data-seat=N]")
+    click(d, "#winner-tabs button[data-draft='1']")
+    _wait(d, lambda x: group_codes(x) == [["hand", "4m5m6m4s5s6s3z3z3z7z7z7p8p9p"]])
+    assert d.find_element("css selector", "#q-from button.on").get_attribute("data-seat") == "E"
+    click(d, "#q-from button[data-seat=N]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert len(d.find_elements("css selector", "#result .result-one")) == 2
+    changed = d.find_elements("css selector", "#compare tr.changed")
+    assert {r.get_attribute("data-player") for r in changed} == {"0", "3"}
+    shot(d, f"correction_two_winners_{lang}_{size[0]}")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    entry = ledger_of(live_server, token)["entries"][-1]
+    moved = [{**w, "win": {"by": "discard", "from": "N"}} for w in TWO_WINNERS]
+    assert len(entry["winners"]) == 2 and all(same_hand(r, s) for r, s in zip(entry["winners"], moved))
+    assert entry["payments"][0] == 0 and entry["payments"][3] < 0
+    assert not js_errors(d), js_errors(d)
