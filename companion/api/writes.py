@@ -53,7 +53,7 @@ KEY_PATTERN = re.compile(r"[\x21-\x7e]{1,200}")
 
 @dataclass(frozen=True)
 class WriteCheck:
-    """A write's ``base_version``, its idempotency key and the request's fingerprint."""
+    """A write's ``base_version``, its idempotency key and the request's fingerprint (with a key)."""
 
     base_version: int | None
     key: str | None
@@ -69,11 +69,8 @@ class WriteCheck:
                 f"header '{KEY_HEADER}' must be 1-200 visible ASCII characters (a random id per action), got {key[:40]!r}",
                 field=KEY_HEADER,
             )
-        dumped = body.model_dump(mode="json", by_alias=True, exclude_unset=True) if body is not None else {}
-        args = {k: v for k, v in (request.view_args or {}).items() if k != "token"}
-        canonical = json.dumps([request.endpoint, args, dumped], sort_keys=True, separators=(",", ":"))
         base = getattr(body, "base_version", None)
-        return cls(base, key, hashlib.sha256(canonical.encode()).hexdigest())
+        return cls(base, key, _fingerprint(body) if key is not None else "")
 
     def guard(self, build: Build, *, strict: bool) -> Build:
         """``build`` behind the checks: an earlier write with this key answers that event (or 422
@@ -109,6 +106,14 @@ def recorded(ref: TableRef, body: BaseModel | None, build: Build, *, strict: boo
     replayed = event.seq <= changes.from_version
     answer = {"ok": True, "event": event.to_dict(), "changes": changes.to_dict(), "replayed": replayed}
     return jsonify(answer), 200 if replayed else 201
+
+
+def _fingerprint(body: BaseModel | None) -> str:
+    """The request as a key must find it again: its route, path ids and validated body."""
+    dumped = body.model_dump(mode="json", by_alias=True, exclude_unset=True) if body is not None else {}
+    args = {k: v for k, v in (request.view_args or {}).items() if k != "token"}
+    canonical = json.dumps([request.endpoint, args, dumped], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode()).hexdigest()
 
 
 def refuse_stale(led: Current, base: int | None, *, strict: bool) -> None:
