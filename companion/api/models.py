@@ -448,7 +448,7 @@ class Recorded(Answer):
 
 class StaleInfo(Answer):
     """What was recorded since the write's `base_version`: the current version and those events
-    (the latest :data:`companion.api.writes.STALE_EVENTS` of them; `omitted` counts the others)."""
+    (the latest 20 of them, `STALE_EVENTS`; `omitted` counts the others)."""
 
     base_version: int
     version: int

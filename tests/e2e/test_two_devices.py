@@ -305,3 +305,36 @@ def test_a_correction_of_two_winners_has_a_tab_each_and_records_both(live_server
     assert len(entry["winners"]) == 2 and all(same_hand(r, s) for r, s in zip(entry["winners"], moved))
     assert entry["payments"][0] == 0 and entry["payments"][3] < 0
     assert not js_errors(d), js_errors(d)
+
+
+def test_a_sheet_on_a_stale_view_records_nothing_and_says_what_changed(live_server, browser):
+    """A kong sheet opened before another device recorded a draw, and an undo asked before another
+    device recorded a kong: both are refused, the table says what changed, nothing is recorded."""
+    d = browser
+    set_viewport(d, 390, 844, mobile=True)
+    token = post_table(live_server, "ningxia")
+    open_table(d, live_server, token, "zh")
+    click(d, "#act-kong")
+    click(d, "[data-name=kong-declarer] button[data-seat=S]")
+    click(d, "[data-name=kong-from] button[data-seat=W]")
+    post(live_server, token, "draws", {})  # the other device
+    click(d, "#kong-record")
+    hidden(d, "#sheet")
+    notice = visible(d, "#table-notice").text
+    assert NOTICE["zh"] in notice and DRAW_LINE["zh"] in notice, notice
+    assert [e["kind"] for e in ledger_of(live_server, token)["entries"]] == ["hand"]
+    _wait(d, lambda x: "第 2 局" in x.find_element("id", "t-sub").text)
+    click(d, "#table-notice button")
+    hidden(d, "#table-notice")
+
+    click(d, "#act-undo")
+    visible(d, "#sheet-yes")
+    post(live_server, token, "kongs", {"type": "kong", "declarer": "N", "from": "E"})
+    click(d, "#sheet-yes")
+    hidden(d, "#sheet")
+    notice = visible(d, "#table-notice").text
+    assert "已记录 — 第 2 局:" in notice, notice
+    assert [e["kind"] for e in ledger_of(live_server, token)["entries"]] == ["hand", "kong"]
+    shot(d, "stale_sheet_zh_390", full=False)
+    errors = js_errors(d)
+    assert len(errors) == 2 and all("status of 409" in e["message"] for e in errors), errors
