@@ -11,7 +11,7 @@ Commands:
   mjc [ARGS...]     run the ``mjc`` command line (score, waits, recognize, serve)
   check             lint and format check (ruff) and type check (mypy) of the whole tree
   bench [NAME...] [--OPTIONS]
-                    run the benchmarks in bench/ (engine, vision, ledger, http, server); options after
+                    run the benchmarks in bench/ (engine, vision, ledger, http, server, writes); options after
                     the names go to each (``bench server --crash-rounds 20``)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs

@@ -15,7 +15,8 @@ from engine.rules.base import Refusal
 
 class ApiError(Exception):
     """An answer other than success: HTTP ``status``, a stable ``code``, a message, the JSON field;
-    ``headers`` the answer carries besides (``Retry-After``, ``Allow``)."""
+    ``headers`` the answer carries besides (``Retry-After``, ``Allow``); ``details``: fields the
+    body carries beside ``error`` (a stale write's ``stale``: what changed)."""
 
     def __init__(self, status: int, code: str, message: str, field: str | None = None, kind: str | None = None) -> None:
         super().__init__(message)
@@ -25,6 +26,7 @@ class ApiError(Exception):
         self.field = field
         self.kind = kind
         self.headers: dict[str, str] = {}
+        self.details: dict[str, Any] = {}
 
     @classmethod
     def from_engine(cls, err: MahjongError) -> ApiError:
@@ -38,7 +40,7 @@ class ApiError(Exception):
             err["field"] = self.field
         if self.kind:
             err["kind"] = self.kind
-        return {"ok": False, "error": err}
+        return {"ok": False, "error": err, **self.details}
 
 
 def bad(message: str, field: str | None = None, code: str = "bad_input") -> ApiError:

@@ -14,6 +14,10 @@ from them and is checked against the full replay (:func:`companion.ledger.replay
   from their events when next used.
 * :func:`record` appends a write's event and answers its :class:`Changes`: the new and changed
   entries, chart points and log rows, the balances, state and version — not the whole ledger.
+* A write may carry an idempotency key (kept in its event's ``data``, :data:`KEY_FIELD`): the live
+  ledger indexes the keys as it folds the events (so a restart, or another process, knows them
+  too), and a write that finds its key already recorded raises :class:`AlreadyRecorded`, which
+  :func:`record` answers with that event and no change.
 """
 
 from __future__ import annotations
@@ -36,18 +40,34 @@ from .store import Event, Store, Table
 
 #: tables whose live ledger stays in memory (least recently used ones are dropped first)
 KEEP_TABLES = 256
+#: where an event's ``data`` keeps the idempotency key of the write that recorded it:
+#: ``{"key": …, "request": the request's fingerprint}``
+KEY_FIELD = "idempotency"
+
+
+class AlreadyRecorded(Exception):
+    """Raised by a write (a :data:`Build`) whose idempotency key is already recorded: :func:`record`
+    appends nothing and answers ``event``, the one recorded before, with no change."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__(f"already recorded as event {event.id}")
+        self.event = event
 
 
 @dataclass(frozen=True)
 class Current:
     """What a write is computed from: the next hand's state and claims, balances, the latest
-    effective event and the effective entries by id."""
+    effective event and the effective entries by id; the version, the events recorded after a
+    version (``since``) and the event recorded with an idempotency key (``keyed``)."""
 
     state: HandState
     claims: dict[str, dict[str, int]]
     balances: list[int]
     last_undoable: int | None
     entry: Callable[[int], dict | None]
+    version: int
+    since: Callable[[int], list[Event]]
+    keyed: Callable[[str], Event | None]
     players: list[str] = dataclasses.field(default_factory=list)  # the players' names now
     rules: TableRules | None = None  # the house rules of the current hand
     options: dict[str, Any] = dataclasses.field(default_factory=dict)  # the latest house rules
@@ -103,16 +123,24 @@ class LiveLedger(Evening):
         self._undoable: Event | None = None
         self._changed_from = 0  # since mark(): the first entry index that changed
         self._touched: set[int] = set()  # since mark(): log rows added or changed
+        self._keys: dict[str, Event] = {}  # idempotency key -> the event recorded with it
 
     @property
     def version(self) -> int:
         return self._events[-1].seq if self._events else 0
+
+    def since(self, version: int) -> list[Event]:
+        """The events recorded after ``version`` (every kind, in ``seq`` order)."""
+        return self._events[bisect.bisect_right(self._events, version, key=lambda e: e.seq) :]
 
     # ------------------------------------------------------------------ folding
     def fold(self, ev: Event, next_wind: Seat | None = None) -> None:
         super().fold(ev, next_wind)
         self._log_rows[ev.id] = self._log_row(ev)
         self._touched.add(ev.id)
+        key = ev.data.get(KEY_FIELD)
+        if isinstance(key, dict) and isinstance(key.get("key"), str):
+            self._keys.setdefault(key["key"], ev)
 
     def _activate(self, ev: Event) -> None:
         super()._activate(ev)
@@ -171,7 +199,21 @@ class LiveLedger(Evening):
         balances = list(self._timeline[-1]["balances"])
         rules = self.rules_at(state.rules)
         players, options = self.players(), self.latest_options()
-        return Current(state, claims, balances, undoable, entry, players, rules, options, started, self.rules_at)
+        return Current(
+            state,
+            claims,
+            balances,
+            undoable,
+            entry,
+            self.version,
+            self.since,
+            self._keys.get,
+            players,
+            rules,
+            options,
+            started,
+            self.rules_at,
+        )
 
     def snapshot(self) -> Replay:
         """The whole ledger, as :func:`companion.ledger.replay` derives it."""
@@ -284,7 +326,9 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
     """Append the event ``build`` computes from the ledger and return it with what it changed, once
     committed: writes queued at the same time share one transaction and one sync
     (:mod:`companion.groupcommit`); the table stays locked until that commit. A hand the rule set
-    cannot name the next dealer after raises the rule set's error, and nothing is recorded."""
+    cannot name the next dealer after raises the rule set's error, and nothing is recorded. A
+    ``build`` raising :class:`AlreadyRecorded` records nothing: the answer is that earlier event
+    (its ``seq`` at most the changes' ``from_version``) and no change."""
     kept = ledgers(store)
 
     def work(batch: Batch) -> tuple[Event, Changes]:
@@ -293,7 +337,10 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
         # commit: the next seq is the live ledger's version + 1
         before = live.version
         live.mark()
-        kind, data, target = build(live.current())
+        try:
+            kind, data, target = build(live.current())
+        except AlreadyRecorded as again:
+            return again.event, live.changes(before)
         wind = live.hand_rules(data).next_wind(data) if kind in ("hand", "correct") else None
         event = store.append(batch.conn, table.id, kind, data, target, seq=before + 1)
         try:

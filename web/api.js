@@ -28,13 +28,14 @@ export function errorText(err) {
  * @param {"GET" | "POST"} method
  * @param {string} url
  * @param {unknown} [body]
+ * @param {Record<string, string>} [headers] sent besides Content-Type
  */
-export async function api(method, url, body) {
+export async function api(method, url, body, headers = {}) {
   let resp;
   try {
     resp = await fetch(url, {
       method,
-      headers: body !== undefined ? { "Content-Type": "application/json" } : {},
+      headers: body !== undefined ? { "Content-Type": "application/json", ...headers } : headers,
       body: body !== undefined ? JSON.stringify(body) : undefined,
     });
   } catch {
@@ -51,6 +52,40 @@ export async function api(method, url, body) {
     throw new ApiError(err ? errorText(err) : t("err_generic", { m: resp.status }), data, resp.status);
   }
   return data;
+}
+
+/** A new idempotency key: 128 random bits as hex (getRandomValues works on plain HTTP too). */
+export function newKey() {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+/** Waits before each automatic retry of a write the server could not be reached for (ms). */
+const RETRY_WAITS = [400, 1500, 4000];
+
+/**
+ * A write to a table's ledger (POST `body`, which carries its `base_version`) with the
+ * Idempotency-Key `key`: one key per user action, the same on every automatic retry, so a write
+ * whose answer was lost is answered with what it recorded (200, `replayed`), never recorded twice.
+ * Retried only when the server could not be reached; throws ApiError like api().
+ * @param {string} url
+ * @param {object} body
+ * @param {string} [key]
+ */
+export async function write(url, body, key = newKey()) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await api("POST", url, body, { "Idempotency-Key": key });
+    } catch (e) {
+      if (e.status !== 0 || attempt >= RETRY_WAITS.length) throw e;
+      await new Promise((done) => setTimeout(done, RETRY_WAITS[attempt]));
+    }
+  }
+}
+
+/** Did the server refuse a write because the ledger changed under it (409 `stale`)? */
+export function isStale(e) {
+  return e instanceof ApiError && e.status === 409 && !!e.body && !!e.body.stale;
 }
 
 /**

@@ -1,12 +1,15 @@
 // Sheets (the modal): open and close it, a yes/no confirmation, and the table's events recorded
 // through it: a kong, a claim, a drawn hand, undoing the last event. Each sheet renders its body,
 // then wires it; a recorded event's changes are merged into the store's view (the table
-// re-renders) with a notice.
-import { api } from "./api.js";
+// re-renders) with a notice. Each write is made on the ledger version the sheet was opened on: when
+// another device recorded something since that changes it, the server refuses it and the table
+// shows what changed (stale.js).
+import { isStale, write } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showErrorIn, toast } from "./dom.js";
 import { t } from "./i18n.js";
 import { viewAfterWrite } from "./ledger.js";
 import { seatPicker, wireSeatPicker } from "./seats.js";
+import { catchUp, showChanges } from "./stale.js";
 import { store } from "./store.js";
 
 /** Open the sheet with a title and a body. */
@@ -26,9 +29,25 @@ const errorLine = () => element("p", { class: "error", hidden: true });
 const question = (label, ...content) => element("div", { class: "q" }, element("span", { class: "q-label" }, label), ...content);
 const bigButton = (id, label) => element("button", { type: "button", class: "primary big", id }, label);
 
-/** POST an event of the open table; its answer's changes make the new view. */
-async function record(path, body, notice) {
-  const view = await viewAfterWrite(await api("POST", `/api/tables/${store.get("token")}/${path}`, body));
+/** The ledger version the page shows (what a sheet's write is made on). */
+const shownVersion = () => store.get("view").ledger.version;
+
+/**
+ * POST an event of the open table, made on ledger version `base`, with a new idempotency key; its
+ * answer's changes make the new view. Refused as stale: the table is fetched again and shows what
+ * changed (nothing recorded; resolves to null).
+ */
+async function record(path, body, notice, base) {
+  let answer;
+  try {
+    answer = await write(`/api/tables/${store.get("token")}/${path}`, { ...body, base_version: base });
+  } catch (e) {
+    if (!isStale(e)) throw e;
+    const { lines } = await catchUp(e);
+    showChanges("table-notice", lines, t("stale_again"));
+    return null;
+  }
+  const view = await viewAfterWrite(answer);
   store.set({ view });
   if (notice) toast(notice);
   return view;
@@ -55,13 +74,14 @@ export function confirmSheet(title, text, yes, action) {
 
 /** Undo the ledger entry `entry` (described as `what`) after asking. */
 export function undoSheet(entry, what) {
+  const base = shownVersion();
   confirmSheet(t("act_undo"), t("confirm_undo", { what }), t("yes_undo"),
-    () => record("undo", { event_id: entry.id }, t("undone", { what })));
+    () => record("undo", { event_id: entry.id }, t("undone", { what }), base));
 }
 
 /** Record a drawn hand; `needsLastDrawer`: the rule set gives the deal to who drew the last tile. */
 export function drawSheet(state, needsLastDrawer) {
-  const body = {}, err = errorLine(), button = bigButton("sheet-yes", t("yes_draw"));
+  const body = {}, err = errorLine(), button = bigButton("sheet-yes", t("yes_draw")), base = shownVersion();
   const picker = needsLastDrawer ? seatPicker("last-drawer", state) : null;
   openSheet(t("act_draw"), element("div", {}, element("p", {}, t("confirm_draw", { n: state.hand_no })),
     picker ? question(t("last_drawer"), picker) : null, err, button));
@@ -73,7 +93,7 @@ export function drawSheet(state, needsLastDrawer) {
     }
     button.disabled = true;
     try {
-      await record("draws", body, t("recorded"));
+      await record("draws", body, t("recorded"), base);
       closeSheet();
     } catch (e) {
       showErrorIn(err, e.message);
@@ -86,7 +106,7 @@ const KONG_TYPES = [["kong", "kong_exposed"], ["concealed_kong", "kong_concealed
 
 /** Record a kong: its kind, who declared it and, for an exposed kong, whose discard it took. */
 export function kongSheet(state) {
-  const kong = { type: "kong", declarer: null, from: null };
+  const kong = { type: "kong", declarer: null, from: null }, base = shownVersion();
   const err = errorLine(), button = bigButton("kong-record", t("record"));
   const fromBox = element("div", { class: "q" });
   const renderFrom = () => {
@@ -120,19 +140,21 @@ export function kongSheet(state) {
       showErrorIn(err, missing);
       return;
     }
+    button.disabled = true; // one write per tap
     try {
       const from = kong.type === "concealed_kong" ? null : kong.from;
-      await record("kongs", { type: kong.type, declarer: kong.declarer, from }, t("recorded"));
+      await record("kongs", { type: kong.type, declarer: kong.declarer, from }, t("recorded"), base);
       closeSheet();
     } catch (e) {
       showErrorIn(err, e.message);
+      button.disabled = false;
     }
   });
 }
 
 /** Record a claimed pung: who claimed and whose discard. */
 export function claimSheet(state) {
-  const claim = { claimer: null, from: null, meld: "pung" };
+  const claim = { claimer: null, from: null, meld: "pung" }, base = shownVersion();
   const err = errorLine(), button = bigButton("claim-record", t("record"));
   const claimer = seatPicker("claimer", state), from = seatPicker("claim-from", state);
   openSheet(t("claim_title"), element("div", {}, question(t("claimer"), claimer), question(t("discarder"), from), err, button));
@@ -145,11 +167,13 @@ export function claimSheet(state) {
       showErrorIn(err, missing);
       return;
     }
+    button.disabled = true; // one write per tap
     try {
-      await record("claims", claim, t("recorded"));
+      await record("claims", claim, t("recorded"), base);
       closeSheet();
     } catch (e) {
       showErrorIn(err, e.message);
+      button.disabled = false;
     }
   });
 }

@@ -1,5 +1,6 @@
 // A win, step 4: the result. Each winner's value, scoring items and multipliers, the wild, fish
-// or bloom tiles the rule set reports, the payments as arrows between the seats and per player.
+// or bloom tiles the rule set reports, the payments as arrows between the seats and per player;
+// for a correction, each player's payment as recorded and as corrected, side by side.
 import { errorText } from "./api.js";
 import { byId, element, replaceChildren, svgElement } from "./dom.js";
 import { localLabel, signed, t, windShort } from "./i18n.js";
@@ -112,4 +113,22 @@ export function renderResult(scored, state) {
     element("h4", {}, t("payments")), paymentArrows(scored.result, state),
     element("div", { class: "entry-pay" }, scored.payments_by_player.map((p, i) =>
       element("span", { class: `chg ${p > 0 ? "pos" : p < 0 ? "neg" : ""}` }, `${players[i]} ${signed(p)}`))));
+}
+
+/**
+ * A correction's payments per player: as recorded (`before`) and as corrected (`after`, null until
+ * scored), side by side; the rows that change are marked.
+ * @param {number[]} before
+ * @param {number[] | null} after
+ */
+export function renderCompare(before, after) {
+  const players = store.get("view").table.players;
+  replaceChildren(byId("compare"), element("table", { class: "compare" },
+    element("thead", {}, element("tr", {}, element("th", {}, ""), element("th", {}, t("cmp_before")), element("th", {}, t("cmp_after")))),
+    element("tbody", {}, players.map((name, i) => {
+      const changed = after !== null && after[i] !== before[i];
+      return element("tr", { class: changed ? "changed" : "", dataset: { player: i } }, element("td", { class: "who" }, name),
+        element("td", { class: "num before" }, signed(before[i])),
+        element("td", { class: "num after" }, after === null ? "—" : signed(after[i])));
+    }))));
 }

@@ -2,7 +2,11 @@
 // hand. Steps: 1 photo (win-photo.js), 2 check the tiles (win-review.js), 3 how it was won (here:
 // winner, self-draw or whose discard, the rule set's win flags), 4 the result (win-result.js),
 // then confirm. The win lives in the store (win-state.js); the screen redraws when it is set.
-import { api } from "./api.js";
+// Several winners (or a recorded hand with several) get a tab each. A correction shows the hand's
+// payments as recorded and as corrected side by side. The preview and the write are made on the
+// ledger version the win was started on: when another device recorded something since that changes
+// it, the page says what changed, moves the win onto the new hand and scores it again (stale.js).
+import { api, isStale, newKey, write } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showError, toast } from "./dom.js";
 import { t, windShort } from "./i18n.js";
 import { viewAfterWrite } from "./ledger.js";
@@ -10,7 +14,8 @@ import { SEATS, playerAt, seatPicker } from "./seats.js";
 import { store } from "./store.js";
 import { buildWinner, draftFromRecorded, newDraft } from "./win-draft.js";
 import { stopCamera } from "./win-photo.js";
-import { renderResult } from "./win-result.js";
+import { catchUp, moveWin, showChanges } from "./stale.js";
+import { renderCompare, renderResult } from "./win-result.js";
 import { renderGroups, renderPhoto, typedTilesSettled } from "./win-review.js";
 import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
 
@@ -22,11 +27,13 @@ function clearPhotoInput() {
 
 /** Record a new win for the table's current hand. */
 export function startWin() {
-  const state = store.get("view").ledger.state;
+  const { state, version } = store.get("view").ledger;
   clearPhotoInput();
+  showChanges("win-notice", []);
   store.set({
     screen: "win",
-    win: { mode: "new", eventId: null, handNo: state.hand_no, state, drafts: [newDraft()], cur: 0, result: null, step: "capture" },
+    win: { mode: "new", eventId: null, handNo: state.hand_no, state, drafts: [newDraft()], cur: 0, result: null, step: "capture",
+      baseVersion: version },
   });
 }
 
@@ -41,10 +48,22 @@ export async function startCorrection(entry) {
     return;
   }
   clearPhotoInput();
+  showChanges("win-notice", []);
   store.set({
     screen: "win",
-    win: { mode: "correct", eventId: entry.id, handNo: entry.hand_no, state: entry.state, drafts, cur: 0, result: null, step: "ask" },
+    win: { mode: "correct", eventId: entry.id, handNo: entry.hand_no, state: entry.state, drafts, cur: 0, result: null, step: "ask",
+      baseVersion: store.get("view").ledger.version, before: entry.payments },
   });
+}
+
+/** One tab per winner (when there are several): the winner's wind and name, the shown one marked. */
+function renderTabs() {
+  const win = currentWin(), tabs = byId("winner-tabs");
+  const shown = win.drafts.length > 1 && win.step !== "capture";
+  tabs.hidden = !shown;
+  replaceChildren(tabs, !shown ? [] : win.drafts.map((d, n) =>
+    element("button", { type: "button", class: n === win.cur ? "on" : "", dataset: { draft: n } },
+      d.winner ? [element("b", {}, windShort(d.winner)), " ", playerAt(win.state, d.winner)] : t("winner_tab", { n: n + 1 }))));
 }
 
 function renderWin() {
@@ -57,6 +76,9 @@ function renderWin() {
   byId("step-ask").hidden = at < 1;
   byId("step-result").hidden = at < 3;
   byId("camera-btn").hidden = !(window.isSecureContext && navigator.mediaDevices && navigator.mediaDevices.getUserMedia);
+  renderTabs();
+  byId("compare-card").hidden = win.mode !== "correct";
+  if (win.mode === "correct") renderCompare(win.before, win.result ? win.result.payments_by_player : null);
   if (at >= 1) {
     renderPhoto();
     renderGroups();
@@ -85,7 +107,12 @@ function renderAsk() {
   }));
 }
 
-async function score() {
+/**
+ * Score the win (the server's preview) on the ledger version it was started on; a new result gets
+ * a new idempotency key (kept for every try to confirm it). A stale preview is handled as a stale
+ * confirmation (`again`: once).
+ */
+async function score(again = true) {
   showError("score-error", "");
   await typedTilesSettled();
   const win = currentWin();
@@ -97,35 +124,79 @@ async function score() {
     return;
   }
   // a correction is scored the same way, under the corrected hand's own state and claims
-  const body = win.mode === "correct" ? { winners, correct: win.eventId } : { winners };
+  const body = { winners, base_version: win.baseVersion, ...(win.mode === "correct" ? { correct: win.eventId } : {}) };
   try {
     win.result = await api("POST", `/api/tables/${store.get("token")}/hands/score`, body);
     win.winners = winners;
+    win.key = newKey();
     win.step = "result";
     redrawWin();
     byId("step-result").scrollIntoView({ behavior: "smooth", block: "start" });
   } catch (e) {
-    showError("score-error", e.message);
+    if (isStale(e) && again) await onStale(e);
+    else showError("score-error", e.message);
   }
 }
 
+/**
+ * Another device changed the ledger under the win: say what changed, and score the win again on
+ * the new ledger — a new win moved onto the next hand with the same players, a correction of a
+ * hand still in effect as it is. A correction whose hand was changed there goes back to the table.
+ */
+async function onStale(e) {
+  const win = currentWin();
+  let view, lines;
+  try {
+    ({ view, lines } = await catchUp(e));
+  } catch (failed) {
+    showError("score-error", failed.message);
+    return;
+  }
+  if (win.mode === "correct" && !view.ledger.entries.some((x) => x.id === win.eventId)) {
+    store.set({ win: null, screen: "table" });
+    showChanges("table-notice", lines, t("stale_correct_gone"));
+    return;
+  }
+  if (win.mode === "new") moveWin(win, view.ledger.state);
+  win.baseVersion = view.ledger.version;
+  win.result = null;
+  win.step = "ask";
+  redrawWin();
+  showChanges("win-notice", lines, t("stale_rescored", { n: win.handNo }));
+  byId("win-notice").scrollIntoView({ block: "start" });
+  await score(false);
+}
+
+/**
+ * Record the scored win (or the correction) on the version it was scored on. The photo and the
+ * tiles as confirmed go with a new win; a correction keeps the recorded ones unless a new photo was
+ * taken. Refused as stale: what changed is shown and the win is scored again (onStale).
+ */
 async function confirm() {
   const win = currentWin(), token = store.get("token");
-  const body = { winners: win.winners };
+  const body = { winners: win.winners, base_version: win.baseVersion };
   const first = win.drafts[0];
   if (first.photoId !== null && first.photoId !== undefined) body.photo_id = first.photoId;
-  body.tiles = win.drafts.map((d) => d.tiles.filter((x) => !x.removed).map((x) => ({ code: x.code, read: x.orig || null })));
+  if (win.mode === "new" || win.drafts.some((d) => d.photoId !== null && d.photoId !== undefined)) {
+    body.tiles = win.drafts.map((d) => d.tiles.filter((x) => !x.removed).map((x) => ({ code: x.code, read: x.orig || null })));
+  }
   const url = win.mode === "correct" ? `/api/tables/${token}/hands/${win.eventId}/correct` : `/api/tables/${token}/hands`;
   const button = /** @type {HTMLButtonElement} */ (byId("confirm-btn"));
   button.disabled = true;
   try {
-    const view = await viewAfterWrite(await api("POST", url, body));
+    const view = await viewAfterWrite(await write(url, body, win.key));
     store.set({ view, win: null, screen: "table" });
     toast(t("recorded"));
   } catch (e) {
-    showError("score-error", e.message);
-    win.step = "ask";
-    redrawWin();
+    if (isStale(e)) await onStale(e);
+    else {
+      showError("score-error", e.message);
+      // unreachable server: the result and its key stay, so Confirm again cannot record it twice
+      if (e.status !== 0) {
+        win.step = "ask";
+        redrawWin();
+      }
+    }
   } finally {
     button.disabled = false;
   }
@@ -164,6 +235,10 @@ export function wireWin() {
     byId("notation-input").focus();
   });
   byId("retake-btn").addEventListener("click", retake);
+  onEvent(byId("winner-tabs"), "click", "button[data-draft]", (b) => {
+    currentWin().cur = +b.dataset.draft;
+    redrawWin();
+  });
   const ask = byId("step-ask");
   onEvent(ask, "click", "#q-winner button[data-seat]", (b) => {
     const d = currentDraft();

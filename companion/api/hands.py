@@ -2,7 +2,12 @@
 corrections and undo. Each write is one event appended in one transaction
 (:func:`companion.live.record`); its answer is the event and what it changed in the ledger
 (:class:`companion.live.Changes`), not the whole ledger, so a write costs the same late in the
-evening as early.
+evening as early. Every write passes the checks of :mod:`.writes` first: its ``base_version``
+(409 ``stale`` when the ledger changed under it) and its ``Idempotency-Key`` (a retry answers the
+event recorded the first time).
+
+A correction keeps what the table did not change: the original's photo and tile reading unless
+the body names its own; the winners, with every fact, are the body's (the page sends them all).
 
 For a won hand the table fills in the variant, its options, the round wind, the dealer's streak
 and this hand's claims; the body holds only what the table saw (:class:`~.models.WonHand`). A hand
@@ -16,27 +21,21 @@ import dataclasses
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from flask import Blueprint, Response, jsonify
+from flask import Blueprint, Response
 
 from engine.melds import MeldKind
 
 from ..errors import ApiError, bad
 from ..ledger import HandState, by_player
-from ..live import Build, Current, ledger_of, record
+from ..live import Current, ledgers
 from ..melds import meld_warnings, recorded_melds
 from ..rules import TableRules
 from ..scoring import score_winners
 from .models import ClaimBody, DrawBody, DrawnHand, KongBody, PreviewBody, UndoBody, WonHand
 from .request import TableRef, object_body, parse, parse_body, store, table_for
+from .writes import recorded, refuse_stale
 
 bp = Blueprint("hands", __name__, url_prefix="/api/tables/<token>")
-
-
-def _recorded(ref: TableRef, build: Build) -> tuple[Response, int]:
-    """Record the event ``build`` computes (:func:`companion.live.record`); answer 201 with the
-    event and what it changed."""
-    event, changes = record(store(), ref.table, ref.rules, build)
-    return jsonify({"ok": True, "event": event.to_dict(), "changes": changes.to_dict()}), 201
 
 
 @bp.post("/claims")
@@ -44,7 +43,7 @@ def add_claim(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(ClaimBody)
     claim = {"claimer": body.claimer, "from": body.from_, "meld": body.meld, "payments": [0, 0, 0, 0]}
-    return _recorded(ref, lambda led: ("claim", _this_hand(led.state) | claim, None))
+    return recorded(ref, body, lambda led: ("claim", _this_hand(led.state) | claim, None))
 
 
 @bp.post("/kongs")
@@ -58,24 +57,27 @@ def add_kong(token: str) -> tuple[Response, int]:
         paid = {"payments_by_wind": by_wind, "payments": by_player(led.state, by_wind)}
         return "kong", _this_hand(led.state) | kong | paid, None
 
-    return _recorded(ref, build)
+    return recorded(ref, body, build)
 
 
 @bp.post("/draws")
 def add_draw(token: str) -> tuple[Response, int]:
     ref = table_for(token, write=True)
     body = parse_body(DrawBody, required=False)
-    return _recorded(ref, lambda led: ("hand", _draw_data(led.state, led.claims, body), None))
+    return recorded(ref, body, lambda led: ("hand", _draw_data(led.state, led.claims, body), None))
 
 
 @bp.post("/hands/score")
 def preview_hand(token: str) -> dict[str, Any]:
     """Score the current hand's winners without recording; ``correct`` previews a correction under
-    that hand's own state and claims. ``warnings``: melds that disagree with the claims and kongs
-    recorded that hand (:mod:`companion.melds`)."""
+    that hand's own state and claims; a stale ``base_version`` answers 409 as the write would.
+    ``warnings``: melds that disagree with the claims and kongs recorded that hand
+    (:mod:`companion.melds`)."""
     ref = table_for(token)
     body = parse_body(PreviewBody)
-    led = ledger_of(store(), ref.table, ref.rules)
+    with ledgers(store()).holding(ref.table, ref.rules) as live:
+        refuse_stale(live.current(), body.base_version, strict="correct" not in body.model_fields_set)
+        led = live.snapshot()
     state, claims = led.state, led.claims
     if "correct" in body.model_fields_set:
         original = next((e for e in led.entries if e["id"] == body.correct and e["kind"] == "hand"), None)
@@ -98,8 +100,11 @@ def add_hand(token: str) -> tuple[Response, int]:
     """Record the current hand: a win (scored and paid) or ``{"drawn": true}``."""
     ref = table_for(token, write=True)
     body = _hand_body()
-    return _recorded(
-        ref, lambda led: ("hand", _hand_data(_under(ref, led, led.state), led.state, led.claims, body), None)
+    return recorded(
+        ref,
+        body,
+        lambda led: ("hand", _hand_data(_under(ref, led, led.state), led.state, led.claims, body), None),
+        strict=isinstance(body, WonHand),
     )
 
 
@@ -118,9 +123,14 @@ def correct_hand(token: str, event_id: int) -> tuple[Response, int]:
                 f"event {event_id} is not a hand in effect on this table; reload the ledger and pick the hand again",
             )
         state, claims = HandState.from_dict(original["state"]), original.get("claims") or {}
-        return "correct", _hand_data(_under(ref, led, state), state, claims, body) | {"replaces": event_id}, event_id
+        kept = {k: original[k] for k in ("photo_id", "tiles") if k in original and isinstance(body, WonHand)}
+        return (
+            "correct",
+            kept | _hand_data(_under(ref, led, state), state, claims, body) | {"replaces": event_id},
+            event_id,
+        )
 
-    return _recorded(ref, build)
+    return recorded(ref, body, build)
 
 
 @bp.post("/undo")
@@ -140,7 +150,7 @@ def undo(token: str) -> tuple[Response, int]:
             raise ApiError(409, "stale", message, "event_id")
         return "undo", {"hand_no": led.state.hand_no, "payments": [0, 0, 0, 0]}, led.last_undoable
 
-    return _recorded(ref, build)
+    return recorded(ref, body, build, strict=True)
 
 
 def _hand_body() -> WonHand | DrawnHand:

@@ -48,6 +48,19 @@ class Request(BaseModel):
     model_config = ConfigDict(strict=True, extra="forbid")
 
 
+class Versioned(Request):
+    """A write made on the ledger at ``base_version``: refused with 409 ``stale`` when events
+    recorded since then change it (docs/companion.md, "Two devices at one table")."""
+
+    base_version: int | None = Field(
+        None,
+        ge=0,
+        le=2**53 - 1,
+        description="the ledger version the page showed when the write was made (`version` of the ledger); "
+        "409 `stale` when something recorded since changes it; left out: no check",
+    )
+
+
 # ---------------------------------------------------------------------------- requests
 
 
@@ -123,7 +136,7 @@ class SettingsBody(Request):
         return self
 
 
-class ClaimBody(Request):
+class ClaimBody(Versioned):
     """A pung or kong one player claimed from another this hand."""
 
     claimer: Seat
@@ -137,7 +150,7 @@ class ClaimBody(Request):
         return self
 
 
-class KongBody(Request):
+class KongBody(Versioned):
     """A kong as it is declared; its immediate payments follow the table's rule set."""
 
     type: Literal["kong", "concealed_kong", "added_kong"] = Field(
@@ -157,7 +170,7 @@ class KongBody(Request):
         return self
 
 
-class DrawBody(Request):
+class DrawBody(Versioned):
     """A drawn hand (no winner)."""
 
     last_drawer: Seat | None = Field(
@@ -180,7 +193,7 @@ class Winner(Request):
     indicators: dict[str, Any] | None = Field(None, description="the contract's `indicators`: baida, bloom, fish")
 
 
-class WonHand(Request):
+class WonHand(Versioned):
     """A won hand: one to three winners (several only on one discard)."""
 
     winners: list[Winner] = Field(min_length=1, max_length=3)
@@ -194,7 +207,7 @@ class PreviewBody(WonHand):
     correct: int | None = Field(None, description="score as a correction of this hand event (its state and claims)")
 
 
-class UndoBody(Request):
+class UndoBody(Versioned):
     """What to undo: the latest effective event."""
 
     event_id: int | None = Field(None, description="the event you mean to undo; 409 when it is no longer the latest")
@@ -492,11 +505,31 @@ class LedgerChanges(Answer):
 
 
 class Recorded(Answer):
-    """A write's answer: the event it recorded and what that changed in the ledger."""
+    """A write's answer: the event it recorded and what that changed in the ledger. A write whose
+    `Idempotency-Key` was recorded before answers 200 with `replayed: true`, that earlier event and
+    no change (`changes.from_version` is the current version: a page at another one reloads)."""
 
     ok: bool
     event: EventInfo
     changes: LedgerChanges
+    replayed: bool = Field(False, description="true: this key's write was recorded before; nothing new was recorded")
+
+
+class StaleInfo(Answer):
+    """What was recorded since the write's `base_version`: the current version and those events
+    (the latest 20 of them, `STALE_EVENTS`; `omitted` counts the others)."""
+
+    base_version: int
+    version: int
+    events: list[EventInfo]
+    omitted: int = Field(0, description="older events since `base_version` left out of `events`")
+
+
+class Conflict(ErrorBody):
+    """409: the ledger changed since the write's `base_version` (`stale`, with what changed), or
+    there is nothing to undo."""
+
+    stale: StaleInfo | None = None
 
 
 class TableExport(TableView):

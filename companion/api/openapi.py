@@ -53,6 +53,7 @@ RESPONSE_MODELS: tuple[type[BaseModel], ...] = (
     m.LedgerPoll,
     m.HandPreview,
     m.CameraState,
+    m.Conflict,
 )
 
 CONTRACT = {
@@ -124,7 +125,37 @@ FULL_FRAME = {
     "schema": {"type": "string", "enum": ["1"]},
     "description": "1: the frame at full size (for the capture)",
 }
-WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND, "503": UNAVAILABLE}
+STALE = _json(
+    m.Conflict,
+    "the ledger changed since the body's `base_version` in a way that changes this request: `stale`, whose "
+    "`stale` lists what was recorded since; nothing was recorded (undo: also `nothing_to_undo`)",
+)
+REPLAYED = _json(
+    m.Recorded, "this `Idempotency-Key`'s write was recorded before: that event, `replayed: true`; nothing new recorded"
+)
+KEY_REUSED = _error("`idempotency_key_reused`: this `Idempotency-Key` was sent before with another request")
+KEY = {
+    "name": "Idempotency-Key",
+    "in": "header",
+    "required": False,
+    "schema": {"type": "string", "pattern": "^[!-~]{1,200}$"},
+    "description": "a new random id per user action, the same on each retry of it: a retry is answered with the "
+    "event the first try recorded (200, `replayed: true`) and never recorded twice",
+}
+WRITE = {
+    "200": REPLAYED,
+    "400": BAD,
+    "403": READ_ONLY,
+    "404": NOT_FOUND,
+    "409": STALE,
+    "422": KEY_REUSED,
+    "503": UNAVAILABLE,
+}
+PHOTO_WRITE = {"400": BAD, "403": READ_ONLY, "404": NOT_FOUND, "503": UNAVAILABLE}
+REFUSED_OR_REUSED = _error(
+    "the rules refuse the hand (`error.kind`: refused), or `idempotency_key_reused` (this `Idempotency-Key` "
+    "was sent before with another request)"
+)
 HAND_BODY = {"oneOf": [_ref(m.WonHand), _ref(m.DrawnHand)]}
 
 
@@ -215,7 +246,7 @@ PATHS: dict[str, Any] = {
             "record a pung or kong claimed from another player this hand",
             {"201": _json(m.Recorded), **WRITE},
             body=_body(m.ClaimBody),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/kongs": {
@@ -223,7 +254,7 @@ PATHS: dict[str, Any] = {
             "record a kong with its immediate payments under the table's rule set",
             {"201": _json(m.Recorded), **WRITE},
             body=_body(m.KongBody),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/draws": {
@@ -231,14 +262,14 @@ PATHS: dict[str, Any] = {
             "record a drawn hand; the deal moves on by the rule set",
             {"201": _json(m.Recorded), **WRITE},
             body=_body(m.DrawBody, required=False),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/hands/score": {
         "post": op(
             "score the current hand's winners without recording (the table fills in "
             "variant, options, round wind, dealer streak and claims)",
-            {"200": _json(m.HandPreview), "400": BAD, "404": NOT_FOUND, "422": REFUSED},
+            {"200": _json(m.HandPreview), "400": BAD, "404": NOT_FOUND, "409": STALE, "422": REFUSED},
             body=_body(m.PreviewBody),
             params=(TOKEN,),
         )
@@ -246,25 +277,25 @@ PATHS: dict[str, Any] = {
     f"{T}/hands": {
         "post": op(
             "record the current hand: a win (scored and paid) or `{drawn: true}`",
-            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED_OR_REUSED},
             body=_body(HAND_BODY),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/hands/{{event_id}}/correct": {
         "post": op(
             "correct a past hand: re-scored under the state it was played in; balances recompute",
-            {"201": _json(m.Recorded), **WRITE, "422": REFUSED},
+            {"201": _json(m.Recorded), **WRITE, "422": REFUSED_OR_REUSED},
             body=_body(HAND_BODY),
-            params=(TOKEN, _id("event_id")),
+            params=(TOKEN, _id("event_id"), KEY),
         )
     },
     f"{T}/undo": {
         "post": op(
             "take back the latest effective event (recorded as an undo; nothing is deleted)",
-            {"201": _json(m.Recorded), **WRITE, "409": _error("nothing to undo, or stale")},
+            {"201": _json(m.Recorded), **WRITE},
             body=_body(m.UndoBody, required=False),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/settings": {
@@ -279,7 +310,7 @@ PATHS: dict[str, Any] = {
     f"{T}/photos": {
         "post": op(
             "upload a hand photo: stored with the table and recognised",
-            {"201": _json(m.Recognition), **WRITE, "413": TOO_LARGE},
+            {"201": _json(m.Recognition), **PHOTO_WRITE, "413": TOO_LARGE},
             body=PHOTO,
             params=(TOKEN,),
         )

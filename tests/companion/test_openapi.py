@@ -130,6 +130,8 @@ REFUSED_BODIES: dict[tuple[str, str], Any] = {
     ("/api/tables/{token}/hands", "post"): {"winners": [NOT_A_WIN]},
     ("/api/tables/{token}/hands/{event_id}/correct", "post"): {"winners": [NOT_A_WIN]},
 }
+#: on the version before the walk's first event (a drawn hand): a won hand's preview is stale
+STALE_BODIES: dict[tuple[str, str], Any] = {("/api/tables/{token}/hands/score", "post"): {"winners": [WIN_S]}}
 UPLOAD_LIMIT = 100_000
 GUARDED_ELSEWHERE = {"429", "503"}  # rate limits and the recognition queue: test_security.py
 #: documented because the server maps the contract's exit codes the same way for both endpoints,
@@ -146,6 +148,7 @@ class Walk:
         self.seen: dict[tuple[str, str], set[str]] = {}
         view = new_table(client)
         self.token, self.watch = view["table"]["token"], view["table"]["watch_token"]
+        self.keys = 0
         hand = client.post(f"/api/tables/{self.token}/hands", json={"drawn": True}).json
         self.event_id = hand["event"]["id"]
         photo = client.post(f"/api/tables/{self.token}/photos", data={"photo": (io.BytesIO(b"jpeg"), "h.jpg")})
@@ -180,6 +183,18 @@ class Walk:
             return self.send(path, method, self.url(path, token), data=photo)
         self.send(path, method, self.url(path, token), json=body)
 
+    def keyed(self, path: str, method: str, body: dict[str, Any]) -> None:
+        """A write with an idempotency key, the same again (200, replayed), the key with another
+        body (422); then on a ledger version it has not reached (409 stale)."""
+        self.keys += 1
+        headers = {"Idempotency-Key": f"walk-{self.keys}"}
+        entries = self.client.get(f"/api/tables/{self.token}/ledger").json["entries"]
+        url = self.url(path, event_id=[e["id"] for e in entries if e["kind"] == "hand"][-1])
+        for _ in range(2):
+            self.send(path, method, url, json=body, headers=headers)
+        self.send(path, method, url, json={**body, "base_version": 10**6}, headers=headers)
+        self.send(path, method, url, json={**body, "base_version": 10**6})
+
     def too_large(self, path: str, method: str) -> None:
         if path.endswith("/photos") or path == "/api/recognize":
             big = {"photo": (io.BytesIO(b"j" * (UPLOAD_LIMIT + 1)), "h.jpg")}
@@ -199,6 +214,10 @@ class Walk:
                 self.body(path, method, GOOD_BODIES.get(key, {}), token=self.watch)
             if path.endswith("/undo"):
                 self.body(path, method, {"event_id": 10**9})
+            if "Idempotency-Key" in [p["name"] for p in self.doc["paths"][path][method].get("parameters", [])]:
+                self.keyed(path, method, GOOD_BODIES.get(key, {}))
+            if key in STALE_BODIES:
+                self.body(path, method, {**STALE_BODIES[key], "base_version": 0})
         else:
             self.send(path, method, self.url(path))
             if "/camera" in path:  # the table camera is the tablet's alone

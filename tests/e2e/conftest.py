@@ -190,8 +190,8 @@ def cluttered_server():
     shutil.rmtree(data_dir, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def browser():
+def _chromium():
+    """Headless Chromium with its own profile, driven by Selenium (quit it, then remove the profile)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -206,6 +206,21 @@ def browser():
     driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=opts)
     driver.set_page_load_timeout(20)
     SHOTS.mkdir(parents=True, exist_ok=True)
+    return driver, profile
+
+
+@pytest.fixture(scope="session")
+def browser():
+    driver, profile = _chromium()
+    yield driver
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture()
+def second_browser():
+    """Another tablet at the same table: a second Chromium of its own (two devices, two sessions)."""
+    driver, profile = _chromium()
     yield driver
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
