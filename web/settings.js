@@ -2,16 +2,27 @@
 // Each change is one event (POST /api/tables/<token>/settings), undone like any other; a swap and
 // a house-rule change take effect from the next hand (the server says which: `hand_no`). The
 // house-rule controls are the rule set's options with their ranges, filled with the latest rules.
-import { api } from "./api.js";
+import { api, isStale, write } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showErrorIn, toast } from "./dom.js";
 import { optionInput, optionKind } from "./home.js";
 import { t } from "./i18n.js";
 import { store } from "./store.js";
 
-/** Send one change; the table (names, rules) is fetched again. Resolves to the recorded event. */
+/**
+ * Send one change, made on the ledger version on screen (a change refused as stale: the table is
+ * fetched again and the error says another device wrote first); the table (names, rules) is
+ * fetched again. Resolves to the recorded event.
+ */
 async function change(body) {
   const token = store.get("token");
-  const answer = await api("POST", `/api/tables/${token}/settings`, body);
+  const base = store.get("view").ledger.version;
+  let answer;
+  try {
+    answer = await write(`/api/tables/${token}/settings`, { ...body, base_version: base });
+  } catch (e) {
+    if (isStale(e)) store.set({ view: await api("GET", `/api/tables/${token}`) });
+    throw e;
+  }
   store.set({ view: await api("GET", `/api/tables/${token}`) });
   return answer.event;
 }

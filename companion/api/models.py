@@ -118,7 +118,7 @@ class Swap(Request):
     players: list[PlayerIndex] = Field(min_length=2, max_length=2)
 
 
-class SettingsBody(Request):
+class SettingsBody(Versioned):
     """One change to a table after creation: ``rename``, ``swap`` or ``options`` (house rules from
     the next hand on: only the options that change, the others stay as they are)."""
 

@@ -304,7 +304,7 @@ PATHS: dict[str, Any] = {
             "house rules (from the next hand; each hand keeps the rules it was played under); undone like any event",
             {"201": _json(m.Recorded), **WRITE},
             body=_body(m.SettingsBody),
-            params=(TOKEN,),
+            params=(TOKEN, KEY),
         )
     },
     f"{T}/photos": {

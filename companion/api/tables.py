@@ -20,11 +20,12 @@ from .. import settings
 from ..errors import bad
 from ..exports import ledger_csv
 from ..ledger import Replay, replay
-from ..live import Current, ledger_of, record
+from ..live import Current, ledger_of
 from ..rules import TableRules
 from .models import NewTable, SettingsBody
 from .request import TableRef, parse_body, store, table_for
 from .views import table_view
+from .writes import recorded
 
 bp = Blueprint("tables", __name__, url_prefix="/api/tables")
 
@@ -105,8 +106,7 @@ def change_settings(token: str) -> tuple[Response, int]:
         data = {"hand_no": start, "state": led.state.to_dict(), **change, "payments": [0, 0, 0, 0]}
         return "settings", data, None
 
-    event, changes = record(store(), ref.table, ref.rules, build)
-    return jsonify({"ok": True, "event": event.to_dict(), "changes": changes.to_dict()}), 201
+    return recorded(ref, body, build)
 
 
 def _since() -> int | None:
