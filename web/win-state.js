@@ -16,10 +16,10 @@ export function currentDraft() {
   return win.drafts[win.cur];
 }
 
-/** The rule set's facts the page asks about: indicator, win_flags, roles (GET /api/variants). */
+/** The rule set's facts the page asks about: indicator, win_flags, roles, tile_codes (GET /api/variants). */
 export function ruleFacts() {
-  const { indicator, win_flags: winFlags, roles } = store.get("view").table.variant;
-  return { indicator, winFlags, roles };
+  const { indicator, win_flags: winFlags, roles, tile_codes: tileCodes } = store.get("view").table.variant;
+  return { indicator, winFlags, roles, tileCodes };
 }
 
 /** Redraw the whole win screen (the store tells the win screens that the win changed). */
@@ -34,5 +34,8 @@ export function markEdited() {
     win.step = "ask";
     win.result = null;
     byId("step-result").hidden = true;
+    byId("confirm-btn").hidden = true;
+    byId("another-winner").hidden = true;
+    byId("score-btn").hidden = false;
   }
 }

@@ -62,10 +62,11 @@ function renderWin() {
     renderGroups();
     renderAsk();
   }
-  if (at >= 3) {
-    renderResult(win.result, win.state);
-    byId("another-winner").hidden = win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
-  }
+  byId("win-bar").hidden = at < 1;
+  byId("score-btn").hidden = at >= 3;
+  byId("confirm-btn").hidden = at < 3;
+  byId("another-winner").hidden = at < 3 || win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
+  if (at >= 3) renderResult(win.result, win.state);
 }
 
 /** Step 3: who won, self-draw or whose discard, and the rule set's win flags. */

@@ -205,6 +205,7 @@ class VariantInfo(OpenAnswer):
     indicator: str | None = Field(None, description="the face-up table tiles this rule set reads besides the hand")
     win_flags: list[str] = Field(default_factory=list, description="the `win` facts a photo cannot show")
     roles: list[str] = Field(default_factory=list, description="what a group of tiles in a photo can be")
+    tile_codes: list[str] = Field(default_factory=list, description="the tile kinds in the rule set's tile set")
     draw_needs: list[str] | None = Field(None, description="facts a drawn hand must carry (in a table's view)")
 
 
