@@ -67,6 +67,8 @@ const STRINGS = {
     live: "live", you_are_here: "", photo_too_big: "That file is not a photo the browser can read. Try another photo.",
     options_json_bad: "Option {name} needs valid JSON.", names_needed: "Every seat needs a player name.",
     no_variants: "No rule sets are installed yet.", open: "Open", watch: "watch",
+    hand_axis: "hand", try_again: "Try again", no_tiles_read: "No tiles could be read in this photo.",
+    photo_late: "The photo was read after you entered tiles: your tiles are kept. Tap Retake photo to use a photo instead.",
   },
   zh: {
     app_title: "麻将牌桌助手", new_table: "新牌桌", table_name: "牌桌名称(可选)",
@@ -131,13 +133,64 @@ const STRINGS = {
     live: "实时", you_are_here: "", photo_too_big: "浏览器无法读取这个文件,请换一张照片。",
     options_json_bad: "选项 {name} 需要有效的 JSON。", names_needed: "每个座位都要填玩家名字。",
     no_variants: "还没有安装任何规则。", open: "打开", watch: "观看",
-    err_not_a_win: "这副牌不成和", err_below_minimum: "番数不够起和", err_not_on_discard: "这副牌只能自摸",
-    err_sealed: "和牌者被封,不能和", err_wrong_tile_count: "牌数不对", err_too_many_copies: "同一张牌太多",
-    err_tile_not_in_set: "本规则的牌里没有这张", err_bad_meld: "副露不对", err_bad_notation: "牌的写法不对",
-    err_bad_input: "输入有误", err_bad_json: "数据格式错误", err_too_large: "照片太大", err_not_an_image: "这不是照片",
-    err_no_such_table: "找不到牌桌", err_read_only: "观看链接不能修改", err_nothing_to_undo: "没有可撤销的",
-    err_stale: "账本刚被其他设备修改", err_bad_option: "规则选项有误",
+    hand_axis: "局", try_again: "重试", no_tiles_read: "这张照片里没有认出牌。",
+    photo_late: "照片识别完成时你已输入了牌:保留你输入的牌。想用照片请点“重拍”。",
   },
+};
+
+/**
+ * Every error code the server can send, in English and Chinese ([en, zh]). In Chinese the page
+ * leads the server's message with the translation; in English the server's own message (which
+ * says what is wrong and what to do) is shown, this text only when it sends none.
+ * tests/companion/test_messages.py checks that every code in engine/, vision/ and companion/ is here.
+ */
+export const ERRORS = {
+  bad_input: ["The input is not right", "输入有误"],
+  bad_json: ["The data sent is malformed", "数据格式错误"],
+  bad_meld: ["A meld is not right", "副露不对"],
+  bad_notation: ["The tiles are written wrongly", "牌的写法不对"],
+  bad_option: ["A house rule is not right", "规则选项有误"],
+  bad_seat: ["Not a seat (E, S, W, N)", "座位不对(东南西北)"],
+  below_minimum: ["Not enough to win by this table's rules", "番数不够起和"],
+  busy: ["The server is busy reading other photos", "服务器正忙着识别别的照片"],
+  chow_claim_not_allowed: ["This table does not allow a chow from a discard", "本桌不能吃牌"],
+  database_damaged: ["The ledger file is damaged", "账本文件损坏"],
+  disk_full: ["The server's disk is full", "服务器磁盘已满"],
+  empty_file: ["The photo is empty", "照片是空的"],
+  fewer_than_eight: ["Fewer than eight tiles of one suit", "同一门牌不足八张"],
+  http_error: ["The server refused the request", "服务器拒绝了请求"],
+  internal: ["The server hit an error; nothing was recorded", "服务器出错,没有记录任何东西"],
+  invalid: ["The input is not right", "输入有误"],
+  method_not_allowed: ["The server does not take this request", "服务器不接受这个请求"],
+  missing_indicator: ["The Baida indicator is missing", "缺少百搭指示牌"],
+  no_such_hand: ["That hand is no longer in the ledger", "账本里已没有这一局"],
+  no_such_photo: ["No such photo at this table", "本桌没有这张照片"],
+  no_such_table: ["Table not found", "找不到牌桌"],
+  not_a_win: ["These tiles are not a winning hand", "这副牌不成和"],
+  not_an_image: ["This is not a photo", "这不是照片"],
+  not_found: ["Not found", "找不到"],
+  not_on_discard: ["This hand can only win by self-draw", "这副牌只能自摸"],
+  nothing_to_undo: ["Nothing to undo", "没有可撤销的"],
+  rate_limited: ["Too many requests: wait a moment", "请求太频繁,请稍等"],
+  read_only: ["A watch link cannot change the table", "观看链接不能修改"],
+  recognizer_unavailable: ["The tile reader is not available", "识别牌的功能不可用"],
+  refused: ["The rules refuse this hand", "规则不允许这副牌"],
+  sealed: ["The winner is sealed and cannot win", "和牌者被封,不能和"],
+  seven_pairs_not_allowed: ["This table does not allow seven pairs", "本桌不能和七对"],
+  stale: ["Another device changed the ledger just now", "账本刚被其他设备修改"],
+  storage_unavailable: ["The server cannot write the ledger", "服务器无法写入账本"],
+  tile_not_in_set: ["This rule set has no such tile", "本规则的牌里没有这张"],
+  too_large: ["The photo is too large", "照片太大"],
+  too_many_copies: ["Too many copies of one tile", "同一张牌太多"],
+  too_small: ["The photo is too small to read tiles", "照片太小,认不出牌"],
+  truncated: ["The photo file is cut short", "照片文件不完整"],
+  unknown_host: ["The server does not answer to this address", "服务器不接受这个地址"],
+  unknown_variant: ["No such rule set", "没有这个规则"],
+  unsupported_format: ["Use a JPEG or PNG photo", "请用 JPEG 或 PNG 照片"],
+  unsupported_media_type: ["Send the data as JSON or a photo", "请以 JSON 或照片发送"],
+  wild_flower_exposed: ["A wild cannot stand for a flower", "百搭不能当花牌"],
+  wild_in_meld: ["A wild cannot be in a claimed meld", "副露里不能有百搭"],
+  wrong_tile_count: ["Wrong number of tiles", "牌数不对"],
 };
 
 /** The current language: "en" or "zh". */
@@ -159,7 +212,12 @@ export function t(key, vars) {
 
 /** The Chinese lead for a known server error code (null in English or for an unknown code). */
 export function errorLead(code) {
-  return (currentLang() === "zh" && STRINGS.zh["err_" + code]) || null;
+  return (currentLang() === "zh" && ERRORS[code]?.[1]) || null;
+}
+
+/** A server error code's message in the current language (null for an unknown code). */
+export function errorMessage(code) {
+  return ERRORS[code]?.[currentLang() === "zh" ? 1 : 0] ?? null;
 }
 
 /** A seat wind's name ("East", "东"). */
@@ -175,6 +233,17 @@ export function windShort(wind) {
 /** The label of a server object with `label` and `label_zh`, in the current language. */
 export function localLabel(obj) {
   return currentLang() === "zh" ? obj.label_zh || obj.label : obj.label || obj.label_zh;
+}
+
+/**
+ * A time the server sent (UTC, ISO 8601) as the tablet's clock shows it: in the browser's time
+ * zone, as "21:05", or with the date ("24 Nov 2026, 21:05") when `withDate`.
+ */
+export function localTime(iso, withDate = false) {
+  const when = new Date(iso);
+  if (Number.isNaN(when.getTime())) return String(iso);
+  const opts = withDate ? { dateStyle: "medium", timeStyle: "short" } : { hour: "2-digit", minute: "2-digit" };
+  return new Intl.DateTimeFormat(currentLang() === "zh" ? "zh-CN" : undefined, opts).format(when);
 }
 
 /** "+3" for 3, "-2" for -2, "0" for 0. */

@@ -47,8 +47,10 @@ function framedTiles(d) {
 export function renderPhoto() {
   const d = currentDraft();
   byId("photo-wrap").hidden = !d.imgUrl;
-  byId("recog-reason").hidden = !d.reason;
-  byId("recog-reason").textContent = d.reason || "";
+  // a poor reading (the recogniser says why, or found no tiles): "Try again" takes another photo
+  const poor = !!d.imgUrl && (!!d.reason || !d.tiles.length);
+  byId("recog-poor").hidden = !poor;
+  byId("recog-reason").textContent = d.reason || t("no_tiles_read");
   if (!d.imgUrl) return;
   const ignored = ignoredTiles(d), framed = framedTiles(d);
   const shown = d.tiles.filter((x) => x.quad && !x.removed);

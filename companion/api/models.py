@@ -192,6 +192,11 @@ class OptionInfo(OpenAnswer):
     choices: list[Any] | None = None
     minimum: int | None = Field(None, description="a number option: the smallest value allowed")
     maximum: int | None = Field(None, description="a number option: the largest value allowed")
+    label: str | None = Field(None, description="the house rule's name in players' words (English)")
+    label_zh: str | None = Field(None, description="the house rule's name in players' words (Chinese)")
+    help: str | None = Field(None, description="what the house rule means, for players (English)")
+    help_zh: str | None = Field(None, description="what the house rule means, for players (Chinese)")
+    choice_labels: list[dict[str, Any]] | None = Field(None, description="each value in words: {value, label, label_zh}")
 
 
 class VariantInfo(OpenAnswer):

@@ -142,7 +142,7 @@ def test_tablet_evening_in_english(live_server, browser):
     open_home(d, live_server, "en")
     assert visible(d, "#screen-home h1").text == "New table"
     # the rule set's documented options are shown with their defaults
-    assert "default: true" in d.find_element("id", "f-options").text
+    assert "default: Yes" in d.find_element("id", "f-options").text
     for i, name in enumerate(["Alice", "Bob", "Chen", "Dora"]):
         d.find_element("id", f"f-player-{i}").send_keys(name)
     shot(d, "tablet_en_1_new_table")
