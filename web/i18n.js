@@ -193,6 +193,41 @@ export const ERRORS = {
   wrong_tile_count: ["Wrong number of tiles", "牌数不对"],
 };
 
+/**
+ * The rule sets' result notes (engine/rules/*/variant.py), in players' words in both languages:
+ * [pattern, English, Chinese]; {1}, {2} are the pattern's groups, a seat letter becomes the player.
+ */
+const NOTES = [
+  [/^the discard goes to ([ESWN]), (?:closer|nearer) in turn after ([ESWN])/, "The discard goes to {1}, the next in turn after {2}.", "这张牌归 {1}(点炮者 {2} 之后最近的一位)。"],
+  [/^the dealer pays (\d+) more points for a streak of (\d+)$/, "The dealer pays {1} more points for a streak of {2}.", "庄家连庄 {2} 局,多付 {1} 分。"],
+  [/^no sea floor bonus on a discard/, "No last-tile bonus on a discard: the last tiles are not discarded.", "点和不算海底:海底阶段不打牌。"],
+  [/^also applies, not added \(combine: highest\): (.+) (\d+)$/, "Also applies but not added (only the best counts): {1} {2}.", "也符合但不另加(只算最高的一项):{1} {2}。"],
+  [/^robbed kong: ([ESWN])'s kong never stands/, "Robbed kong: {1}'s kong does not stand, so record no kong payment for it.", "抢杠:{1} 的杠不成立,不要记杠钱。"],
+  [/^the robbed kong was ([ESWN])'s; the contract makes ([ESWN]) pay alone, ×5 once$/, "The robbed kong was {1}'s; under the contract {2} pays alone, ×5 once.", "被抢的杠是 {1} 的;包牌由 {2} 一人付,×5 一次。"],
+  [/^([ESWN]) is both the robbed kong's declarer and the contracted player: ×5 once$/, "{1} both had the robbed kong and is under contract: ×5 once.", "{1} 既被抢杠又被包牌:×5 一次。"],
+  [/^first_turn: the dealer's Heavenly Win is a self-draw/, "First turn: the dealer's heavenly win must be a self-draw on the starting hand; not counted.", "天和必须是庄家起手自摸;不算。"],
+  [/^first_turn: Earthly Win is a win on the dealer's first discard/, "First turn: an earthly win is a win on the dealer's first discard; not counted.", "地和是和庄家打出的第一张牌;不算。"],
+];
+
+/**
+ * A result note in the current language, its seats named by `who(seat)` (the note as the rule set
+ * wrote it when no pattern knows it).
+ * @param {string} note
+ * @param {(seat: string) => string} who
+ */
+export function localNote(note, who) {
+  for (const [pattern, en, zh] of NOTES) {
+    const m = pattern.exec(note);
+    if (!m) continue;
+    let text = currentLang() === "zh" ? zh : en;
+    m.slice(1).forEach((g, k) => {
+      text = text.split(`{${k + 1}}`).join(/^[ESWN]$/.test(g) ? who(g) : g);
+    });
+    return text;
+  }
+  return note;
+}
+
 /** The current language: "en" or "zh". */
 export function currentLang() {
   return store.get("lang");

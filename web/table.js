@@ -63,7 +63,7 @@ function renderTable() {
   /** @type {HTMLButtonElement} */ (byId("act-undo")).disabled = !ledger.last_undoable;
   /** @type {HTMLInputElement} */ (byId("share-url")).value = location.origin + table.links.watch;
   const token = store.get("token");
-  /** @type {HTMLAnchorElement} */ (byId("export-csv")).href = `/api/tables/${token}/export.csv`;
+  /** @type {HTMLAnchorElement} */ (byId("export-csv")).href = `/api/tables/${token}/export.csv?lang=${store.get("lang")}`;
   /** @type {HTMLAnchorElement} */ (byId("export-json")).href = `/api/tables/${token}/export.json`;
   renderChart();
   renderLedger();

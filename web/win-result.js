@@ -2,7 +2,7 @@
 // or bloom tiles the rule set reports, the payments as arrows between the seats and per player.
 import { errorText } from "./api.js";
 import { byId, element, replaceChildren, svgElement } from "./dom.js";
-import { localLabel, signed, t, windShort } from "./i18n.js";
+import { localLabel, localNote, signed, t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { store } from "./store.js";
 import { tileFace } from "./tiles.js";
@@ -115,7 +115,8 @@ function winnerBlock(r, state) {
     (r.multipliers || []).length ? element("div", {}, element("h4", {}, t("multipliers")), element("ul", { class: "mults" }, r.multipliers.map((m) =>
       element("li", {}, `${localLabel(m)} ×${m.factor}`, m.payer ? ` (${t("for_payer", { seat: playerAt(state, m.payer) })})` : "")))) : null,
     extrasBlock(r, state),
-    (r.notes || []).length ? element("div", { class: "muted notes" }, r.notes.join(" · ")) : null);
+    (r.notes || []).length ? element("div", { class: "muted notes" },
+      r.notes.map((n) => localNote(n, (w) => `${windShort(w)} ${playerAt(state, w)}`)).join(" · ")) : null);
 }
 
 /** Show a scored win (the answer of POST …/hands/score) for the hand in `state`. */
