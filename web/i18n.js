@@ -194,7 +194,7 @@ export const ERRORS = {
 };
 
 /**
- * The rule sets' result notes (engine/rules/*/variant.py), in players' words in both languages:
+ * The rule sets' result notes (each rule set's variant.py), in players' words in both languages:
  * [pattern, English, Chinese]; {1}, {2} are the pattern's groups, a seat letter becomes the player.
  */
 const NOTES = [
