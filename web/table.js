@@ -196,10 +196,12 @@ function renderChart() {
   const showMarkers = points.length <= 40;
   for (let p = 0; p < 4; p++) {
     const { dash, marker: shape } = LINE_STYLES[p], colour = PLAYER_COLORS[p];
-    const line = points.map((pt, i) => `${x(i).toFixed(1)},${y(pt.balances[p]).toFixed(1)}`).join(" ");
+    // equal balances run side by side: each line is drawn 2 px apart from the next
+    const yp = (v) => y(v) + (p - 1.5) * 2;
+    const line = points.map((pt, i) => `${x(i).toFixed(1)},${yp(pt.balances[p]).toFixed(1)}`).join(" ");
     svg.append(svgElement("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": 3, "stroke-linejoin": "round", "stroke-dasharray": dash, class: `line-${p}` }));
     const at = showMarkers ? points.map((_, i) => i) : [points.length - 1];
-    for (const i of at) svg.append(marker(shape, x(i), y(points[i].balances[p]), colour));
+    for (const i of at) svg.append(marker(shape, x(i), yp(points[i].balances[p]), colour));
   }
   const key = (i) => svgElement("svg", { width: 34, height: 12, viewBox: "0 0 34 12", class: "key" },
     svgElement("line", { x1: 1, y1: 6, x2: 33, y2: 6, stroke: PLAYER_COLORS[i], "stroke-width": 3, "stroke-dasharray": LINE_STYLES[i].dash }),

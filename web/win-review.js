@@ -147,7 +147,7 @@ export function renderGroups() {
   const listed = d.groups.map((g, n) => [g, n]).sort(([a, m], [b, n]) => listRank(a) - listRank(b) || m - n);
   replaceChildren(byId("groups"), groupsBar(d), ...listed.map(([g, n]) => {
     const tiles = liveTiles(d, g);
-    if (!tiles.length && !g.manualEmpty) return null;
+    if (!tiles.length) return null;
     const asked = d.ask && g.hand === false && g.reason === "indicator" ? " asked" : "";
     return element("div", { class: `group r-${g.role}${asked}`, dataset: { group: n } },
       element("div", { class: "group-head" }, element("span", { class: "muted" }, t("group", { n: n + 1 })), ...groupControls(d, g, n)),
@@ -253,8 +253,8 @@ function fixTile(i) {
  */
 function pickTiles(group) {
   const d = currentDraft();
-  const g = group || addGroup(d, [], "hand");
-  if (!group) g.manualEmpty = true;
+  // a new group is made with its first tile: closing the picker without one leaves no empty group
+  let g = group;
   const preview = element("div", { class: "group-tiles" });
   const body = element("div", {}, preview, pickerGrid(),
     element("button", { type: "button", class: "primary big", id: "picker-done" }, t("done")));
@@ -263,6 +263,7 @@ function pickTiles(group) {
   onEvent(body, "click", ".picker button[data-code]", (button) => {
     const code = button.dataset.code;
     markEdited();
+    if (!g) g = addGroup(d, [], "hand");
     const i = addTile(d, code);
     g.tiles.push(i);
     if (g.role === "hand" && !isFlower(code) && !hasWinning(d)) d.winning = i;
