@@ -196,7 +196,9 @@ class OptionInfo(OpenAnswer):
     label_zh: str | None = Field(None, description="the house rule's name in players' words (Chinese)")
     help: str | None = Field(None, description="what the house rule means, for players (English)")
     help_zh: str | None = Field(None, description="what the house rule means, for players (Chinese)")
-    choice_labels: list[dict[str, Any]] | None = Field(None, description="each value in words: {value, label, label_zh}")
+    choice_labels: list[dict[str, Any]] | None = Field(
+        None, description="each value in words: {value, label, label_zh}"
+    )
 
 
 class VariantInfo(OpenAnswer):

@@ -48,7 +48,15 @@ def page_messages() -> dict[str, tuple[str, str]]:
 def test_the_collector_finds_the_codes_of_each_source():
     codes = server_codes()
     # an engine error, a rule set's refusal, a companion ApiError, a `bad(code=…)`, an HTTP and a storage code, a vision code
-    assert {"bad_notation", "not_a_win", "no_such_table", "bad_json", "method_not_allowed", "disk_full", "truncated"} <= codes
+    assert {
+        "bad_notation",
+        "not_a_win",
+        "no_such_table",
+        "bad_json",
+        "method_not_allowed",
+        "disk_full",
+        "truncated",
+    } <= codes
     assert "" not in codes
 
 

@@ -95,7 +95,7 @@ def test_the_real_recogniser_reads_the_fixture_photo_end_to_end(real_server, bro
     click(d, "#q-from button[data-seat=self]")
     click(d, "#score-btn")
     payments_on_screen(d)
-    TAPS["fixture photo, real recogniser (%d misread)" % fixed] = taps(d) + CAMERA_TAPS
+    TAPS[f"fixture photo, real recogniser ({fixed} misread)"] = taps(d) + CAMERA_TAPS
     click(d, "#confirm-btn")
     visible(d, "#screen-table #seat-0")
     assert sum(balances(d)) == 0 and balances(d)[1] > 0
