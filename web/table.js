@@ -1,6 +1,6 @@
 // The table: the four seats with their balances, the actions, the balance chart and the ledger.
 // It renders whenever the store's view changes while it is shown; a watch link polls for news.
-import { api } from "./api.js";
+import { api, errorText } from "./api.js";
 import { byId, element, onEvent, replaceChildren, svgElement, toast } from "./dom.js";
 import { localTime, signed, t, windName, windShort } from "./i18n.js";
 import { PLAYER_COLORS, playerAt } from "./seats.js";
@@ -100,7 +100,7 @@ export function describeEntry(entry) {
   if (entry.kind === "hand" && entry.outcome === "draw") return t("ev_draw");
   if (entry.kind === "hand") {
     return entry.result.results.map((r) => {
-      if (r.ok === false) return `${t("ev_refused", { who: playerAt(state, r.winner) })} (${r.error.message})`;
+      if (r.ok === false) return `${t("ev_refused", { who: playerAt(state, r.winner) })} (${errorText(r.error)})`;
       const win = (entry.winners.find((w) => w.winner === r.winner) || {}).win || {};
       const how = win.by === "discard" ? t("ev_discard", { who: playerAt(state, win.from) }) : t("ev_self_draw");
       return `${t("ev_win", { who: playerAt(state, r.winner) })} · ${r.value} · ${how}`;
