@@ -265,7 +265,8 @@ def real_server():
 
 
 #: what the scripted server's recogniser does on its next calls: "fail" (503 busy), "slow" (answers
-#: the fixture reading after SLOW_S seconds); with none left it answers at once
+#: the fixture reading after SLOW_S seconds), "empty" (a photo with no tiles read, and why); with
+#: none left it answers the fixture reading at once
 SCRIPT: list[str] = []
 SLOW_S = 2.5
 
@@ -283,6 +284,9 @@ def scripted_server():
             raise ApiError(503, "busy", "the recogniser is busy; try again in a moment", "photo")
         if step == "slow":
             time.sleep(SLOW_S)
+        if step == "empty":
+            empty = {"tiles": [], "groups": [], "width": 1200, "height": 900, "timings_ms": {"total": 1.0}}
+            return _Reading(empty | {"reason": "no tiles found: the photo is too dark or blurred"})
         return _Reading(photo_reading())
 
     server, data_dir = _serve("mjc-e2e-scripted-", recognizer)

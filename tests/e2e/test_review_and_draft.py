@@ -93,6 +93,16 @@ def test_try_again_after_a_failed_reading_and_a_late_reading_keeps_typed_tiles(s
     click(d, "#photo-retry")
     _wait(d, lambda x: _roles(x) == ["hand", "meld"])
     click(d, "#win-cancel")
+    # a poor reading (no tiles, and why): "Try again" goes back to take another photo
+    conftest.SCRIPT[:] = ["empty"]
+    click(d, "#act-win")
+    _photo(d)
+    assert "too dark" in visible(d, "#recog-poor").text
+    click(d, "#photo-try-again")
+    visible(d, "#step-capture")
+    _photo(d)
+    _wait(d, lambda x: _roles(x) == ["hand", "meld"])
+    click(d, "#win-cancel")
     # a slow reading arrives after the table typed the hand: the typed tiles stay
     conftest.SCRIPT[:] = ["slow"]
     click(d, "#act-win")
