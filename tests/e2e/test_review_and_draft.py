@@ -226,3 +226,29 @@ def test_the_table_layout_targets_chart_and_local_times(live_server, browser):
     finally:
         d.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
     assert not script_errors(d)
+
+
+@pytest.mark.parametrize(
+    ("lang", "note"),
+    [
+        ("en", "No last-tile bonus on a discard: the last tiles are not discarded."),
+        ("zh", "点和不算海底:海底阶段不打牌。"),
+    ],
+)
+def test_result_notes_are_in_players_words(live_server, browser, lang, note):
+    """A Hefei win on a discard marked "last tile": the rule set's note, in the page's language."""
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, live_server, lang)
+    create_table(d, ["Ann", "Bob", "Chen", "Dora"], variant="hefei")
+    click(d, "#act-win")
+    click(d, "#manual-btn")
+    d.find_element("id", "notation-input").send_keys("234m345m456m678m22m\n")
+    _wait(d, lambda x: len(group_codes(x)) == 1)
+    click(d, "#q-winner button[data-seat=S]")
+    click(d, "#q-from button[data-seat=W]")
+    click(d, "#flag-last_tile")
+    click(d, "#score-btn")
+    assert visible(d, "#result .notes").text == note
+    click(d, "#win-cancel")
+    assert not script_errors(d)
