@@ -163,8 +163,8 @@ def test_taps_from_someone_won_to_payments_meet_the_targets(cluttered_server, li
     print("\n  taps from 'someone won' to payments on screen")
     print(f"  {'case':<48} {'taps':>4}  target")
     for case, n in TAPS.items():
-        target = 10 if case == "typed hand" else 8
-        print(f"  {case:<48} {n:>4}  <= {target}")
+        target = {"typed hand": "<= 10", "cluttered table photo (Ningbo)": "<= 8"}.get(case, "(measured)")
+        print(f"  {case:<48} {n:>4}  {target}")
     assert photo_taps <= 8 and typed_taps <= 10, TAPS
     assert not script_errors(d)
 
