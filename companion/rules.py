@@ -19,6 +19,7 @@ from engine.rules import get_variant
 from engine.rules.base import Variant, resolve_options
 from engine.seats import SEATS, Seat
 
+from .house_rules import labelled
 from .store import Table
 
 
@@ -37,7 +38,7 @@ class TableRules:
 
     def describe(self) -> dict[str, Any]:
         """The rule set as the page reads it: name, titles, options, facts, and ``draw_needs``."""
-        return self.variant.describe() | {"draw_needs": self.draw_needs()}
+        return labelled(self.variant.describe()) | {"draw_needs": self.draw_needs()}
 
     def next_dealer_args(self) -> list[str]:
         """The keyword facts the rule set's ``next_dealer`` accepts (``discarder``, ``last_drawer``)."""

@@ -1,7 +1,7 @@
 // Talking to the companion: JSON requests, the photo upload, typed tiles read by the server.
 // A refused request throws ApiError whose message is the server's (what is wrong and what to
 // do), led in Chinese by a translation of its code, and naming the field it concerns.
-import { errorLead, t } from "./i18n.js";
+import { errorLead, errorMessage, t } from "./i18n.js";
 
 export class ApiError extends Error {
   /**
@@ -18,8 +18,8 @@ export class ApiError extends Error {
 
 /** The text shown for a server error {code, message, field}. */
 export function errorText(err) {
-  const lead = errorLead(err.code);
-  return (lead ? lead + " — " : "") + err.message + (err.field ? ` [${err.field}]` : "");
+  const lead = errorLead(err.code), message = err.message || errorMessage(err.code) || err.code;
+  return (lead && lead !== message ? lead + " — " : "") + message + (err.field ? ` [${err.field}]` : "");
 }
 
 /**

@@ -2,7 +2,7 @@
 // set's documented house rules) and the tables this device has opened.
 import { api } from "./api.js";
 import { byId, element, replaceChildren, showError } from "./dom.js";
-import { t } from "./i18n.js";
+import { localTime, t } from "./i18n.js";
 import { store } from "./store.js";
 import { openTable } from "./table.js";
 
@@ -53,7 +53,7 @@ function renderHome() {
   byId("recent-box").hidden = !recent.length;
   replaceChildren(byId("recent"), ...recent.slice(0, 8).map((r) => element("li", {},
     element("a", { href: `/t/${r.token}` }, r.name || r.variant), " ",
-    element("span", { class: "muted" }, r.players.join(" · "), " · ", r.created.slice(0, 10)))));
+    element("span", { class: "muted" }, r.players.join(" · "), " · ", localTime(r.created, true)))));
 }
 
 function renderPlayers() {
@@ -90,7 +90,7 @@ export function optionInput(option, kind, attrs, previous) {
     input = element("input", { type: "checkbox", ...attrs });
     input.checked = has ? previous : option.default;
   } else if (kind === "choice") {
-    input = element("select", attrs, option.choices.map((c) => element("option", { value: JSON.stringify(c) }, String(c))));
+    input = element("select", attrs, option.choices.map((c) => element("option", { value: JSON.stringify(c) }, valueWords(option, c))));
     input.value = has ? previous : JSON.stringify(option.default);
   } else if (kind === "number") {
     input = element("input", { type: "number", step: Number.isInteger(option.default) ? 1 : "any", min: option.minimum, max: option.maximum, ...attrs });
@@ -104,6 +104,25 @@ export function optionInput(option, kind, attrs, previous) {
   }
   input.dataset.kind = kind;
   return input;
+}
+
+/** A house rule's name in players' words, in the page's language (its option name when it has none). */
+function ruleName(option) {
+  const zh = store.get("lang") === "zh";
+  return (zh ? option.label_zh : option.label) || option.label || option.name.replace(/_/g, " ");
+}
+
+/** What a house rule means, in the page's language. */
+function ruleHelp(option) {
+  const zh = store.get("lang") === "zh";
+  return (zh ? option.help_zh : option.help) || option.help || option.description;
+}
+
+/** A value of a house rule in words ("Yes", "1 tai once", "每局 4 分"), else as it is. */
+function valueWords(option, value) {
+  const words = (option.choice_labels || []).find((c) => c.value === value);
+  if (words) return store.get("lang") === "zh" ? words.label_zh : words.label;
+  return typeof value === "object" ? (Object.keys(value || {}).length ? JSON.stringify(value) : "—") : String(value);
 }
 
 /** The chosen rule set's options, each with its default and description; values typed for a
@@ -122,9 +141,9 @@ function renderOptions() {
     const attrs = { "data-opt": o.name, "data-variant": variant.name, id: "opt-" + o.name };
     const input = optionInput(o, optionKind(o), attrs, previous[o.name + "|" + variant.name]);
     box.append(element("div", { class: "option" },
-      element("label", { for: "opt-" + o.name, class: "opt-name" }, o.name.replace(/_/g, " ")), input,
+      element("label", { for: "opt-" + o.name, class: "opt-name" }, ruleName(o)), input,
       element("p", { class: "opt-desc" },
-        element("span", { class: "default" }, t("default_is", { v: JSON.stringify(o.default) })), " ", o.description)));
+        element("span", { class: "default" }, t("default_is", { v: valueWords(o, o.default) })), " ", ruleHelp(o))));
   }
 }
 

@@ -1,13 +1,13 @@
 // The table: the four seats with their balances, the actions, the balance chart and the ledger.
 // It renders whenever the store's view changes while it is shown; a watch link polls for news.
-import { api } from "./api.js";
+import { api, errorText } from "./api.js";
 import { byId, element, onEvent, replaceChildren, svgElement, toast } from "./dom.js";
-import { signed, t, windName, windShort } from "./i18n.js";
+import { localTime, signed, t, windName, windShort } from "./i18n.js";
 import { PLAYER_COLORS, playerAt } from "./seats.js";
 import { describeSettings, rulesLabel, settingsSheet } from "./settings.js";
 import { claimSheet, drawSheet, kongSheet, undoSheet } from "./sheets.js";
 import { store } from "./store.js";
-import { startCorrection, startWin } from "./win.js";
+import { resumeWin, startCorrection, startWin } from "./win.js";
 
 let pollTimer = 0;
 
@@ -21,6 +21,7 @@ export async function openTable(token, view) {
     return;
   }
   store.set({ token, view, readOnly: view.table.read_only, screen: "table" });
+  if (!view.table.read_only) resumeWin();
   startPolling();
 }
 
@@ -63,7 +64,7 @@ function renderTable() {
   /** @type {HTMLButtonElement} */ (byId("act-undo")).disabled = !ledger.last_undoable;
   /** @type {HTMLInputElement} */ (byId("share-url")).value = location.origin + table.links.watch;
   const token = store.get("token");
-  /** @type {HTMLAnchorElement} */ (byId("export-csv")).href = `/api/tables/${token}/export.csv`;
+  /** @type {HTMLAnchorElement} */ (byId("export-csv")).href = `/api/tables/${token}/export.csv?lang=${store.get("lang")}`;
   /** @type {HTMLAnchorElement} */ (byId("export-json")).href = `/api/tables/${token}/export.json`;
   renderChart();
   renderLedger();
@@ -100,7 +101,7 @@ export function describeEntry(entry) {
   if (entry.kind === "hand" && entry.outcome === "draw") return t("ev_draw");
   if (entry.kind === "hand") {
     return entry.result.results.map((r) => {
-      if (r.ok === false) return `${t("ev_refused", { who: playerAt(state, r.winner) })} (${r.error.message})`;
+      if (r.ok === false) return `${t("ev_refused", { who: playerAt(state, r.winner) })} (${errorText(r.error)})`;
       const win = (entry.winners.find((w) => w.winner === r.winner) || {}).win || {};
       const how = win.by === "discard" ? t("ev_discard", { who: playerAt(state, win.from) }) : t("ev_self_draw");
       return `${t("ev_win", { who: playerAt(state, r.winner) })} · ${r.value} · ${how}`;
@@ -125,6 +126,7 @@ function renderLedger() {
       element("span", { class: "pill" }, `#${e.hand_no}`), " ",
       element("span", { class: "muted" }, t("round", { w: windName(e.state.round_wind) })), " ",
       element("span", { class: "what" }, describeEntry(e)),
+      element("span", { class: "muted time" }, localTime(e.created_at)),
       e.corrected ? element("span", { class: "pill tag" }, t("corrected")) : null,
       e.kind === "hand" && rulesLabel(e, ledger.entries) ? element("span", { class: "pill tag rules" }, rulesLabel(e, ledger.entries)) : null,
       !readOnly && e.kind === "hand" && e.outcome === "win"
@@ -145,14 +147,41 @@ function renderHistory(log) {
       `${l.seq}. ${kindNames[l.kind] || l.kind} #${l.hand_no ?? ""}`,
       l.target ? ` → ${log.find((x) => x.id === l.target)?.seq ?? ""}.` : "",
       statusNames[l.status] ? element("span", { class: "pill tag" }, statusNames[l.status]) : null, " ",
-      element("span", { class: "muted" }, l.created_at.slice(11, 16)))))));
+      element("span", { class: "muted" }, localTime(l.created_at)))))));
 }
 
-/** Each player's balance after every event, one line per player, the starting points marked. */
+/** How each player's line is drawn, so equal balances stay apart: dash pattern and point marker. */
+const LINE_STYLES = [{ dash: "", marker: "circle" }, { dash: "9 5", marker: "square" }, { dash: "2 4", marker: "triangle" }, { dash: "12 4 2 4", marker: "diamond" }];
+
+/** A point marker of `shape` at (x, y) in `colour`. */
+function marker(shape, x, y, colour) {
+  const r = 4.5;
+  if (shape === "circle") return svgElement("circle", { cx: x, cy: y, r, fill: colour });
+  if (shape === "square") return svgElement("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: colour });
+  const pts = shape === "triangle" ? [[x, y - r - 1], [x + r + 1, y + r], [x - r - 1, y + r]] : [[x, y - r - 1], [x + r + 1, y], [x, y + r + 1], [x - r - 1, y]];
+  return svgElement("polygon", { points: pts.map((p) => p.join(",")).join(" "), fill: colour });
+}
+
+/** The hand numbers along the x axis: one tick where a hand starts, thinned to fit. */
+function handTicks(points, x, W, y0) {
+  const hands = points.map((p) => +(/^#(\d+)/.exec(p.label || "") || [])[1] || 0);
+  const every = Math.max(1, Math.ceil(points.length / Math.max(4, Math.floor(W / 46))));
+  const ticks = [svgElement("text", { x: x(0), y: y0, class: "axis", "text-anchor": "middle", text: "0" })];
+  hands.forEach((h, i) => {
+    if (h && h !== hands[i - 1] && i % every === 0) ticks.push(svgElement("text", { x: x(i), y: y0, class: "axis", "text-anchor": "middle", text: String(h) }));
+  });
+  return ticks;
+}
+
+/**
+ * Each player's balance after every event, one line per player (its own colour, dash pattern and
+ * markers, so lines with equal balances stay distinguishable), the starting points marked, the
+ * hand numbers along the x axis.
+ */
 function renderChart() {
   const { ledger, table } = store.get("view");
   const points = ledger.timeline, chart = byId("chart");
-  const W = Math.max(300, Math.min(960, chart.clientWidth || 640)), H = W < 500 ? 170 : 220, P = 34;
+  const W = Math.max(300, Math.min(960, chart.clientWidth || 640)), H = W < 500 ? 190 : 240, P = 34;
   const all = points.flatMap((p) => p.balances);
   let lo = Math.min(...all, table.start_points), hi = Math.max(...all, table.start_points);
   if (lo === hi) {
@@ -160,18 +189,27 @@ function renderChart() {
     hi += 1;
   }
   const x = (i) => P + (points.length > 1 ? (i * (W - 2 * P)) / (points.length - 1) : (W - 2 * P) / 2);
-  const y = (v) => H - P + 10 - ((v - lo) * (H - 2 * P)) / (hi - lo);
+  const y = (v) => H - P - 6 - ((v - lo) * (H - 2 * P - 6)) / (hi - lo);
   const svg = svgElement("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": t("balances_chart") });
   svg.append(svgElement("line", { x1: P, x2: W - P, y1: y(table.start_points), y2: y(table.start_points), class: "zero" }));
   svg.append(svgElement("text", { x: 4, y: y(hi) + 4, class: "axis", text: String(hi) }),
-    svgElement("text", { x: 4, y: y(lo) + 4, class: "axis", text: String(lo) }));
-  const last = points[points.length - 1];
+    svgElement("text", { x: 4, y: y(lo) + 4, class: "axis", text: String(lo) }),
+    ...handTicks(points, x, W, H - 8),
+    svgElement("text", { x: W - 4, y: H - 8, class: "axis", "text-anchor": "end", text: t("hand_axis") }));
+  const showMarkers = points.length <= 40;
   for (let p = 0; p < 4; p++) {
-    const line = points.map((pt, i) => `${x(i).toFixed(1)},${y(pt.balances[p]).toFixed(1)}`).join(" ");
-    svg.append(svgElement("polyline", { points: line, fill: "none", stroke: PLAYER_COLORS[p], "stroke-width": 3, "stroke-linejoin": "round" }));
-    svg.append(svgElement("circle", { cx: x(points.length - 1), cy: y(last.balances[p]), r: 4, fill: PLAYER_COLORS[p] }));
+    const { dash, marker: shape } = LINE_STYLES[p], colour = PLAYER_COLORS[p];
+    // equal balances run side by side: each line is drawn 2 px apart from the next
+    const yp = (v) => y(v) + (p - 1.5) * 2;
+    const line = points.map((pt, i) => `${x(i).toFixed(1)},${yp(pt.balances[p]).toFixed(1)}`).join(" ");
+    svg.append(svgElement("polyline", { points: line, fill: "none", stroke: colour, "stroke-width": 3, "stroke-linejoin": "round", "stroke-dasharray": dash, class: `line-${p}` }));
+    const at = showMarkers ? points.map((_, i) => i) : [points.length - 1];
+    for (const i of at) svg.append(marker(shape, x(i), yp(points[i].balances[p]), colour));
   }
-  const legend = element("div", { class: "legend" }, table.players.map((n, i) => element("span", { style: `--pc:${PLAYER_COLORS[i]}` }, n)));
+  const key = (i) => svgElement("svg", { width: 34, height: 12, viewBox: "0 0 34 12", class: "key" },
+    svgElement("line", { x1: 1, y1: 6, x2: 33, y2: 6, stroke: PLAYER_COLORS[i], "stroke-width": 3, "stroke-dasharray": LINE_STYLES[i].dash }),
+    marker(LINE_STYLES[i].marker, 17, 6, PLAYER_COLORS[i]));
+  const legend = element("div", { class: "legend" }, table.players.map((n, i) => element("span", { class: "legend-item" }, key(i), element("span", { class: "legend-name" }, n))));
   replaceChildren(chart, svg, legend);
 }
 

@@ -3,7 +3,7 @@
 // for a correction, each player's payment as recorded and as corrected, side by side.
 import { errorText } from "./api.js";
 import { byId, element, replaceChildren, svgElement } from "./dom.js";
-import { localLabel, signed, t, windShort } from "./i18n.js";
+import { localLabel, localNote, signed, t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { store } from "./store.js";
 import { tileFace } from "./tiles.js";
@@ -61,6 +61,20 @@ function extrasBlock(r, state) {
   return out;
 }
 
+/**
+ * `text` cut to about `px` pixels of 13 px bold type, with "…" when cut (an SVG box cannot
+ * ellipsise by itself): CJK characters count about 13 px, others about 8.
+ */
+function fitText(text, px) {
+  let width = 0, out = "";
+  for (const ch of text) {
+    width += /[\u2e80-\uffff]/.test(ch) ? 13 : 8;
+    if (width > px) return out.trimEnd() + "…";
+    out += ch;
+  }
+  return out;
+}
+
 /** Four seats round a square (East at the bottom, play runs counter-clockwise), arrows payer → winner. */
 function paymentArrows(result, state) {
   const W = 420, H = 300, pos = { E: [210, 270], S: [380, 150], W: [210, 30], N: [40, 150] };
@@ -83,7 +97,7 @@ function paymentArrows(result, state) {
   for (const w of SEATS) {
     const [x, y] = pos[w];
     svg.append(svgElement("rect", { x: x - 40, y: y - 22, width: 80, height: 44, rx: 10, class: `node${result.payments[w] > 0 ? " win" : ""}` }));
-    svg.append(svgElement("text", { x, y: y - 4, "text-anchor": "middle", class: "node-w", text: `${windShort(w)} ${playerAt(state, w)}`.slice(0, 14) }));
+    svg.append(svgElement("text", { x, y: y - 4, "text-anchor": "middle", class: "node-w", text: fitText(`${windShort(w)} ${playerAt(state, w)}`, 74) }));
     svg.append(svgElement("text", { x, y: y + 15, "text-anchor": "middle", class: "node-a", text: signed(result.payments[w] || 0) }));
   }
   return svg;
@@ -103,7 +117,8 @@ function winnerBlock(r, state) {
     (r.multipliers || []).length ? element("div", {}, element("h4", {}, t("multipliers")), element("ul", { class: "mults" }, r.multipliers.map((m) =>
       element("li", {}, `${localLabel(m)} ×${m.factor}`, m.payer ? ` (${t("for_payer", { seat: playerAt(state, m.payer) })})` : "")))) : null,
     extrasBlock(r, state),
-    (r.notes || []).length ? element("div", { class: "muted notes" }, r.notes.join(" · ")) : null);
+    (r.notes || []).length ? element("div", { class: "muted notes" },
+      r.notes.map((n) => localNote(n, (w) => `${windShort(w)} ${playerAt(state, w)}`)).join(" · ")) : null);
 }
 
 /** Show a scored win (the answer of POST …/hands/score) for the hand in `state`. */

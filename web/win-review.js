@@ -6,7 +6,7 @@ import { byId, element, onEvent, replaceChildren, showError, svgElement } from "
 import { t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { closeSheet, openSheet } from "./sheets.js";
-import { ALL_CODES, SUITS, isFlower, meldType, tileFace } from "./tiles.js";
+import { ALL_CODES, SUITS, isFlower, isTileCode, meldType, tileFace } from "./tiles.js";
 import { addGroup, addTile, chooseIndicator, codesOf, ignoreOthers, keepWinningInHand, liveTiles, meldFrom } from "./win-draft.js";
 import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
 
@@ -47,8 +47,10 @@ function framedTiles(d) {
 export function renderPhoto() {
   const d = currentDraft();
   byId("photo-wrap").hidden = !d.imgUrl;
-  byId("recog-reason").hidden = !d.reason;
-  byId("recog-reason").textContent = d.reason || "";
+  // a poor reading (the recogniser says why, or found no tiles): "Try again" takes another photo
+  const poor = !!d.imgUrl && (!!d.reason || !d.tiles.length);
+  byId("recog-poor").hidden = !poor;
+  byId("recog-reason").textContent = d.reason || t("no_tiles_read");
   if (!d.imgUrl) return;
   const ignored = ignoredTiles(d), framed = framedTiles(d);
   const shown = d.tiles.filter((x) => x.quad && !x.removed);
@@ -81,11 +83,16 @@ export function renderPhoto() {
   });
 }
 
+/** One-tap role chips: the rule set's roles for group n, the group's own one on. */
+function roleChips(g, n) {
+  return element("div", { class: "role-chips", role: "group", "aria-label": t("group", { n: n + 1 }) },
+    ruleFacts().roles.map((r) => element("button", {
+      type: "button", class: g.role === r ? "role-chip on" : "role-chip", "aria-pressed": String(g.role === r), dataset: { group: n, role: r },
+    }, t("role_" + r))));
+}
+
 function groupControls(d, g, n) {
-  const select = element("select", { class: "role", "aria-label": t("group", { n: n + 1 }), dataset: { group: n } },
-    ruleFacts().roles.map((r) => element("option", { value: r }, t("role_" + r))));
-  select.value = g.role;
-  const controls = [select];
+  const controls = [roleChips(g, n)];
   if (g.role === "meld" && d.winner) {
     const state = currentWin().state;
     const from = element("select", { class: "from", dataset: { group: n } }, SEATS.filter((x) => x !== d.winner).map((x) =>
@@ -140,7 +147,7 @@ export function renderGroups() {
   const listed = d.groups.map((g, n) => [g, n]).sort(([a, m], [b, n]) => listRank(a) - listRank(b) || m - n);
   replaceChildren(byId("groups"), groupsBar(d), ...listed.map(([g, n]) => {
     const tiles = liveTiles(d, g);
-    if (!tiles.length && !g.manualEmpty) return null;
+    if (!tiles.length) return null;
     const asked = d.ask && g.hand === false && g.reason === "indicator" ? " asked" : "";
     return element("div", { class: `group r-${g.role}${asked}`, dataset: { group: n } },
       element("div", { class: "group-head" }, element("span", { class: "muted" }, t("group", { n: n + 1 })), ...groupControls(d, g, n)),
@@ -149,7 +156,9 @@ export function renderGroups() {
         tiles.map((i) => {
           const tile = d.tiles[i];
           const marks = `${i === d.winning ? "winning" : ""} ${tile.code !== tile.orig && !tile.manual ? "edited" : ""}`;
-          const button = element("button", { type: "button", class: "tile-btn", dataset: { tile: i } }, tileFace(tile.code, marks));
+          const badge = i === d.winning ? element("span", { class: "win-badge" }, "★ " + t("winning_tile")) : null;
+          const button = element("button", { type: "button", class: i === d.winning ? "tile-btn is-winning" : "tile-btn", dataset: { tile: i } },
+            tileFace(tile.code, marks), badge);
           if (!tile.manual) button.style.setProperty("--cc", confidenceColour(tile));
           return button;
         }),
@@ -178,17 +187,30 @@ function countCode(d, code, except) {
     && d.groups.some((g) => g.role !== "ignore" && g.tiles.includes(i))).length;
 }
 
-/** Every tile by suit; a tile already used four times (a flower once) is disabled. */
+/**
+ * The rule set's tiles by suit (Hefei: ranks 2-8 of the three suits only); a tile already used
+ * four times (a flower once) over the groups in use is disabled.
+ */
 function pickerGrid(except) {
-  const d = currentDraft();
-  return element("div", { class: "picker" }, SUITS.map((suit) => element("div", { class: "picker-row" },
+  const d = currentDraft(), inSet = new Set(ruleFacts().tileCodes || ALL_CODES);
+  const suits = SUITS.filter((suit) => ALL_CODES.some((c) => c[1] === suit && inSet.has(c)));
+  return element("div", { class: "picker" }, suits.map((suit) => element("div", { class: "picker-row" },
     element("div", { class: "picker-suit" }, t("suit_" + suit)),
-    element("div", { class: "picker-tiles" }, ALL_CODES.filter((c) => c[1] === suit).map((c) =>
+    element("div", { class: "picker-tiles" }, ALL_CODES.filter((c) => c[1] === suit && inSet.has(c)).map((c) =>
       element("button", { type: "button", class: "tile-btn", dataset: { code: c }, disabled: countCode(d, c, except) >= (suit === "f" ? 1 : 4) },
         tileFace(c)))))));
 }
 
-/** The fix-tile sheet for tile i: its reading, the alternatives, winning tile, remove, any tile. */
+/** Whether tile i is a hand tile that can win: in a group whose role is the hand, read, no flower. */
+function canWin(d, i) {
+  const code = d.tiles[i].code;
+  return isTileCode(code) && !isFlower(code) && d.groups.some((g) => g.role === "hand" && g.tiles.includes(i));
+}
+
+/**
+ * The fix-tile sheet for tile i: its reading, the alternatives, "this is the winning tile" (only
+ * for a hand tile), remove, any tile.
+ */
 function fixTile(i) {
   const d = currentDraft(), tile = d.tiles[i];
   const alternatives = (tile.alternatives || []).filter((a) => a[0] !== tile.code);
@@ -199,7 +221,7 @@ function fixTile(i) {
       element("div", { class: "alts" }, alternatives.map(([c, p]) =>
         element("button", { type: "button", class: "tile-btn alt", dataset: { code: c } }, tileFace(c), element("small", {}, `${Math.round(p * 100)}%`))))) : null,
     element("div", { class: "row-wrap" },
-      element("button", { type: "button", id: "mark-winning", class: i === d.winning ? "on" : "" }, "★ " + t("mark_winning")),
+      canWin(d, i) ? element("button", { type: "button", id: "mark-winning", class: i === d.winning ? "on" : "" }, "★ " + t("mark_winning")) : null,
       element("button", { type: "button", class: "warn", id: "remove-tile" }, t("remove_tile"))),
     element("div", { class: "q" }, element("span", { class: "q-label" }, t("all_tiles")), pickerGrid(i)));
   openSheet(t("fix_tile"), body);
@@ -225,11 +247,14 @@ function fixTile(i) {
   });
 }
 
-/** The picker sheet: tap tiles to add them to `group` (a new hand group when null). */
+/**
+ * The picker sheet: tap tiles to add them to `group` (a new hand group when null). An added tile
+ * becomes the winning tile only while the hand has none: "+ tile" never moves it.
+ */
 function pickTiles(group) {
   const d = currentDraft();
-  const g = group || addGroup(d, [], "hand");
-  if (!group) g.manualEmpty = true;
+  // a new group is made with its first tile: closing the picker without one leaves no empty group
+  let g = group;
   const preview = element("div", { class: "group-tiles" });
   const body = element("div", {}, preview, pickerGrid(),
     element("button", { type: "button", class: "primary big", id: "picker-done" }, t("done")));
@@ -238,9 +263,10 @@ function pickTiles(group) {
   onEvent(body, "click", ".picker button[data-code]", (button) => {
     const code = button.dataset.code;
     markEdited();
+    if (!g) g = addGroup(d, [], "hand");
     const i = addTile(d, code);
     g.tiles.push(i);
-    if (g.role === "hand" && !isFlower(code)) d.winning = i;
+    if (g.role === "hand" && !isFlower(code) && !hasWinning(d)) d.winning = i;
     replaceChildren(preview, ...liveTiles(d, g).map((k) => tileFace(d.tiles[k].code)));
     body.querySelector(".picker").replaceWith(pickerGrid());
   });
@@ -250,6 +276,11 @@ function pickTiles(group) {
     if (win.step === "capture") win.step = "review";
     redrawWin();
   });
+}
+
+/** Whether the draft has a winning tile in the hand (not removed, in a hand group). */
+function hasWinning(d) {
+  return d.winning !== null && !d.tiles[d.winning].removed && canWin(d, d.winning);
 }
 
 /** Add the typed tiles as a group: a meld when the hand already has tiles and they form one. */
@@ -265,7 +296,7 @@ async function addTypedTiles() {
     markEdited();
     const hasHand = d.groups.some((g) => g.role === "hand" && liveTiles(d, g).length);
     const g = addGroup(d, codes, hasHand && meldType(codes) ? "meld" : "hand");
-    if (g.role === "hand") d.winning = g.tiles.filter((i) => !isFlower(d.tiles[i].code)).pop() ?? d.winning;
+    if (g.role === "hand" && !hasWinning(d)) d.winning = g.tiles.filter((i) => !isFlower(d.tiles[i].code)).pop() ?? d.winning;
     input.value = "";
     showError("review-error", "");
     renderGroups();
@@ -281,7 +312,7 @@ export function wireReview() {
   const groups = byId("groups"), group = (el) => currentDraft().groups[+el.dataset.group];
   onEvent(groups, "click", "button.tile-btn[data-tile]", (b) => fixTile(+b.dataset.tile));
   onEvent(groups, "click", "button.tile-btn.add", (b) => pickTiles(group(b)));
-  onEvent(groups, "change", "select.role", (s) => changeGroups((d) => changeRole(d, group(s), /** @type {HTMLSelectElement} */ (s).value)));
+  onEvent(groups, "click", "button.role-chip", (b) => changeGroups((d) => changeRole(d, group(b), b.dataset.role)));
   onEvent(groups, "click", "#ignore-others", () => changeGroups(ignoreOthers));
   onEvent(groups, "click", "button.this-indicator", (b) => changeGroups((d) => chooseIndicator(d, group(b), d.ask)));
   onEvent(groups, "change", "select.from", (s) => {

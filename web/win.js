@@ -17,24 +17,59 @@ import { stopCamera } from "./win-photo.js";
 import { catchUp, moveWin, showChanges } from "./stale.js";
 import { renderCompare, renderResult } from "./win-result.js";
 import { renderGroups, renderPhoto, typedTilesSettled } from "./win-review.js";
-import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
+import { currentDraft, currentWin, dropSavedWin, markEdited, redrawWin, ruleFacts, saveWin, savedWin } from "./win-state.js";
 
 const STEPS = ["capture", "review", "ask", "result"];
 
 function clearPhotoInput() {
   /** @type {HTMLInputElement} */ (byId("photo-input")).value = "";
+  showError("capture-error", "");
+  showError("review-error", "");
+  byId("photo-retry").hidden = true;
 }
 
-/** Record a new win for the table's current hand. */
+/** The win screen is a step in the browser's history: Back returns to the table. */
+function enterWinHistory() {
+  if (location.hash !== "#win") history.pushState({ win: true }, "", location.pathname + "#win");
+}
+
+/** Leave the win screen for the table (cancelled or recorded): the kept draft is dropped. */
+function leaveWin(patch) {
+  stopCamera();
+  dropSavedWin();
+  store.set({ win: null, screen: "table", ...patch });
+  if (location.hash === "#win") history.replaceState(null, "", location.pathname);
+}
+
+/** Record a new win for the table's current hand (the draft kept for this hand, if any, resumes). */
 export function startWin() {
-  const { state, version } = store.get("view").ledger;
+  const { state, version } = store.get("view").ledger, kept = savedWin();
   clearPhotoInput();
   showChanges("win-notice", []);
+  enterWinHistory();
+  if (kept && kept.mode === "new" && kept.handNo === state.hand_no) {
+    store.set({ screen: "win", win: kept });
+    return;
+  }
   store.set({
     screen: "win",
     win: { mode: "new", eventId: null, handNo: state.hand_no, state, drafts: [newDraft()], cur: 0, result: null, step: "capture",
       baseVersion: version },
   });
+}
+
+/**
+ * After a reload on the win screen ("#win"): the win kept on this device, if any, is shown again;
+ * without one the table is shown. Returns whether a win was resumed.
+ */
+export function resumeWin() {
+  const kept = location.hash === "#win" ? savedWin() : null;
+  if (!kept) {
+    if (location.hash === "#win") history.replaceState(null, "", location.pathname);
+    return false;
+  }
+  store.set({ screen: "win", win: kept });
+  return true;
 }
 
 /** Correct a recorded win (a ledger entry): its hands, read back by the server, at step 3. */
@@ -49,6 +84,7 @@ export async function startCorrection(entry) {
   }
   clearPhotoInput();
   showChanges("win-notice", []);
+  enterWinHistory();
   store.set({
     screen: "win",
     win: { mode: "correct", eventId: entry.id, handNo: entry.hand_no, state: entry.state, drafts, cur: 0, result: null, step: "ask",
@@ -84,10 +120,12 @@ function renderWin() {
     renderGroups();
     renderAsk();
   }
-  if (at >= 3) {
-    renderResult(win.result, win.state);
-    byId("another-winner").hidden = win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
-  }
+  byId("win-bar").hidden = at < 1;
+  byId("score-btn").hidden = at >= 3;
+  byId("confirm-btn").hidden = at < 3;
+  byId("another-winner").hidden = at < 3 || win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
+  if (at >= 3) renderResult(win.result, win.state);
+  saveWin();
 }
 
 /** Step 3: who won, self-draw or whose discard, and the rule set's win flags. */
@@ -185,7 +223,7 @@ async function confirm() {
   button.disabled = true;
   try {
     const view = await viewAfterWrite(await write(url, body, win.key));
-    store.set({ view, win: null, screen: "table" });
+    leaveWin({ view });
     toast(t("recorded"));
   } catch (e) {
     if (isStale(e)) await onStale(e);
@@ -225,10 +263,8 @@ function retake() {
 
 /** Wire the win screen and its step 3 (once, at start-up). */
 export function wireWin() {
-  byId("win-cancel").addEventListener("click", () => {
-    stopCamera();
-    store.set({ win: null, screen: "table" });
-  });
+  byId("win-cancel").addEventListener("click", () => leaveWin({}));
+  window.addEventListener("popstate", stopCamera);
   byId("manual-btn").addEventListener("click", () => {
     currentWin().step = "review";
     redrawWin();
@@ -239,6 +275,7 @@ export function wireWin() {
     currentWin().cur = +b.dataset.draft;
     redrawWin();
   });
+  byId("photo-try-again").addEventListener("click", retake);
   const ask = byId("step-ask");
   onEvent(ask, "click", "#q-winner button[data-seat]", (b) => {
     const d = currentDraft();

@@ -258,6 +258,13 @@ class OptionInfo(OpenAnswer):
     choices: list[Any] | None = None
     minimum: int | None = Field(None, description="a number option: the smallest value allowed")
     maximum: int | None = Field(None, description="a number option: the largest value allowed")
+    label: str | None = Field(None, description="the house rule's name in players' words (English)")
+    label_zh: str | None = Field(None, description="the house rule's name in players' words (Chinese)")
+    help: str | None = Field(None, description="what the house rule means, for players (English)")
+    help_zh: str | None = Field(None, description="what the house rule means, for players (Chinese)")
+    choice_labels: list[dict[str, Any]] | None = Field(
+        None, description="each value in words: {value, label, label_zh}"
+    )
 
 
 class VariantInfo(OpenAnswer):
@@ -271,6 +278,7 @@ class VariantInfo(OpenAnswer):
     indicator: str | None = Field(None, description="the face-up table tiles this rule set reads besides the hand")
     win_flags: list[str] = Field(default_factory=list, description="the `win` facts a photo cannot show")
     roles: list[str] = Field(default_factory=list, description="what a group of tiles in a photo can be")
+    tile_codes: list[str] = Field(default_factory=list, description="the tile kinds in the rule set's tile set")
     draw_needs: list[str] | None = Field(None, description="facts a drawn hand must carry (in a table's view)")
 
 

@@ -15,6 +15,7 @@ from engine import contract
 from engine.errors import MahjongError
 from engine.tiles import NUM_ALL, format_tiles, name_en, name_zh, parse_tiles, suit_of, tile_str
 
+from ..house_rules import labelled
 from ..store import RESTORE_HINT, SCHEMA_VERSION
 from .models import NotationBody
 from .openapi import openapi_document
@@ -42,7 +43,7 @@ def openapi() -> dict[str, Any]:
 
 @bp.get("/variants")
 def variants() -> dict[str, Any]:
-    return {"ok": True, "variants": contract.describe_variants()}
+    return {"ok": True, "variants": [labelled(v) for v in contract.describe_variants()]}
 
 
 @bp.get("/tiles")

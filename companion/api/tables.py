@@ -18,7 +18,7 @@ from engine.rules.base import resolve_options
 
 from .. import settings
 from ..errors import bad
-from ..exports import ledger_csv
+from ..exports import content_disposition, ledger_csv
 from ..ledger import Replay, replay
 from ..live import Current, ledger_of
 from ..rules import TableRules
@@ -73,17 +73,18 @@ def export_json(token: str) -> Response:
     view = table_view(ref, replay(ref.table, ref.rules, events))
     view["events"] = [e.to_dict() for e in events]
     resp = jsonify(view)
-    resp.headers["Content-Disposition"] = f'attachment; filename="mahjong-ledger-{ref.table.id}.json"'
+    resp.headers["Content-Disposition"] = content_disposition(ref.table, "json")
     return resp
 
 
 @bp.get("/<token>/export.csv")
 def export_csv(token: str) -> Response:
+    """The ledger as CSV, headers and words in ``?lang=`` (``en``, the default, or ``zh``)."""
     ref = table_for(token)
     ledger = _ledger(ref)
     named = dataclasses.replace(ref.table, players=ledger.players or ref.table.players)  # the current names
-    resp = Response(ledger_csv(named, ledger), content_type="text/csv; charset=utf-8")
-    resp.headers["Content-Disposition"] = f'attachment; filename="mahjong-ledger-{ref.table.id}.csv"'
+    resp = Response(ledger_csv(named, ledger, request.args.get("lang", "en")), content_type="text/csv; charset=utf-8")
+    resp.headers["Content-Disposition"] = content_disposition(ref.table, "csv")
     return resp
 
 

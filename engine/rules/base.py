@@ -28,7 +28,7 @@ from ..errors import MahjongError
 from ..hand import Hand
 from ..melds import MeldKind
 from ..seats import SEATS, Seat, others
-from ..tiles import Tile, format_tiles
+from ..tiles import Tile, format_tiles, tile_str
 from ..tilesets import TileSet
 from ..waits import winning_tiles as engine_winning_tiles
 
@@ -517,9 +517,16 @@ class Variant(ABC):
         """What the table page asks about for this rule set, so it never copies rule knowledge:
         ``indicator`` (or null), ``win_flags`` (the ``win`` booleans worth asking) and ``roles``
         (what a group of tiles in a photo can be: the hand, a claimed meld, a concealed kong, the
-        indicator tiles, or ignored)."""
+        indicator tiles, or ignored) and ``tile_codes`` (the kinds in its tile set, flowers included,
+        so a picker offers no tile the set lacks)."""
         roles = ["hand", "meld", "concealed_kong", *([self.indicator] if self.indicator else []), "ignore"]
-        return {"indicator": self.indicator, "win_flags": [*COMMON_WIN_FLAGS, *self.extra_win_flags], "roles": roles}
+        codes = [tile_str(k) for k in range(len(self.tileset.copies)) if self.tileset.copies[k]]
+        return {
+            "indicator": self.indicator,
+            "win_flags": [*COMMON_WIN_FLAGS, *self.extra_win_flags],
+            "roles": roles,
+            "tile_codes": codes,
+        }
 
 
 def no_payments() -> dict[Seat, int]:

@@ -309,4 +309,4 @@ def test_yuxi_two_winners_one_basic_on_the_discard_records_the_paid_one(client):
     assert pays[1] > 0 and pays[3] == 0 and pays[2] == -pays[1] and sum(pays) == 0
     assert changes["state"]["dealer"] == 1  # S (seat 1) won and deals; N's refused hand did not win
     csv_rows = client.get(f"/api/tables/{t}/export.csv").data.decode("utf-8-sig")
-    assert "Bob 2; Dora refused (not_on_discard)" in csv_rows
+    assert "Bob won 2 on Chen's discard; Dora not paid (not_on_discard)" in csv_rows

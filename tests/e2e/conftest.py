@@ -255,3 +255,56 @@ def shot(driver, name: str, full: bool = True) -> Path:
     else:
         driver.save_screenshot(str(path))
     return path
+
+
+def _serve(prefix: str, recognizer):
+    """The companion on a free port in a thread (``recognizer`` None: the real ``vision.recognize``)."""
+    from waitress import create_server
+
+    from companion.app import create_app
+
+    data_dir = tempfile.mkdtemp(prefix=prefix)
+    app = create_app(data_dir) if recognizer is None else create_app(data_dir, recognizer=recognizer)
+    server = create_server(app, host="127.0.0.1", port=0, threads=4)
+    threading.Thread(target=server.run, daemon=True).start()
+    return server, data_dir
+
+
+@pytest.fixture(scope="session")
+def real_server():
+    """The companion with the real recogniser (``vision.recognize``): no stand-in reading."""
+    server, data_dir = _serve("mjc-e2e-real-", None)
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    shutil.rmtree(data_dir, ignore_errors=True)
+
+
+#: what the scripted server's recogniser does on its next calls: "fail" (503 busy), "slow" (answers
+#: the fixture reading after SLOW_S seconds), "empty" (a photo with no tiles read, and why); with
+#: none left it answers the fixture reading at once
+SCRIPT: list[str] = []
+SLOW_S = 2.5
+
+
+@pytest.fixture(scope="session")
+def scripted_server():
+    """A server whose readings fail or come late as :data:`SCRIPT` says (then the fixture reading)."""
+    import time
+
+    from companion.errors import ApiError
+
+    def recognizer(data):
+        step = SCRIPT.pop(0) if SCRIPT else ""
+        if step == "fail":
+            raise ApiError(503, "busy", "the recogniser is busy; try again in a moment", "photo")
+        if step == "slow":
+            time.sleep(SLOW_S)
+        if step == "empty":
+            empty = {"tiles": [], "groups": [], "width": 1200, "height": 900, "timings_ms": {"total": 1.0}}
+            return _Reading(empty | {"reason": "no tiles found: the photo is too dark or blurred"})
+        return _Reading(photo_reading())
+
+    server, data_dir = _serve("mjc-e2e-scripted-", recognizer)
+    yield f"http://127.0.0.1:{server.effective_port}"
+    server.close()
+    shutil.rmtree(data_dir, ignore_errors=True)

@@ -96,7 +96,7 @@ def fetch(url):
 def group_codes(driver):
     """Each shown group's role and tile codes, in order."""
     return driver.execute_script(
-        "return [...document.querySelectorAll('#groups .group')].map(g => [g.querySelector('select.role').value,"
+        "return [...document.querySelectorAll('#groups .group')].map(g => [g.querySelector('.role-chip.on').dataset.role,"
         " [...g.querySelectorAll('button.tile-btn .tile')].map(t => t.dataset.code).join('')])"
     )
 
@@ -123,8 +123,7 @@ def photo_win(driver, prefix, winner, by, value, arrows):
     face = d.find_element("css selector", f"#groups button.tile-btn[data-tile='{MISREAD_INDEX}'] .tile")
     assert face.get_attribute("data-code") == right
     # the second group (a 5z pung with a lying tile) defaults to a claimed meld
-    roles = [s.get_attribute("value") for s in d.find_elements("css selector", "#groups select.role")]
-    assert roles == ["hand", "meld"]
+    assert [role for role, _ in group_codes(d)] == ["hand", "meld"]
     click(d, f"[data-name=winner] button[data-seat={winner}]")
     click(d, f"#q-from button[data-seat={by}]")
     click(d, "#score-btn")
@@ -143,7 +142,7 @@ def test_tablet_evening_in_english(live_server, browser):
     open_home(d, live_server, "en")
     assert visible(d, "#screen-home h1").text == "New table"
     # the rule set's documented options are shown with their defaults
-    assert "default: true" in d.find_element("id", "f-options").text
+    assert "default: Yes" in d.find_element("id", "f-options").text
     for i, name in enumerate(["Alice", "Bob", "Chen", "Dora"]):
         d.find_element("id", f"f-player-{i}").send_keys(name)
     shot(d, "tablet_en_1_new_table")
@@ -279,8 +278,8 @@ def test_phone_evening_in_chinese(live_server, browser):
     assert group_codes(d) == [["hand", "1m2m3m4p5p6p7s8s9s1z1z"], ["meld", "5z5z5z"]]
     click(d, "#q-from button[data-seat=S]")
     # the table also types tiles: replace the hand with a typed one (no meld)
-    for k in range(len(d.find_elements("css selector", "#groups select.role"))):
-        Select(d.find_elements("css selector", "#groups select.role")[k]).select_by_value("ignore")
+    for k in range(len(group_codes(d))):
+        click(d, f"#groups .group[data-group='{k}'] .role-chip[data-role=ignore]")
     d.find_element("id", "notation-input").send_keys("123m456p789s11222z")
     click(d, "#notation-add")
     _wait(d, lambda x: group_codes(x)[-1] == ["hand", "1m2m3m4p5p6p7s8s9s1z1z2z2z2z"])
@@ -334,8 +333,8 @@ def test_roles_and_flags_are_the_rule_sets_and_typed_tiles_are_read_by_the_serve
     d.find_element("id", "notation-input").send_keys("一萬二萬三萬 東東")
     click(d, "#notation-add")
     _wait(d, lambda x: group_codes(x) == [["hand", "1m2m3m1z1z"]])
-    options = d.find_elements("css selector", "#groups select.role option")
-    assert [o.get_attribute("value") for o in options] == facts["roles"]
+    options = d.find_elements("css selector", "#groups .role-chip")
+    assert [o.get_attribute("data-role") for o in options] == facts["roles"]
     assert all(o.text and not o.text.startswith("role_") for o in options)
     flags = d.find_elements("css selector", "#q-flags input[type=checkbox]")
     assert [f.get_attribute("id") for f in flags] == [f"flag-{f}" for f in facts["win_flags"]]
@@ -402,7 +401,7 @@ def test_cluttered_photo_leaves_the_others_out_and_asks_for_the_indicator(
         assert [role for role, _ in group_codes(d)] == ["hand", "meld", "ignore", "baida"] + ["ignore"] * 4
         assert not d.find_elements("css selector", "#groups button.this-indicator")
     # a stray group put to use by mistake: one tap ignores all the others again
-    Select(d.find_elements("css selector", "#groups select.role")[-1]).select_by_value("hand")
+    click(d, "#groups .group:last-child .role-chip[data-role=hand]")
     click(d, "#ignore-others")
     _wait(d, lambda x: [role for role, _ in group_codes(x)] == CLUTTER_ROLES)
     assert not d.find_elements("css selector", "#ignore-others")
