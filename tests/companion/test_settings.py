@@ -112,7 +112,7 @@ def test_a_rename_shows_everywhere_and_history_stays_attributable(client):
     assert hand["id"] == won["id"] and hand["state"]["seats"]["S"] == 1 and hand["payments"][1] > 0
     rows = list(csv.reader(io.StringIO(client.get(f"/api/tables/{t}/export.csv").data.decode("utf-8-sig"))))
     assert "Bobby change" in rows[0] and "Bob change" not in rows[0]
-    assert rows[2][6] == "Bobby 6" and rows[3][5:7] == ["settings", "Bob is now called Bobby"]
+    assert rows[2][6] == "Bobby won 6 on self-draw" and rows[3][5:7] == ["settings", "Bob is now called Bobby"]
     # a case change of one's own name is allowed; the old name is free for another player
     _ok(_settings(client, t, {"rename": {"player": 1, "name": "BOBBY"}}))
     _ok(_settings(client, t, {"rename": {"player": 3, "name": "Bob"}}))
