@@ -22,7 +22,7 @@ from .api.recognition_queue import QUEUE_KEY, RecognitionQueue
 from .api.request import STORE_KEY
 from .api.uploads import RECOGNIZER_KEY, Recognizer
 from .logs import redact_loggers
-from .store import Store
+from .storage import open_store
 
 DEFAULT_MAX_UPLOAD = 16 * 1024 * 1024
 
@@ -33,8 +33,10 @@ def create_app(
     max_upload: int | None = None,
     recognizer: Recognizer | None = None,
     hosts: Iterable[str] = (),
+    database_url: str | None = None,
 ) -> Flask:
-    """The companion app. ``data_dir`` holds the SQLite ledger and the photos (default ``data``);
+    """The companion app. ``data_dir`` holds the SQLite ledger and the photos (default ``data``),
+    unless ``database_url`` names a PostgreSQL database that holds both (:mod:`companion.storage`);
     ``max_upload`` caps a photo upload (default ``MJC_MAX_UPLOAD`` or 16 MB); ``recognizer``
     replaces :func:`vision.recognize` (tests); ``hosts`` are the names the app answers to besides
     ``localhost``, IP addresses and ``MJC_ALLOWED_HOSTS``."""
@@ -42,7 +44,7 @@ def create_app(
     app.config["MAX_CONTENT_LENGTH"] = max_upload or int(os.environ.get("MJC_MAX_UPLOAD", DEFAULT_MAX_UPLOAD))
     app.json.ensure_ascii = False  # type: ignore[attr-defined]
     app.json.sort_keys = False  # type: ignore[attr-defined]
-    store = app.extensions[STORE_KEY] = Store(data_dir or "data")
+    store = app.extensions[STORE_KEY] = open_store(data_dir, database_url)
     store.remove_stale_tmp()
     app.extensions[RECOGNIZER_KEY] = recognizer
     app.extensions[HOSTS_KEY] = allowed_hosts(hosts)

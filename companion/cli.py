@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +23,12 @@ from typing import Any
 from engine import contract
 
 from . import jsonlimits
+from .storage import ENV_URL
+
+DATABASE_URL_HELP = (
+    "keep the ledger and photos in this PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DBNAME) "
+    f"instead of SQLite under --data-dir; several servers may share it (also {ENV_URL}; docs/deploy.md)"
+)
 
 
 def _read_json(path: str | None) -> tuple[object, dict | None]:
@@ -103,7 +110,9 @@ def _care(args: argparse.Namespace) -> int:
     from . import care
 
     try:
-        if args.command == "check":
+        if args.database_url:
+            lines = care.database_care(args.command, args.database_url)
+        elif args.command == "check":
             lines = care.check(args.data_dir)
         elif args.command == "backup":
             lines = care.backup(args.data_dir, args.dest)
@@ -136,6 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_serve.add_argument("--host", default="0.0.0.0")
     p_serve.add_argument("--port", type=int, default=8080)
     p_serve.add_argument("--data-dir", default="data")
+    p_serve.add_argument("--database-url", default=os.environ.get(ENV_URL), help=DATABASE_URL_HELP)
     p_serve.add_argument(
         "--allow-host",
         action="append",
@@ -151,6 +161,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_restore.add_argument("src", help="a folder made by `mjc backup`, or a ledger file")
     for p in (p_check, p_backup, p_restore):
         p.add_argument("--data-dir", default="data")
+        p.add_argument("--database-url", default=os.environ.get(ENV_URL), help=DATABASE_URL_HELP)
     args = parser.parse_args(argv)
     if args.command in ("check", "backup", "restore"):
         return _care(args)
@@ -162,4 +173,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _recognize(args.photos, args.json, args.finder)
     from .server import serve
 
-    return serve(host=args.host, port=args.port, data_dir=args.data_dir, hosts=args.allow_host)
+    return serve(
+        host=args.host, port=args.port, data_dir=args.data_dir, hosts=args.allow_host, database_url=args.database_url
+    )

@@ -86,10 +86,16 @@ def lan_addresses() -> list[str]:
 
 
 def serve(
-    host: str = "0.0.0.0", port: int = 8080, data_dir: str = "data", threads: int = THREADS, hosts: Sequence[str] = ()
+    host: str = "0.0.0.0",
+    port: int = 8080,
+    data_dir: str = "data",
+    threads: int = THREADS,
+    hosts: Sequence[str] = (),
+    database_url: str | None = None,
 ) -> int:
     """Serve the app on ``host:port``; ``hosts`` are extra names it answers to (besides localhost,
-    IP addresses, ``host`` and this machine's name)."""
+    IP addresses, ``host`` and this machine's name). With ``database_url`` the ledger and photos
+    are in that PostgreSQL database, which several servers may share (no folder lock then)."""
     from waitress import create_server
 
     from .app import create_app
@@ -101,9 +107,11 @@ def serve(
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     raise_file_limit()
     names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
+    lock = None
     try:
-        lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
-        app = create_app(data_dir, hosts=names)
+        if not database_url:
+            lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
+        app = create_app(data_dir, hosts=names, database_url=database_url)
     except (CareError, StoreError) as err:
         print(f"mjc serve: {err}", file=sys.stderr)
         return 2
@@ -122,8 +130,8 @@ def serve(
             file=sys.stderr,
         )
         return 2
-    data = Path(data_dir).resolve()
-    print(f"Mahjong table companion — ledger in {data}", flush=True)
+    where = app.extensions["mjc_store"].describe() if database_url else Path(data_dir).resolve()
+    print(f"Mahjong table companion — ledger in {where}", flush=True)
     if host in ("0.0.0.0", "::", ""):
         addrs = lan_addresses()
         for addr in addrs:
@@ -138,5 +146,6 @@ def serve(
         print("stopped", flush=True)
     finally:
         server.close()
-        lock.release()
+        if lock is not None:
+            lock.release()
     return 0
