@@ -114,9 +114,10 @@ def first_line(err: BaseException) -> str:
 def check_url(url: str) -> None:
     """:class:`StoreError` unless ``url`` is a PostgreSQL URL."""
     if not url.startswith(("postgresql://", "postgres://")):
+        scheme = url.split("://", 1)[0][:20] if "://" in url else "no scheme"
         raise StoreError(
-            f"the database URL must start with postgresql:// (postgresql://USER:PASSWORD@HOST:PORT/DBNAME), "
-            f"got {url[:20]!r}…; leave --database-url out to keep the ledger in SQLite under --data-dir"
+            "the database URL must start with postgresql:// (postgresql://USER:PASSWORD@HOST:PORT/DBNAME), "
+            f"got {scheme!r}; leave --database-url out to keep the ledger in SQLite under --data-dir"
         )
 
 
@@ -332,12 +333,12 @@ def check_database(url: str) -> tuple[list[str], list[str]]:
         )
         triggers = one(
             "SELECT COUNT(*) AS n FROM pg_trigger WHERE tgrelid = 'events'::regclass"
-            " AND tgname IN ('events_no_change', 'events_no_truncate')"
+            " AND tgname IN ('events_no_change', 'events_no_truncate') AND tgenabled <> 'D'"
         )
     problems = [
         *([f"{gaps} tables whose events skip or repeat a seq"] if gaps else []),
         *([f"{strays} undos or corrections aimed at another table's event"] if strays else []),
-        *(["the triggers that keep events append-only are missing"] if triggers != 2 else []),
+        *(["the triggers that keep events append-only are missing or disabled"] if triggers != 2 else []),
     ]
     lines = [
         f"{safe_url(url)}: ledger consistent" if not problems else f"{safe_url(url)}: problems found",
