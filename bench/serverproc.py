@@ -2,7 +2,8 @@
 (:mod:`bench.bench_server`) and the crash test (``tests/companion/test_crash.py``) share.
 
 * :class:`Served` starts ``python -m companion serve`` from a source tree on a free port and a
-  data folder, waits until ``/api/health`` answers, and stops it (politely, or with ``SIGKILL``).
+  data folder (or a PostgreSQL database URL), waits until ``/api/health`` answers, and stops it
+  (politely, or with ``SIGKILL``).
 * :class:`Client` is one keep-alive HTTP connection that creates tables and records drawn hands.
 * :func:`crash_round` writes from a few client threads, kills the server with ``SIGKILL`` at a
   random moment, restarts it and checks that every acknowledged write is there exactly once and
@@ -39,11 +40,13 @@ def free_port() -> int:
 
 
 class Served:
-    """``mjc serve`` from ``tree`` on ``data_dir`` (started by :meth:`start`)."""
+    """``mjc serve`` from ``tree`` on ``data_dir``, or on the PostgreSQL database ``database_url``
+    (started by :meth:`start`)."""
 
-    def __init__(self, data_dir: Path, tree: Path = ROOT) -> None:
+    def __init__(self, data_dir: Path, tree: Path = ROOT, database_url: str | None = None) -> None:
         self.data_dir = data_dir
         self.tree = tree
+        self.database_url = database_url
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +54,10 @@ class Served:
         """Start the server and wait until it answers (RuntimeError with its output if it does not)."""
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(self.tree))
+        env.pop("MJC_DATABASE_URL", None)  # the store is the one named here
         args = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir)]
+        if self.database_url:
+            args += ["--database-url", self.database_url]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", *args],
             cwd=self.tree,
