@@ -14,7 +14,12 @@ won) as fast as the answers come. Rows:
 ``git archive COMMIT | tar -x -C DIR``) in the same run: both servers run side by side and take
 turns at each load, so a busy machine slows them alike.
 ``--crash-rounds N`` then runs N ``kill -9`` rounds (:func:`bench.serverproc.crash_round`) and
-prints what each found. Run: ``python3 run.py bench server`` (arguments after ``--``).
+prints what each found.
+``--database-url URL`` adds the back ends' table: :data:`PG_WORKERS` ``mjc serve`` processes on
+that PostgreSQL database (clients spread over them round-robin, as a reverse proxy would), one
+process on the same database, and one process on SQLite, taking turns at 50 tables × 50 clients;
+``--database-url throwaway`` starts a throwaway PostgreSQL server for it (:mod:`bench.pgcluster`,
+``fsync`` on). Run: ``python3 run.py bench server`` (options after the name).
 """
 
 from __future__ import annotations
@@ -27,6 +32,7 @@ import threading
 import time
 from pathlib import Path
 
+from pgcluster import Cluster
 from serverproc import ROOT, Client, Served, crash_round
 
 SEQUENTIAL = 60
@@ -35,6 +41,8 @@ FILL_CLIENTS = 4
 LOADS = ((1, 30, 20), (50, 50, 12))  # tables, clients, writes per client
 ROUNDS = 3
 PER_TABLE = "one client, one table"
+PG_WORKERS = 4
+BACKEND_LOAD = (50, 50, 12)  # tables, clients, writes per client
 
 
 def p99(samples: list[float]) -> float:
@@ -42,14 +50,16 @@ def p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def timed_writes(port: int, tokens: list[str], clients: int, each: int) -> tuple[list[float], float]:
-    """``clients`` threads (client i on table i mod len(tokens)) each writing ``each`` hands at once;
-    the latencies in ms and the wall time in s."""
+def timed_writes(port: int | list[int], tokens: list[str], clients: int, each: int) -> tuple[list[float], float]:
+    """``clients`` threads (client i on table i mod len(tokens), and on port i mod len(ports) when
+    several servers share the ledger) each writing ``each`` hands at once; the latencies in ms and
+    the wall time in s."""
+    ports = port if isinstance(port, list) else [port]
     lat: list[list[float]] = [[] for _ in range(clients)]
     start = threading.Barrier(clients + 1)
 
     def run(i: int) -> None:
-        client = Client(port, timeout=120)
+        client = Client(ports[i % len(ports)], timeout=120)
         client.call("GET", "/api/health")  # connected before the clock starts
         start.wait()
         for n in range(each):
@@ -139,6 +149,69 @@ def print_table(results: dict[str, list[Row]]) -> None:
             )
 
 
+class Workers:
+    """``count`` servers on one ledger (a PostgreSQL database, or SQLite when ``url`` is None)."""
+
+    def __init__(self, label: str, count: int, url: str | None) -> None:
+        self.label = label
+        folder = Path(tempfile.mkdtemp(prefix="mjc-bench-")) / "data"
+        self.servers = [Served(folder, ROOT, database_url=url).start() for _ in range(count)]
+        self.client = Client(self.servers[0].port)
+
+    def writes(self, tables: int, clients: int, each: int) -> tuple[list[float], float]:
+        tokens = [self.client.new_table() for _ in range(tables)]
+        return timed_writes([s.port for s in self.servers], tokens, clients, each)
+
+    def close(self) -> None:
+        self.client.close()
+        for server in self.servers:
+            server.stop()
+
+
+def measure_backends(url: str) -> list[Row]:
+    """One row per back end (SQLite 1 process, PostgreSQL 1 and :data:`PG_WORKERS` processes) at
+    :data:`BACKEND_LOAD`, :data:`ROUNDS` turns each, taking turns."""
+    tables, clients, each = BACKEND_LOAD
+    subjects: list[Workers] = []
+    try:
+        subjects.append(Workers("SQLite, 1 process", 1, None))
+        subjects.append(Workers("PostgreSQL, 1 process", 1, url))
+        subjects.append(Workers(f"PostgreSQL, {PG_WORKERS} processes", PG_WORKERS, url))
+        for s in subjects:
+            s.writes(2, 4, 5)  # warm up
+        runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
+        for _ in range(ROUNDS):
+            for s in subjects:
+                runs[s.label].append(s.writes(tables, clients, each))
+    finally:
+        for s in subjects:
+            s.close()
+    rows: list[Row] = []
+    for label, found in runs.items():
+        lat = [x for samples, _ in found for x in samples]
+        rows.append((label, len(lat), len(lat) / sum(w for _, w in found), statistics.median(lat), p99(lat)))
+    return rows
+
+
+def print_backends(rows: list[Row]) -> None:
+    tables, clients, _ = BACKEND_LOAD
+    base = rows[0]
+    print(f"\nBack ends: {tables} tables × {clients} clients over HTTP, {ROUNDS} rounds (ratios against {base[0]})")
+    print(f"{'ledger':<26} {'writes':>7} {'writes/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'rate/base':>10} {'p50/base':>9}")
+    for what, n, rate, p50, p99_ in rows:
+        print(f"{what:<26} {n:>7} {rate:9.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x")
+
+
+def backends_table(url: str) -> None:
+    """The back ends' table on ``url`` (``throwaway``: a throwaway server started and removed here)."""
+    cluster = Cluster(durable=True).start() if url == "throwaway" else None
+    try:
+        print_backends(measure_backends(cluster.new_database() if cluster else url))
+    finally:
+        if cluster:
+            cluster.stop()
+
+
 def crash_table(rounds: int) -> int:
     print(f"\nkill -9 rounds ({rounds}): 4 clients on 2 tables, killed at a random moment, restarted")
     print(
@@ -160,11 +233,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", type=Path, help="another source tree to measure in the same run, listed first")
     parser.add_argument("--crash-rounds", type=int, default=0, help="kill -9 rounds to run after the load")
-    parser.add_argument("--no-load", action="store_true", help="only the kill -9 rounds")
+    parser.add_argument("--no-load", action="store_true", help="only the kill -9 rounds (and the back ends' table)")
+    parser.add_argument(
+        "--database-url", help="a PostgreSQL database for the back ends' table, or 'throwaway' to start one"
+    )
     args = parser.parse_args(argv)
     if not args.no_load:
         trees = {args.compare.name: args.compare} if args.compare else {}
         print_table(measure(trees | {"this tree": ROOT}))
+    if args.database_url:
+        backends_table(args.database_url)
     return crash_table(args.crash_rounds) if args.crash_rounds else 0
 
 
