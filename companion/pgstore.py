@@ -35,6 +35,7 @@ from urllib.parse import urlsplit
 
 import psycopg
 from psycopg import errors as pg_errors
+from psycopg import pq
 from psycopg.rows import dict_row
 
 from .storage import DiskFullError, Event, Storage, StoreError, Table, now
@@ -191,15 +192,29 @@ class PgStore(Storage):
             with conn.transaction():
                 yield conn
 
+    def _rows(self, sql: str, params: tuple[Any, ...] = (), conn: Any = None) -> list[dict[str, Any]]:
+        """A read's rows. Outside a transaction, a read on a connection the server dropped (it
+        restarted, or ended idle sessions) is tried once more on a new connection; inside one it
+        is not (the transaction, and its table lock, are gone)."""
+        for attempt in (1, 2):
+            used = conn or self.conn
+            idle = used.info.transaction_status == pq.TransactionStatus.IDLE
+            try:
+                with self._errors():
+                    return used.execute(sql, params).fetchall()
+            except StoreError:
+                if attempt == 2 or not idle or not used.broken:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
     def lock_table(self, conn: psycopg.Connection[Any], table_id: int) -> None:
         """The table's row ``FOR NO KEY UPDATE``: other writers of the table wait for this
         transaction (inserts that merely reference the table, like a photo's, do not)."""
         conn.execute("SELECT 1 FROM tables WHERE id = %s FOR NO KEY UPDATE", (table_id,))
 
     def schema_version(self) -> int:
-        with self._errors():
-            row = self.conn.execute("SELECT version FROM schema_version").fetchone()
-        return int(row["version"]) if row else 0
+        rows = self._rows("SELECT version FROM schema_version")
+        return int(rows[0]["version"]) if rows else 0
 
     def migrate(self) -> None:
         """Bring the schema up to :data:`SCHEMA_VERSION` (one transaction; servers starting
@@ -244,33 +259,23 @@ class PgStore(Storage):
         return Table.from_row(row)
 
     def find_table(self, token: str) -> tuple[Table, bool] | None:
-        with self._errors():
-            row = self.conn.execute(
-                "SELECT * FROM tables WHERE token = %s OR watch_token = %s", (token, token)
-            ).fetchone()
-        if row is None:
+        rows = self._rows("SELECT * FROM tables WHERE token = %s OR watch_token = %s", (token, token))
+        if not rows:
             return None
-        return Table.from_row(row), secrets.compare_digest(row["token"], token)
+        return Table.from_row(rows[0]), secrets.compare_digest(rows[0]["token"], token)
 
     # ------------------------------------------------------------------ events
     def events(self, table_id: int, conn: Any = None, *, after: int = 0) -> list[Event]:
-        with self._errors():
-            rows = (
-                (conn or self.conn)
-                .execute(
-                    "SELECT id, seq, kind, target, data, created_at FROM events WHERE table_id = %s AND seq > %s"
-                    " ORDER BY seq",
-                    (table_id, after),
-                )
-                .fetchall()
-            )
+        rows = self._rows(
+            "SELECT id, seq, kind, target, data, created_at FROM events WHERE table_id = %s AND seq > %s ORDER BY seq",
+            (table_id, after),
+            conn,
+        )
         return [Event.from_row(r) for r in rows]
 
     def last_seq(self, table_id: int, conn: Any = None) -> int:
-        with self._errors():
-            row = (conn or self.conn).execute("SELECT MAX(seq) AS seq FROM events WHERE table_id = %s", (table_id,))
-            found = row.fetchone()
-        return int((found or {}).get("seq") or 0)
+        rows = self._rows("SELECT MAX(seq) AS seq FROM events WHERE table_id = %s", (table_id,), conn)
+        return int(rows[0]["seq"] or 0)
 
     def append(
         self, conn: Any, table_id: int, kind: str, data: dict, target: int | None = None, seq: int | None = None
@@ -303,13 +308,10 @@ class PgStore(Storage):
     def photo(self, table_id: int, photo_id: int) -> tuple[bytes | None, dict] | None:
         if not 0 < photo_id <= MAX_ID:
             return None
-        with self._errors():
-            row = self.conn.execute(
-                "SELECT data, recognition FROM photos WHERE id = %s AND table_id = %s", (photo_id, table_id)
-            ).fetchone()
-        if row is None:
+        rows = self._rows("SELECT data, recognition FROM photos WHERE id = %s AND table_id = %s", (photo_id, table_id))
+        if not rows:
             return None
-        return bytes(row["data"]), json.loads(row["recognition"])
+        return bytes(rows[0]["data"]), json.loads(rows[0]["recognition"])
 
 
 def check_database(url: str) -> tuple[list[str], list[str]]:

@@ -217,3 +217,31 @@ def test_check_backup_restore_against_postgres(pg_cluster, capsys, tmp_path):
     assert main(["check", "--database-url", url]) == 1
     err = capsys.readouterr().err
     assert "skip or repeat a seq" in err and "append-only" in err and err.count("\n") == 1
+
+
+def test_connections_the_database_dropped_are_opened_again(pg_cluster):
+    """After the database server ends the app's sessions (a restart, an idle timeout), reads open
+    a new connection and go on; a write whose connection dropped answers 503 and records nothing."""
+    url = pg_cluster.new_database()
+    app = create_app(database_url=url)
+    client = app.test_client()
+    t = new_table(client)["table"]["token"]
+    assert client.post(f"/api/tables/{t}/draws").status_code == 201
+
+    def drop_sessions() -> None:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE application_name = 'mjc' AND datname = current_database()"
+            )
+
+    drop_sessions()
+    assert client.get(f"/api/tables/{t}").json["ledger"]["version"] == 1
+    assert client.post(f"/api/tables/{t}/draws").status_code == 201
+    store = app.extensions["mjc_store"]
+    drop_sessions()
+    with pytest.raises(StoreError, match="did not answer"):
+        with store.transaction() as conn:
+            store.append(conn, store.find_table(t)[0].id, "note", {})
+    assert client.post(f"/api/tables/{t}/draws").status_code == 201
+    assert [e.seq for e in store.events(store.find_table(t)[0].id)] == [1, 2, 3]
