@@ -50,10 +50,13 @@ def p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def timed_writes(port: int | list[int], tokens: list[str], clients: int, each: int) -> tuple[list[float], float]:
+def timed_writes(
+    port: int | list[int], tokens: list[str], clients: int, each: int, poll: bool = False
+) -> tuple[list[float], float]:
     """``clients`` threads (client i on table i mod len(tokens), and on port i mod len(ports) when
-    several servers share the ledger) each writing ``each`` hands at once; the latencies in ms and
-    the wall time in s."""
+    several servers share the ledger) each writing ``each`` hands at once (or, with ``poll``,
+    asking ``each`` times whether the ledger changed, as the page does every few seconds); the
+    latencies in ms and the wall time in s."""
     ports = port if isinstance(port, list) else [port]
     lat: list[list[float]] = [[] for _ in range(clients)]
     start = threading.Barrier(clients + 1)
@@ -64,7 +67,10 @@ def timed_writes(port: int | list[int], tokens: list[str], clients: int, each: i
         start.wait()
         for n in range(each):
             t0 = time.perf_counter()
-            client.write(tokens[i % len(tokens)], n + i)
+            if poll:
+                client.call("GET", f"/api/tables/{tokens[i % len(tokens)]}/ledger?since=0")  # unchanged: no events
+            else:
+                client.write(tokens[i % len(tokens)], n + i)
             lat[i].append((time.perf_counter() - t0) * 1000)
         client.close()
 
@@ -158,9 +164,9 @@ class Workers:
         self.servers = [Served(folder, ROOT, database_url=url).start() for _ in range(count)]
         self.client = Client(self.servers[0].port)
 
-    def writes(self, tables: int, clients: int, each: int) -> tuple[list[float], float]:
+    def writes(self, tables: int, clients: int, each: int, poll: bool = False) -> tuple[list[float], float]:
         tokens = [self.client.new_table() for _ in range(tables)]
-        return timed_writes([s.port for s in self.servers], tokens, clients, each)
+        return timed_writes([s.port for s in self.servers], tokens, clients, each, poll)
 
     def close(self) -> None:
         self.client.close()
@@ -168,38 +174,48 @@ class Workers:
             server.stop()
 
 
-def measure_backends(url: str) -> list[Row]:
-    """One row per back end (SQLite 1 process, PostgreSQL 1 and :data:`PG_WORKERS` processes) at
-    :data:`BACKEND_LOAD`, :data:`ROUNDS` turns each, taking turns."""
+def measure_backends(url: str) -> dict[str, list[Row]]:
+    """Rows per kind of request (writes, unchanged polls) and back end (SQLite 1 process,
+    PostgreSQL 1 and :data:`PG_WORKERS` processes) at :data:`BACKEND_LOAD`, :data:`ROUNDS` turns
+    each, taking turns."""
     tables, clients, each = BACKEND_LOAD
     subjects: list[Workers] = []
+    results: dict[str, list[Row]] = {}
     try:
         subjects.append(Workers("SQLite, 1 process", 1, None))
         subjects.append(Workers("PostgreSQL, 1 process", 1, url))
         subjects.append(Workers(f"PostgreSQL, {PG_WORKERS} processes", PG_WORKERS, url))
         for s in subjects:
             s.writes(2, 4, 5)  # warm up
-        runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
-        for _ in range(ROUNDS):
-            for s in subjects:
-                runs[s.label].append(s.writes(tables, clients, each))
+        for kind, poll in (("writes", False), ("unchanged polls", True)):
+            runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
+            for _ in range(ROUNDS):
+                for s in subjects:
+                    runs[s.label].append(s.writes(tables, clients, each * (4 if poll else 1), poll))
+            results[kind] = [_row(label, found) for label, found in runs.items()]
     finally:
         for s in subjects:
             s.close()
-    rows: list[Row] = []
-    for label, found in runs.items():
-        lat = [x for samples, _ in found for x in samples]
-        rows.append((label, len(lat), len(lat) / sum(w for _, w in found), statistics.median(lat), p99(lat)))
-    return rows
+    return results
 
 
-def print_backends(rows: list[Row]) -> None:
+def _row(label: str, found: list[tuple[list[float], float]]) -> Row:
+    lat = [x for samples, _ in found for x in samples]
+    return label, len(lat), len(lat) / sum(w for _, w in found), statistics.median(lat), p99(lat)
+
+
+def print_backends(results: dict[str, list[Row]]) -> None:
     tables, clients, _ = BACKEND_LOAD
-    base = rows[0]
-    print(f"\nBack ends: {tables} tables × {clients} clients over HTTP, {ROUNDS} rounds (ratios against {base[0]})")
-    print(f"{'ledger':<26} {'writes':>7} {'writes/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'rate/base':>10} {'p50/base':>9}")
-    for what, n, rate, p50, p99_ in rows:
-        print(f"{what:<26} {n:>7} {rate:9.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x")
+    for kind, rows in results.items():
+        base = rows[0]
+        print(
+            f"\nBack ends, {kind}: {tables} tables × {clients} clients over HTTP, {ROUNDS} rounds (ratios against {base[0]})"
+        )
+        print(
+            f"{'ledger':<26} {'requests':>8} {'per s':>7} {'p50 ms':>8} {'p99 ms':>8} {'rate/base':>10} {'p50/base':>9}"
+        )
+        for what, n, rate, p50, p99_ in rows:
+            print(f"{what:<26} {n:>8} {rate:7.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x")
 
 
 def backends_table(url: str) -> None:

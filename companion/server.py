@@ -112,7 +112,7 @@ def serve(
         if not database_url:
             lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
         app = create_app(data_dir, hosts=names, database_url=database_url)
-    except (CareError, StoreError) as err:
+    except (CareError, StoreError, ValueError) as err:  # ValueError: a setting from the environment
         print(f"mjc serve: {err}", file=sys.stderr)
         return 2
     except OSError as err:
