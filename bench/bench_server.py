@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 from pgcluster import Cluster
-from serverproc import ROOT, Client, Served, crash_round
+from serverproc import ROOT, Client, Served, cpu_seconds, crash_round
 
 SEQUENTIAL = 60
 FILL_TO = 1000
@@ -160,6 +160,7 @@ class Workers:
 
     def __init__(self, label: str, count: int, url: str | None) -> None:
         self.label = label
+        self.url = url
         folder = Path(tempfile.mkdtemp(prefix="mjc-bench-")) / "data"
         self.servers = [Served(folder, ROOT, database_url=url).start() for _ in range(count)]
         self.client = Client(self.servers[0].port)
@@ -168,19 +169,29 @@ class Workers:
         tokens = [self.client.new_table() for _ in range(tables)]
         return timed_writes([s.port for s in self.servers], tokens, clients, each, poll)
 
+    def cpu(self) -> float:
+        """CPU seconds the servers have used."""
+        return sum(cpu_seconds(s.proc.pid) for s in self.servers if s.proc is not None)
+
     def close(self) -> None:
         self.client.close()
         for server in self.servers:
             server.stop()
 
 
-def measure_backends(url: str) -> dict[str, list[Row]]:
+#: (ledger, requests, per s, p50 ms, p99 ms, app CPU ms per request, database CPU ms per request or None)
+BackendRow = tuple[str, int, float, float, float, float, float | None]
+
+
+def measure_backends(url: str, db_pid: int | None) -> dict[str, list[BackendRow]]:
     """Rows per kind of request (writes, unchanged polls) and back end (SQLite 1 process,
     PostgreSQL 1 and :data:`PG_WORKERS` processes) at :data:`BACKEND_LOAD`, :data:`ROUNDS` turns
-    each, taking turns."""
+    each, taking turns; with the CPU time the servers (and the database server ``db_pid``, when it
+    runs here) used per request."""
     tables, clients, each = BACKEND_LOAD
     subjects: list[Workers] = []
-    results: dict[str, list[Row]] = {}
+    results: dict[str, list[BackendRow]] = {}
+    db_cpu = (lambda: cpu_seconds(db_pid, children=True)) if db_pid else (lambda: 0.0)
     try:
         subjects.append(Workers("SQLite, 1 process", 1, None))
         subjects.append(Workers("PostgreSQL, 1 process", 1, url))
@@ -189,22 +200,28 @@ def measure_backends(url: str) -> dict[str, list[Row]]:
             s.writes(2, 4, 5)  # warm up
         for kind, poll in (("writes", False), ("unchanged polls", True)):
             runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
+            cpu = {s.label: [0.0, 0.0] for s in subjects}
             for _ in range(ROUNDS):
                 for s in subjects:
+                    app0, db0 = s.cpu(), db_cpu()
                     runs[s.label].append(s.writes(tables, clients, each * (4 if poll else 1), poll))
-            results[kind] = [_row(label, found) for label, found in runs.items()]
+                    cpu[s.label][0] += s.cpu() - app0
+                    cpu[s.label][1] += db_cpu() - db0
+            results[kind] = [_row(s, runs[s.label], cpu[s.label], db_pid is not None) for s in subjects]
     finally:
         for s in subjects:
             s.close()
     return results
 
 
-def _row(label: str, found: list[tuple[list[float], float]]) -> Row:
+def _row(s: Workers, found: list[tuple[list[float], float]], cpu: list[float], db_known: bool) -> BackendRow:
     lat = [x for samples, _ in found for x in samples]
-    return label, len(lat), len(lat) / sum(w for _, w in found), statistics.median(lat), p99(lat)
+    n = len(lat)
+    db = 1000 * cpu[1] / n if db_known and s.url is not None else None
+    return s.label, n, n / sum(w for _, w in found), statistics.median(lat), p99(lat), 1000 * cpu[0] / n, db
 
 
-def print_backends(results: dict[str, list[Row]]) -> None:
+def print_backends(results: dict[str, list[BackendRow]]) -> None:
     tables, clients, _ = BACKEND_LOAD
     for kind, rows in results.items():
         base = rows[0]
@@ -213,16 +230,21 @@ def print_backends(results: dict[str, list[Row]]) -> None:
         )
         print(
             f"{'ledger':<26} {'requests':>8} {'per s':>7} {'p50 ms':>8} {'p99 ms':>8} {'rate/base':>10} {'p50/base':>9}"
+            f" {'app CPU ms':>10} {'db CPU ms':>9}"
         )
-        for what, n, rate, p50, p99_ in rows:
-            print(f"{what:<26} {n:>8} {rate:7.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x")
+        for what, n, rate, p50, p99_, app, db in rows:
+            print(
+                f"{what:<26} {n:>8} {rate:7.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x"
+                f" {app:10.2f} {'-' if db is None else f'{db:.2f}':>9}"
+            )
+    print("(CPU ms: the servers' CPU time per request; db: the PostgreSQL server's, when it runs on this machine)")
 
 
 def backends_table(url: str) -> None:
     """The back ends' table on ``url`` (``throwaway``: a throwaway server started and removed here)."""
     cluster = Cluster(durable=True).start() if url == "throwaway" else None
     try:
-        print_backends(measure_backends(cluster.new_database() if cluster else url))
+        print_backends(measure_backends(cluster.new_database() if cluster else url, cluster.pid if cluster else None))
     finally:
         if cluster:
             cluster.stop()

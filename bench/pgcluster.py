@@ -116,6 +116,11 @@ class Cluster:
         )
         return self
 
+    @property
+    def pid(self) -> int:
+        """The server's main process (its first line of ``postmaster.pid``)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
     def url(self, database: str = "postgres", password: str | None = None) -> str:
         """The URL of ``database`` on this server (with the right password unless another is given)."""
         return f"postgresql://{USER}:{password or self.password}@127.0.0.1:{self.port}/{database}"

@@ -32,6 +32,23 @@ WIN = {"winner": "S", "win": {"by": "self_draw"}, "hand": {"concealed": "123m456
 START_S = 30.0
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """The CPU time (user + system) process ``pid`` and its ended children have used (with
+    ``children``: plus that of its live child processes), from ``/proc``; 0 where it has gone."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    if children:
+        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11 : 15 if one == pid else 13]) / tick  # the root's: + waited children
+    return total
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as s:
