@@ -19,7 +19,8 @@ processes, on one machine or several, share (``mjc serve --database-url postgres
 * A database that cannot be used (a malformed URL, an unreachable server, a refused password, a
   newer schema) raises :class:`~companion.storage.StoreError` with one line that never shows the
   password; a connection lost later answers :class:`~companion.storage.StoreError` for that
-  request (503 ``storage_unavailable``) and is opened again on the next one.
+  request (503 ``storage_unavailable``; a read outside a transaction is first tried once more on a
+  new connection) and is opened again on the next one.
 """
 
 from __future__ import annotations
@@ -179,8 +180,8 @@ class PgStore(Storage):
             if conn is not None and conn.broken:
                 self._local.conn = None
             raise StoreError(
-                f"the database {self.where} did not answer ({first_line(err)}); nothing was recorded by this "
-                "request. Try again; if it persists, check the database server"
+                f"the database {self.where} did not answer ({first_line(err)}); reload to see whether this was "
+                "recorded and try again if not; if it persists, check the database server"
             ) from None
 
     @contextmanager
