@@ -25,6 +25,7 @@ process on the same database, and one process on SQLite, taking turns at 50 tabl
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -161,8 +162,8 @@ class Workers:
     def __init__(self, label: str, count: int, url: str | None) -> None:
         self.label = label
         self.url = url
-        folder = Path(tempfile.mkdtemp(prefix="mjc-bench-")) / "data"
-        self.servers = [Served(folder, ROOT, database_url=url).start() for _ in range(count)]
+        self.folder = Path(tempfile.mkdtemp(prefix="mjc-bench-"))
+        self.servers = [Served(self.folder / "data", ROOT, database_url=url).start() for _ in range(count)]
         self.client = Client(self.servers[0].port)
 
     def writes(self, tables: int, clients: int, each: int, poll: bool = False) -> tuple[list[float], float]:
@@ -177,6 +178,7 @@ class Workers:
         self.client.close()
         for server in self.servers:
             server.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
 
 
 #: (ledger, requests, per s, p50 ms, p99 ms, app CPU ms per request, database CPU ms per request or None)

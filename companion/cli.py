@@ -9,6 +9,8 @@ reads tiles from photos.
 ``mjc backup DEST`` copies it while the server may run, ``mjc restore SRC`` puts a checked backup
 back (see :mod:`companion.care`): exit status 0 done, 1 the ledger or backup is damaged, 2 it
 cannot be done as asked (an unusable folder, a server running); problems are one line on stderr.
+``--database-url`` (or ``MJC_DATABASE_URL``) puts the ledger in PostgreSQL for ``serve`` and
+``check``; ``backup`` and ``restore`` then refuse, naming ``pg_dump`` (docs/deploy.md).
 """
 
 from __future__ import annotations
