@@ -39,7 +39,7 @@ from psycopg import errors as pg_errors
 from psycopg import pq
 from psycopg.rows import dict_row
 
-from .storage import DiskFullError, Event, Storage, StoreError, Table, now
+from .storage import DiskFullError, Event, Storage, StoreError, Table, now, storable_text
 
 #: Each entry upgrades the schema from version ``i`` to ``i + 1`` (the same versions as SQLite's).
 MIGRATIONS: list[str] = [
@@ -252,7 +252,7 @@ class PgStore(Storage):
                     json.dumps(players, ensure_ascii=False),
                     first_dealer,
                     start_points,
-                    name,
+                    storable_text(name, "name"),
                     now(),
                 ),
             ).fetchone()
@@ -260,6 +260,8 @@ class PgStore(Storage):
         return Table.from_row(row)
 
     def find_table(self, token: str) -> tuple[Table, bool] | None:
+        if "\x00" in token:  # no token holds one, and PostgreSQL's text cannot
+            return None
         rows = self._rows("SELECT * FROM tables WHERE token = %s OR watch_token = %s", (token, token))
         if not rows:
             return None

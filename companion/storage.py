@@ -20,7 +20,10 @@ What every back end guarantees:
   lock are the last ones and the event it appends is computed from them;
 * a photo is as durable as the ledger once :meth:`Storage.save_photo` answers, and readable by every
   server process using the store;
-* a store that cannot be used raises :class:`StoreError` with one line saying what and what to do.
+* a store that cannot be used raises :class:`StoreError` with one line saying what and what to do;
+* text it stores as it is (a table's name) holds no NUL character, on both back ends alike
+  (PostgreSQL's ``text`` cannot hold one): :func:`storable_text` refuses it with a 400 naming the
+  field. Text inside JSON (players, event data) is escaped and needs no such rule.
 """
 
 from __future__ import annotations
@@ -35,6 +38,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, TypeVar
+
+from .errors import bad
 
 T = TypeVar("T")
 
@@ -53,6 +58,14 @@ class DamagedError(StoreError):
 
 class DiskFullError(StoreError):
     """A write that failed for want of disk space (nothing was recorded)."""
+
+
+def storable_text(value: str, field: str) -> str:
+    """``value`` when a store can hold it as it is; :class:`~companion.errors.ApiError` 400 naming
+    ``field`` when it holds a NUL character."""
+    if "\x00" in value:
+        raise bad(f"field '{field}' holds the NUL character (\\u0000); remove it", field=field)
+    return value
 
 
 def now() -> str:

@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .storage import RESTORE_HINT, DiskFullError, Event, Storage, StoreError, Table, now
+from .storage import RESTORE_HINT, DiskFullError, Event, Storage, StoreError, Table, now, storable_text
 from .storage import DamagedError as DamagedError  # the errors and records are importable from here too
 
 DB_NAME = "companion.sqlite3"
@@ -196,7 +196,7 @@ class Store(Storage):
                     json.dumps(players, ensure_ascii=False),
                     first_dealer,
                     start_points,
-                    name,
+                    storable_text(name, "name"),
                     now(),
                 ),
             )

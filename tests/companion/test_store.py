@@ -17,7 +17,7 @@ from companion.pgstore import PgStore
 from companion.storage import ENV_URL
 from companion.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 
-from .helpers import E2E_PHOTO, new_table
+from .helpers import E2E_PHOTO, err, new_table
 
 
 def test_wal_append_only_and_schema_version(tmp_path, client, app):
@@ -245,3 +245,16 @@ def test_connections_the_database_dropped_are_opened_again(pg_cluster):
             store.append(conn, store.find_table(t)[0].id, "note", {})
     assert client.post(f"/api/tables/{t}/draws").status_code == 201
     assert [e.seq for e in store.events(store.find_table(t)[0].id)] == [1, 2, 3]
+
+
+def test_text_postgres_cannot_hold_is_refused_alike_on_both(any_app):
+    """A NUL character: 400 naming the field for a table name, 404 for a table link, on both back
+    ends (PostgreSQL's text cannot hold one; inside JSON it is escaped and stored)."""
+    client = any_app.test_client()
+    body = {"variant": "ningxia", "players": ["a\u0000", "b", "c", "d"], "first_dealer": 0}
+    resp = client.post("/api/tables", json={**body, "name": "a\u0000b"})
+    assert resp.status_code == 400 and err(resp)["field"] == "name"
+    made = client.post("/api/tables", json=body)
+    assert made.status_code == 201 and made.json["table"]["players"][0] == "a\u0000"
+    for path in ("/api/tables/%00abc", "/api/tables/abc%00/ledger"):
+        assert client.get(path).status_code == 404
