@@ -89,6 +89,14 @@ def ensure_chromium() -> None:
     apt_install(["chromium", "chromium-driver", "fonts-wqy-microhei"], "the end-to-end browser tests")
 
 
+def ensure_postgres() -> None:
+    """The storage tests run against a throwaway PostgreSQL server too (``bench/pgcluster.py``):
+    install Debian's ``postgresql`` if ``initdb`` is nowhere to be found."""
+    if shutil.which("initdb") or list(Path("/usr/lib/postgresql").glob("*/bin/initdb")):
+        return
+    apt_install(["postgresql"], "the PostgreSQL storage tests")
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in EXTRAS:
         print(__doc__)
@@ -102,6 +110,7 @@ def main(argv: list[str]) -> int:
     elif command == "test":
         if os.environ.get("MJC_SKIP_E2E") != "1":
             ensure_chromium()
+        ensure_postgres()
         args = [str(PY), "-m", "pytest", *rest]
     elif command == "check":
         steps = [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]]

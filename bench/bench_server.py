@@ -14,12 +14,18 @@ won) as fast as the answers come. Rows:
 ``git archive COMMIT | tar -x -C DIR``) in the same run: both servers run side by side and take
 turns at each load, so a busy machine slows them alike.
 ``--crash-rounds N`` then runs N ``kill -9`` rounds (:func:`bench.serverproc.crash_round`) and
-prints what each found. Run: ``python3 run.py bench server`` (arguments after ``--``).
+prints what each found.
+``--database-url URL`` adds the back ends' table: :data:`PG_WORKERS` ``mjc serve`` processes on
+that PostgreSQL database (clients spread over them round-robin, as a reverse proxy would), one
+process on the same database, and one process on SQLite, taking turns at 50 tables × 50 clients;
+``--database-url throwaway`` starts a throwaway PostgreSQL server for it (:mod:`bench.pgcluster`,
+``fsync`` on). Run: ``python3 run.py bench server`` (options after the name).
 """
 
 from __future__ import annotations
 
 import argparse
+import shutil
 import statistics
 import sys
 import tempfile
@@ -27,7 +33,8 @@ import threading
 import time
 from pathlib import Path
 
-from serverproc import ROOT, Client, Served, crash_round
+from pgcluster import Cluster
+from serverproc import ROOT, Client, Served, cpu_seconds, crash_round
 
 SEQUENTIAL = 60
 FILL_TO = 1000
@@ -35,6 +42,8 @@ FILL_CLIENTS = 4
 LOADS = ((1, 30, 20), (50, 50, 12))  # tables, clients, writes per client
 ROUNDS = 3
 PER_TABLE = "one client, one table"
+PG_WORKERS = 4
+BACKEND_LOAD = (50, 50, 12)  # tables, clients, writes per client
 
 
 def p99(samples: list[float]) -> float:
@@ -42,19 +51,27 @@ def p99(samples: list[float]) -> float:
     return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
-def timed_writes(port: int, tokens: list[str], clients: int, each: int) -> tuple[list[float], float]:
-    """``clients`` threads (client i on table i mod len(tokens)) each writing ``each`` hands at once;
-    the latencies in ms and the wall time in s."""
+def timed_writes(
+    port: int | list[int], tokens: list[str], clients: int, each: int, poll: bool = False
+) -> tuple[list[float], float]:
+    """``clients`` threads (client i on table i mod len(tokens), and on port i mod len(ports) when
+    several servers share the ledger) each writing ``each`` hands at once (or, with ``poll``,
+    asking ``each`` times whether the ledger changed, as the page does every few seconds); the
+    latencies in ms and the wall time in s."""
+    ports = port if isinstance(port, list) else [port]
     lat: list[list[float]] = [[] for _ in range(clients)]
     start = threading.Barrier(clients + 1)
 
     def run(i: int) -> None:
-        client = Client(port, timeout=120)
+        client = Client(ports[i % len(ports)], timeout=120)
         client.call("GET", "/api/health")  # connected before the clock starts
         start.wait()
         for n in range(each):
             t0 = time.perf_counter()
-            client.write(tokens[i % len(tokens)], n + i)
+            if poll:
+                client.call("GET", f"/api/tables/{tokens[i % len(tokens)]}/ledger?since=0")  # unchanged: no events
+            else:
+                client.write(tokens[i % len(tokens)], n + i)
             lat[i].append((time.perf_counter() - t0) * 1000)
         client.close()
 
@@ -139,6 +156,102 @@ def print_table(results: dict[str, list[Row]]) -> None:
             )
 
 
+class Workers:
+    """``count`` servers on one ledger (a PostgreSQL database, or SQLite when ``url`` is None)."""
+
+    def __init__(self, label: str, count: int, url: str | None) -> None:
+        self.label = label
+        self.url = url
+        self.folder = Path(tempfile.mkdtemp(prefix="mjc-bench-"))
+        self.servers = [Served(self.folder / "data", ROOT, database_url=url).start() for _ in range(count)]
+        self.client = Client(self.servers[0].port)
+
+    def writes(self, tables: int, clients: int, each: int, poll: bool = False) -> tuple[list[float], float]:
+        tokens = [self.client.new_table() for _ in range(tables)]
+        return timed_writes([s.port for s in self.servers], tokens, clients, each, poll)
+
+    def cpu(self) -> float:
+        """CPU seconds the servers have used."""
+        return sum(cpu_seconds(s.proc.pid) for s in self.servers if s.proc is not None)
+
+    def close(self) -> None:
+        self.client.close()
+        for server in self.servers:
+            server.stop()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+
+#: (ledger, requests, per s, p50 ms, p99 ms, app CPU ms per request, database CPU ms per request or None)
+BackendRow = tuple[str, int, float, float, float, float, float | None]
+
+
+def measure_backends(url: str, db_pid: int | None) -> dict[str, list[BackendRow]]:
+    """Rows per kind of request (writes, unchanged polls) and back end (SQLite 1 process,
+    PostgreSQL 1 and :data:`PG_WORKERS` processes) at :data:`BACKEND_LOAD`, :data:`ROUNDS` turns
+    each, taking turns; with the CPU time the servers (and the database server ``db_pid``, when it
+    runs here) used per request."""
+    tables, clients, each = BACKEND_LOAD
+    subjects: list[Workers] = []
+    results: dict[str, list[BackendRow]] = {}
+    db_cpu = (lambda: cpu_seconds(db_pid, children=True)) if db_pid else (lambda: 0.0)
+    try:
+        subjects.append(Workers("SQLite, 1 process", 1, None))
+        subjects.append(Workers("PostgreSQL, 1 process", 1, url))
+        subjects.append(Workers(f"PostgreSQL, {PG_WORKERS} processes", PG_WORKERS, url))
+        for s in subjects:
+            s.writes(2, 4, 5)  # warm up
+        for kind, poll in (("writes", False), ("unchanged polls", True)):
+            runs: dict[str, list[tuple[list[float], float]]] = {s.label: [] for s in subjects}
+            cpu = {s.label: [0.0, 0.0] for s in subjects}
+            for _ in range(ROUNDS):
+                for s in subjects:
+                    app0, db0 = s.cpu(), db_cpu()
+                    runs[s.label].append(s.writes(tables, clients, each * (4 if poll else 1), poll))
+                    cpu[s.label][0] += s.cpu() - app0
+                    cpu[s.label][1] += db_cpu() - db0
+            results[kind] = [_row(s, runs[s.label], cpu[s.label], db_pid is not None) for s in subjects]
+    finally:
+        for s in subjects:
+            s.close()
+    return results
+
+
+def _row(s: Workers, found: list[tuple[list[float], float]], cpu: list[float], db_known: bool) -> BackendRow:
+    lat = [x for samples, _ in found for x in samples]
+    n = len(lat)
+    db = 1000 * cpu[1] / n if db_known and s.url is not None else None
+    return s.label, n, n / sum(w for _, w in found), statistics.median(lat), p99(lat), 1000 * cpu[0] / n, db
+
+
+def print_backends(results: dict[str, list[BackendRow]]) -> None:
+    tables, clients, _ = BACKEND_LOAD
+    for kind, rows in results.items():
+        base = rows[0]
+        print(
+            f"\nBack ends, {kind}: {tables} tables × {clients} clients over HTTP, {ROUNDS} rounds (ratios against {base[0]})"
+        )
+        print(
+            f"{'ledger':<26} {'requests':>8} {'per s':>7} {'p50 ms':>8} {'p99 ms':>8} {'rate/base':>10} {'p50/base':>9}"
+            f" {'app CPU ms':>10} {'db CPU ms':>9}"
+        )
+        for what, n, rate, p50, p99_, app, db in rows:
+            print(
+                f"{what:<26} {n:>8} {rate:7.0f} {p50:8.2f} {p99_:8.2f} {rate / base[2]:9.2f}x {p50 / base[3]:8.2f}x"
+                f" {app:10.2f} {'-' if db is None else f'{db:.2f}':>9}"
+            )
+    print("(CPU ms: the servers' CPU time per request; db: the PostgreSQL server's, when it runs on this machine)")
+
+
+def backends_table(url: str) -> None:
+    """The back ends' table on ``url`` (``throwaway``: a throwaway server started and removed here)."""
+    cluster = Cluster(durable=True).start() if url == "throwaway" else None
+    try:
+        print_backends(measure_backends(cluster.new_database() if cluster else url, cluster.pid if cluster else None))
+    finally:
+        if cluster:
+            cluster.stop()
+
+
 def crash_table(rounds: int) -> int:
     print(f"\nkill -9 rounds ({rounds}): 4 clients on 2 tables, killed at a random moment, restarted")
     print(
@@ -160,11 +273,16 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--compare", type=Path, help="another source tree to measure in the same run, listed first")
     parser.add_argument("--crash-rounds", type=int, default=0, help="kill -9 rounds to run after the load")
-    parser.add_argument("--no-load", action="store_true", help="only the kill -9 rounds")
+    parser.add_argument("--no-load", action="store_true", help="only the kill -9 rounds (and the back ends' table)")
+    parser.add_argument(
+        "--database-url", help="a PostgreSQL database for the back ends' table, or 'throwaway' to start one"
+    )
     args = parser.parse_args(argv)
     if not args.no_load:
         trees = {args.compare.name: args.compare} if args.compare else {}
         print_table(measure(trees | {"this tree": ROOT}))
+    if args.database_url:
+        backends_table(args.database_url)
     return crash_table(args.crash_rounds) if args.crash_rounds else 0
 
 

@@ -2,7 +2,8 @@
 (:mod:`bench.bench_server`) and the crash test (``tests/companion/test_crash.py``) share.
 
 * :class:`Served` starts ``python -m companion serve`` from a source tree on a free port and a
-  data folder, waits until ``/api/health`` answers, and stops it (politely, or with ``SIGKILL``).
+  data folder (or a PostgreSQL database URL), waits until ``/api/health`` answers, and stops it
+  (politely, or with ``SIGKILL``).
 * :class:`Client` is one keep-alive HTTP connection that creates tables and records drawn hands.
 * :func:`crash_round` writes from a few client threads, kills the server with ``SIGKILL`` at a
   random moment, restarts it and checks that every acknowledged write is there exactly once and
@@ -31,6 +32,23 @@ WIN = {"winner": "S", "win": {"by": "self_draw"}, "hand": {"concealed": "123m456
 START_S = 30.0
 
 
+def cpu_seconds(pid: int, children: bool = False) -> float:
+    """The CPU time (user + system) process ``pid`` and its ended children have used (with
+    ``children``: plus that of its live child processes), from ``/proc``; 0 where it has gone."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    pids = [pid]
+    if children:
+        pids += [int(p) for p in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()]
+    for one in pids:
+        try:
+            fields = Path(f"/proc/{one}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11 : 15 if one == pid else 13]) / tick  # the root's: + waited children
+    return total
+
+
 def free_port() -> int:
     """A TCP port nobody listens on now."""
     with socket.socket() as s:
@@ -39,11 +57,13 @@ def free_port() -> int:
 
 
 class Served:
-    """``mjc serve`` from ``tree`` on ``data_dir`` (started by :meth:`start`)."""
+    """``mjc serve`` from ``tree`` on ``data_dir``, or on the PostgreSQL database ``database_url``
+    (started by :meth:`start`)."""
 
-    def __init__(self, data_dir: Path, tree: Path = ROOT) -> None:
+    def __init__(self, data_dir: Path, tree: Path = ROOT, database_url: str | None = None) -> None:
         self.data_dir = data_dir
         self.tree = tree
+        self.database_url = database_url
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -51,7 +71,10 @@ class Served:
         """Start the server and wait until it answers (RuntimeError with its output if it does not)."""
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(self.tree))
+        env.pop("MJC_DATABASE_URL", None)  # the store is the one named here
         args = ["serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", str(self.data_dir)]
+        if self.database_url:
+            args += ["--database-url", self.database_url]
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "companion", *args],
             cwd=self.tree,

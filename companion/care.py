@@ -13,6 +13,11 @@ running server holds on its folder.
   serve`` for as long as it runs (and by a restore while it works): a second server on the same folder and a restore under a
   running server are refused.
 
+With a PostgreSQL ledger (``--database-url``, :func:`database_care`) ``mjc check`` checks the
+database and ``backup``/``restore`` are refused, naming ``pg_dump``/``pg_restore``, which back up a
+live PostgreSQL database consistently (photos included, they are rows there); there is no folder
+lock, several servers share the database.
+
 Each operation answers the lines it reports; problems raise :class:`CareError` with an exit status
 (1: the ledger or the backup is damaged or not a ledger; 2: it cannot be done as asked).
 """
@@ -27,6 +32,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
+from .storage import StoreError
 from .store import DB_NAME, RESTORE_HINT, SCHEMA_VERSION, fsync_dir
 
 LOCK_NAME = "server.lock"
@@ -85,6 +91,28 @@ class ServerLock:
         if self._fd is not None:
             os.close(self._fd)  # closing releases the flock
             self._fd = None
+
+
+PG_TOOLS = (
+    "a PostgreSQL ledger (photos included) is backed up with `pg_dump --format=custom --file=mjc.dump DBNAME` "
+    "while the servers run and put back with `pg_restore --clean --dbname=DBNAME mjc.dump` (docs/deploy.md)"
+)
+
+
+def database_care(command: str, url: str) -> list[str]:
+    """``mjc check`` against a PostgreSQL database (:func:`companion.pgstore.check_database`);
+    ``backup`` and ``restore`` are refused (2) with what to use instead."""
+    if command != "check":
+        raise CareError(f"`mjc {command}` copies a SQLite data folder (leave --database-url out); {PG_TOOLS}", 2)
+    from .pgstore import check_database
+
+    try:
+        lines, problems = check_database(url)
+    except StoreError as err:
+        raise CareError(str(err), 2) from None
+    if problems:
+        raise CareError(f"{'; '.join(problems)}; put back your latest pg_dump with pg_restore", 1)
+    return lines
 
 
 def check(data_dir: str | os.PathLike[str]) -> list[str]:

@@ -9,12 +9,15 @@ reads tiles from photos.
 ``mjc backup DEST`` copies it while the server may run, ``mjc restore SRC`` puts a checked backup
 back (see :mod:`companion.care`): exit status 0 done, 1 the ledger or backup is damaged, 2 it
 cannot be done as asked (an unusable folder, a server running); problems are one line on stderr.
+``--database-url`` (or ``MJC_DATABASE_URL``) puts the ledger in PostgreSQL for ``serve`` and
+``check``; ``backup`` and ``restore`` then refuse, naming ``pg_dump`` (docs/deploy.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -22,6 +25,12 @@ from typing import Any
 from engine import contract
 
 from . import jsonlimits
+from .storage import ENV_URL
+
+DATABASE_URL_HELP = (
+    "keep the ledger and photos in this PostgreSQL database (postgresql://USER:PASSWORD@HOST:PORT/DBNAME) "
+    f"instead of SQLite under --data-dir; several servers may share it (also {ENV_URL}; docs/deploy.md)"
+)
 
 
 def _read_json(path: str | None) -> tuple[object, dict | None]:
@@ -103,7 +112,9 @@ def _care(args: argparse.Namespace) -> int:
     from . import care
 
     try:
-        if args.command == "check":
+        if args.database_url:
+            lines = care.database_care(args.command, args.database_url)
+        elif args.command == "check":
             lines = care.check(args.data_dir)
         elif args.command == "backup":
             lines = care.backup(args.data_dir, args.dest)
@@ -136,6 +147,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_serve.add_argument("--host", default="0.0.0.0")
     p_serve.add_argument("--port", type=int, default=8080)
     p_serve.add_argument("--data-dir", default="data")
+    p_serve.add_argument("--database-url", default=os.environ.get(ENV_URL), help=DATABASE_URL_HELP)
     p_serve.add_argument(
         "--allow-host",
         action="append",
@@ -163,6 +175,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p_restore.add_argument("src", help="a folder made by `mjc backup`, or a ledger file")
     for p in (p_check, p_backup, p_restore):
         p.add_argument("--data-dir", default="data")
+        p.add_argument("--database-url", default=os.environ.get(ENV_URL), help=DATABASE_URL_HELP)
     args = parser.parse_args(argv)
     if args.command in ("check", "backup", "restore"):
         return _care(args)
@@ -181,4 +194,5 @@ def main(argv: Sequence[str] | None = None) -> int:
         hosts=args.allow_host,
         https_port=args.https_port if args.https else None,
         camera=args.camera,
+        database_url=args.database_url,
     )

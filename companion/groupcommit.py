@@ -16,17 +16,21 @@ a busy table manages one write per sync. Here a write is a *job* handed to the s
 * Jobs keep what must last until the commit (a table's lock, so nobody reads a ledger folded
   ahead of the file) with :meth:`Batch.hold`, with what undoes their work in memory should the
   commit fail.
+
+Group commit is SQLite's (:attr:`~companion.storage.Storage.shares_commits`). With PostgreSQL each
+write is its own transaction (:class:`OwnCommit`): the server already flushes the WAL of
+concurrent commits together, and a batch of several tables' writes would take their row locks in
+no fixed order, so two processes' batches could deadlock.
 """
 
 from __future__ import annotations
 
-import sqlite3
 import threading
 from collections.abc import Callable, Hashable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Generic, TypeVar
 
-from .store import Store
+from .storage import Storage
 
 T = TypeVar("T")
 #: jobs committed together at most (a bound on how long one batch holds the file)
@@ -37,7 +41,7 @@ class Batch:
     """What the jobs of one transaction share: the connection, what they hold until the commit,
     and what to undo when it fails."""
 
-    def __init__(self, conn: sqlite3.Connection, stack: ExitStack) -> None:
+    def __init__(self, conn: Any, stack: ExitStack) -> None:
         self.conn = conn
         self._stack = stack
         self._held: dict[Hashable, Any] = {}
@@ -70,7 +74,7 @@ class Job(Generic[T]):
 class GroupCommit:
     """The group commit of one store (see the module's docstring)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self._cond = threading.Condition()
         self._queue: list[Job[Any]] = []
@@ -123,7 +127,7 @@ class GroupCommit:
                 job.done = True
 
 
-def _run_job(conn: sqlite3.Connection, batch: Batch, job: Job[Any]) -> None:
+def _run_job(conn: Any, batch: Batch, job: Job[Any]) -> None:
     """One job: an error before it wrote anything is its own; one after it wrote fails the batch
     (only the batch's rollback undoes what it wrote). No savepoint per job: under load each
     statement is a wait for the GIL on the path every queued write waits on."""
@@ -136,6 +140,34 @@ def _run_job(conn: sqlite3.Connection, batch: Batch, job: Job[Any]) -> None:
         job.error = err
 
 
-def group_commit(store: Store) -> GroupCommit:
-    """The group commit of ``store``."""
-    return store.attached(GroupCommit)
+class OwnCommit:
+    """Each write in a transaction of its own, with the same :class:`Batch` (PostgreSQL)."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+
+    def run(self, work: Callable[[Batch], T]) -> T:
+        """Run ``work`` in its own transaction; its result once committed. When the commit itself
+        fails, what ``work`` did in memory is undone (:meth:`Batch.failed`) while it still holds
+        what it held."""
+        with ExitStack() as stack:
+            batch: Batch | None = None
+            worked = False
+            try:
+                with self.store.transaction() as conn:
+                    batch = Batch(conn, stack)
+                    result = work(batch)
+                    worked = True
+            except BaseException:
+                if worked and batch is not None:
+                    batch.failed()
+                raise
+            return result
+
+
+def group_commit(store: Storage) -> GroupCommit | OwnCommit:
+    """How ``store`` commits writes: a group commit where the back end shares commits, else one
+    transaction per write."""
+    if store.shares_commits:
+        return store.attached(GroupCommit)
+    return store.attached(OwnCommit)

@@ -7,13 +7,17 @@ from them and is checked against the full replay (:func:`companion.ledger.replay
   events in the evening's order with their entries, balances and chart points. Folding an event
   recomputes the entries from the first place it changed: a new hand, kong or claim only its own;
   a correction or the undo of one the entries after the hand it replaces (arithmetic, no replay).
-* :class:`Ledgers` holds one live ledger per table for a :class:`~companion.store.Store`, with the
+* :class:`Ledgers` holds one live ledger per table for a :class:`~companion.storage.Storage`, with the
   version (the last event's ``seq``) it was folded up to. Before use it reads only the events
   after that version (the *tail*: another process may have written), so a write reads one row,
   not the whole history. At most :data:`KEEP_TABLES` tables are kept; the others are folded again
   from their events when next used.
 * :func:`record` appends a write's event and answers its :class:`Changes`: the new and changed
   entries, chart points and log rows, the balances, state and version — not the whole ledger.
+  Inside the write transaction it first takes the table's lock in the store
+  (:meth:`~companion.storage.Storage.lock_table`; with PostgreSQL other processes write too), then
+  catches the live ledger up with what they appended, so every write is computed from the last
+  event and appended as the next ``seq``.
 * A write may carry an idempotency key (kept in its event's ``data``, :data:`KEY_FIELD`): the live
   ledger indexes the keys as it folds the events (so a restart, or another process, knows them
   too), and a write that finds its key already recorded raises :class:`AlreadyRecorded`, which
@@ -36,7 +40,7 @@ from engine.seats import Seat
 from .groupcommit import Batch, group_commit
 from .ledger import Evening, HandState, Replay, claims_of, ledger_entry, timeline_point
 from .rules import TableRules
-from .store import Event, Store, Table
+from .storage import Event, Storage, Table
 
 #: tables whose live ledger stays in memory (least recently used ones are dropped first)
 KEEP_TABLES = 256
@@ -262,7 +266,7 @@ class LiveLedger(Evening):
 class Ledgers:
     """The live ledgers of one store's tables, each with a lock (see the module's docstring)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Storage) -> None:
         self.store = store
         self._lock = threading.Lock()
         self._tables: OrderedDict[int, tuple[threading.Lock, LiveLedger | None]] = OrderedDict()
@@ -307,12 +311,12 @@ class Ledgers:
             return self._tables[table_id][0]
 
 
-def ledgers(store: Store) -> Ledgers:
+def ledgers(store: Storage) -> Ledgers:
     """The live ledgers kept for ``store``."""
     return store.attached(Ledgers)
 
 
-def ledger_of(store: Store, table: Table, rules: TableRules) -> Replay:
+def ledger_of(store: Storage, table: Table, rules: TableRules) -> Replay:
     """The table's whole ledger (reads): the live ledger brought up to date, copied."""
     with ledgers(store).holding(table, rules) as live:
         return live.snapshot()
@@ -322,7 +326,7 @@ def ledger_of(store: Store, table: Table, rules: TableRules) -> Replay:
 Build = Callable[[Current], tuple[str, dict[str, Any], int | None]]
 
 
-def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple[Event, Changes]:
+def record(store: Storage, table: Table, rules: TableRules, build: Build) -> tuple[Event, Changes]:
     """Append the event ``build`` computes from the ledger and return it with what it changed, once
     committed: writes queued at the same time share one transaction and one sync
     (:mod:`companion.groupcommit`); the table stays locked until that commit. A hand the rule set
@@ -332,6 +336,7 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
     kept = ledgers(store)
 
     def work(batch: Batch) -> tuple[Event, Changes]:
+        store.lock_table(batch.conn, table.id)  # other processes' writers of the table wait from here
         live: LiveLedger = batch.hold(table.id, lambda: kept.holding(table, rules), lambda: kept.forget(table.id))
         # caught up inside the transaction (``holding``), so no other process writes before the
         # commit: the next seq is the live ledger's version + 1
@@ -353,7 +358,7 @@ def record(store: Store, table: Table, rules: TableRules, build: Build) -> tuple
     return group_commit(store).run(work)
 
 
-def catch_up(live: LiveLedger, store: Store) -> None:
+def catch_up(live: LiveLedger, store: Storage) -> None:
     """Fold the events stored after the live ledger's version (one indexed read when there are none)."""
     if store.last_seq(live.table.id) > live.version:
         for ev in store.events(live.table.id, after=live.version):

@@ -99,10 +99,13 @@ def serve(
     hosts: Sequence[str] = (),
     https_port: int | None = None,
     camera: str | None = None,
+    database_url: str | None = None,
 ) -> int:
     """Serve the app on ``host:port``; ``hosts`` are extra names it answers to (besides localhost,
     IP addresses, ``host`` and this machine's name). With ``https_port`` it also serves HTTPS
-    there (:func:`add_https`); with ``camera`` the table camera feeds the page (:func:`add_camera`)."""
+    there (:func:`add_https`); with ``camera`` the table camera feeds the page (:func:`add_camera`).
+    With ``database_url`` the ledger and photos are in that PostgreSQL database, which several
+    servers may share (no folder lock then)."""
     from waitress import create_server
 
     from .app import create_app
@@ -114,10 +117,12 @@ def serve(
     logging.getLogger("waitress.queue").setLevel(logging.ERROR)
     raise_file_limit()
     names = [*hosts, host, socket.gethostname(), f"{socket.gethostname()}.local"]
+    lock = None
     try:
-        lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
-        app = create_app(data_dir, hosts=names)
-    except (CareError, StoreError) as err:
+        if not database_url:
+            lock = ServerLock(data_dir).acquire()  # held until the process ends: one server per folder
+        app = create_app(data_dir, hosts=names, database_url=database_url)
+    except (CareError, StoreError, ValueError) as err:  # ValueError: a setting from the environment
         print(f"mjc serve: {err}", file=sys.stderr)
         return 2
     except OSError as err:
@@ -138,11 +143,12 @@ def serve(
     secure = add_https(app, server, data_dir, host, https_port, names, options) if https_port is not None else None
     if https_port is not None and secure is None:
         server.close()
-        lock.release()
+        if lock is not None:
+            lock.release()
         return 2
     feed = add_camera(app, camera) if camera is not None else None
-    data = Path(data_dir).resolve()
-    print(f"Mahjong table companion — ledger in {data}", flush=True)
+    where = app.extensions["mjc_store"].describe() if database_url else Path(data_dir).resolve()
+    print(f"Mahjong table companion — ledger in {where}", flush=True)
     print_addresses(host, port, int(secure.effective_port) if secure is not None else None)
     try:
         server.run()
@@ -154,7 +160,8 @@ def serve(
         if secure is not None:
             secure.close()
         server.close()
-        lock.release()
+        if lock is not None:
+            lock.release()
     return 0
 
 

@@ -1,4 +1,5 @@
-"""The table ledger on disk: one SQLite file in the data folder.
+"""The SQLite back end of :class:`companion.storage.Storage`: the table ledger in one file in
+the data folder (the embedded default; PostgreSQL is :mod:`companion.pgstore`).
 
 * WAL journal, ``synchronous=FULL``: a recorded event survives a power cut of the tablet.
 * ``BEGIN IMMEDIATE`` transactions, so two devices writing at once are serialised and the state an
@@ -28,12 +29,12 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
-from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, TypeVar
+
+from .storage import RESTORE_HINT, DiskFullError, Event, Storage, StoreError, Table, now, storable_text
+from .storage import DamagedError as DamagedError  # the errors and records are importable from here too
 
 DB_NAME = "companion.sqlite3"
 
@@ -83,18 +84,6 @@ MIGRATIONS: list[str] = [
 SCHEMA_VERSION = len(MIGRATIONS)
 
 
-class StoreError(Exception):
-    """The data file cannot be used (newer schema than this program, unreadable, not writable)."""
-
-
-class DamagedError(StoreError):
-    """A write refused because the data file is damaged."""
-
-
-class DiskFullError(StoreError):
-    """A write that failed for want of disk space (nothing was recorded)."""
-
-
 #: SQLite's primary result codes for a damaged file (SQLITE_CORRUPT, SQLITE_NOTADB)
 CORRUPT_CODES = (11, 26)
 #: SQLite's result code for a full disk (SQLITE_FULL)
@@ -106,72 +95,17 @@ def is_corruption(err: sqlite3.Error) -> bool:
     return getattr(err, "sqlite_errorcode", 0) & 0xFF in CORRUPT_CODES
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+class Store(Storage):
+    """The SQLite back end: thread-safe access to the file (a connection per thread)."""
 
-
-@dataclass
-class Table:
-    id: int
-    token: str
-    watch_token: str
-    variant: str
-    options: dict
-    players: list[str]
-    first_dealer: int
-    start_points: int
-    name: str
-    created_at: str
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> Table:
-        return cls(
-            row["id"],
-            row["token"],
-            row["watch_token"],
-            row["variant"],
-            json.loads(row["options"]),
-            json.loads(row["players"]),
-            row["first_dealer"],
-            row["start_points"],
-            row["name"],
-            row["created_at"],
-        )
-
-
-@dataclass
-class Event:
-    id: int
-    seq: int
-    kind: str
-    target: int | None
-    data: dict
-    created_at: str
-
-    def to_dict(self) -> dict:
-        return {
-            "id": self.id,
-            "seq": self.seq,
-            "kind": self.kind,
-            "target": self.target,
-            "data": self.data,
-            "created_at": self.created_at,
-        }
-
-
-T = TypeVar("T")
-
-
-class Store:
-    """Thread-safe access to the SQLite file (a connection per thread)."""
+    shares_commits = True
 
     def __init__(self, data_dir: str | os.PathLike[str]) -> None:
+        super().__init__()
         self.data_dir = Path(data_dir)
         self.path = self.data_dir / DB_NAME
         self.photo_dir = self.data_dir / "photos"
         self._local = threading.local()
-        self._attached: dict[Callable[[Store], Any], Any] = {}
-        self._attached_lock = threading.Lock()
         #: None while the file is sound; else what ``quick_check`` (or a failed read) reported
         self.damage: str | None = None
         try:
@@ -191,14 +125,8 @@ class Store:
             ) from None
 
     # ------------------------------------------------------------------ connections
-    def attached(self, kind: Callable[[Store], T]) -> T:
-        """The one ``kind(self)`` kept with this store (created on first use): the live ledgers and
-        the group commit that every request on this data folder shares."""
-        with self._attached_lock:
-            found = self._attached.get(kind)
-            if found is None:
-                found = self._attached[kind] = kind(self)
-            return found
+    def describe(self) -> str:
+        return str(self.path)
 
     def _connect(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.path, timeout=15, isolation_level=None, check_same_thread=False)
@@ -233,16 +161,8 @@ class Store:
                 raise DiskFullError(DISK_FULL) from None
             raise
 
-    def refuse_if_damaged(self) -> None:
-        """Raise :class:`DamagedError` when the file is known to be damaged."""
-        if self.damage is not None:
-            raise DamagedError(
-                f"the ledger file {self.path} is damaged ({self.damage}); nothing was written: {RESTORE_HINT}"
-            )
-
-    def mark_damaged(self, why: str) -> None:
-        """A read met a damaged page: refuse writes from now on."""
-        self.damage = self.damage or why
+    def lock_table(self, conn: sqlite3.Connection, table_id: int) -> None:
+        """Nothing to do: ``BEGIN IMMEDIATE`` holds the whole file for the transaction."""
 
     def schema_version(self) -> int:
         return self.conn.execute("PRAGMA user_version").fetchone()[0]
@@ -276,7 +196,7 @@ class Store:
                     json.dumps(players, ensure_ascii=False),
                     first_dealer,
                     start_points,
-                    name,
+                    storable_text(name, "name"),
                     now(),
                 ),
             )
@@ -298,15 +218,15 @@ class Store:
             .execute("SELECT * FROM events WHERE table_id = ? AND seq > ? ORDER BY seq", (table_id, after))
             .fetchall()
         )
-        return [Event(r["id"], r["seq"], r["kind"], r["target"], json.loads(r["data"]), r["created_at"]) for r in rows]
+        return [Event.from_row(r) for r in rows]
 
     def last_seq(self, table_id: int, conn: sqlite3.Connection | None = None) -> int:
         """The ``seq`` of the table's latest event (0 when none): the ledger's version."""
         row = (conn or self.conn).execute("SELECT MAX(seq) FROM events WHERE table_id = ?", (table_id,)).fetchone()
         return int(row[0] or 0)
 
-    @staticmethod
     def append(
+        self,
         conn: sqlite3.Connection,
         table_id: int,
         kind: str,
@@ -355,16 +275,14 @@ class Store:
             tmp.unlink(missing_ok=True)
         return stale
 
-    def photo(self, table_id: int, photo_id: int) -> tuple[Path, dict] | None:
+    def photo(self, table_id: int, photo_id: int) -> tuple[bytes | None, dict] | None:
         row = self.conn.execute("SELECT * FROM photos WHERE id = ? AND table_id = ?", (photo_id, table_id)).fetchone()
         if row is None:
             return None
-        return self.data_dir / row["path"], json.loads(row["recognition"])
+        path = self.data_dir / row["path"]
+        return (path.read_bytes() if path.is_file() else None), json.loads(row["recognition"])
 
 
-RESTORE_HINT = (
-    "restore your latest backup with `mjc restore BACKUP` (stop the server first; `mjc check` reports the damage)"
-)
 FOLDER_HINT = "check the folder's permissions and free space, or use another --data-dir"
 DISK_FULL = "the server's disk is full; nothing was recorded. Free some space on it and try again"
 

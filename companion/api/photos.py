@@ -10,7 +10,7 @@ from .request import store, table_for
 from .uploads import read_photo, recognize
 
 MAX_ID = 2**63 - 1
-"""The largest row id SQLite stores; a larger photo id names no photo (404)."""
+"""The largest row id SQLite and PostgreSQL (``BIGINT``) store; a larger photo id names no photo (404)."""
 
 bp = Blueprint("photos", __name__, url_prefix="/api/tables/<token>/photos")
 
@@ -30,8 +30,8 @@ def get_photo(token: str, photo_id: int) -> Response:
     """The stored photo (PNG or JPEG, by its first bytes); private, cacheable for a day."""
     ref = table_for(token)
     found = store().photo(ref.table.id, photo_id) if photo_id <= MAX_ID else None
-    if found is None or not found[0].exists():
+    data = found[0] if found is not None else None
+    if data is None:
         raise ApiError(404, "no_such_photo", "this table has no such photo")
-    data = found[0].read_bytes()
     mime = "image/png" if data[:4] == b"\x89PNG" else "image/jpeg"
     return Response(data, mimetype=mime, headers={"Cache-Control": "private, max-age=86400"})

@@ -22,7 +22,7 @@ from engine.errors import MahjongError
 from .. import jsonlimits
 from ..errors import ApiError, bad
 from ..rules import TableRules
-from ..store import Store, Table
+from ..storage import Storage, Table
 from .ratelimit import LIMITER_KEY, Limiter
 
 M = TypeVar("M", bound=BaseModel)
@@ -32,9 +32,9 @@ MAX_TOKEN = 64
 """The longest token looked up (tokens are 24 characters); a longer one names no table."""
 
 
-def store() -> Store:
-    """The app's ledger store (``app.extensions["mjc_store"]``)."""
-    found: Store = current_app.extensions[STORE_KEY]
+def store() -> Storage:
+    """The app's ledger store (``app.extensions["mjc_store"]``): SQLite or PostgreSQL."""
+    found: Storage = current_app.extensions[STORE_KEY]
     return found
 
 

@@ -1,6 +1,7 @@
 """Group commit (:mod:`companion.groupcommit`): concurrent writes share transactions, each is
 answered only once committed, a refused write is rolled back alone, a failed commit records
-nothing and answers every write of its batch with the error."""
+nothing and answers every write of its batch with the error. Concurrent writes are recorded once
+and in order on both back ends (PostgreSQL: a transaction per write); the batch tests are SQLite's."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from companion.groupcommit import Batch, group_commit
 from companion.ledger import replay
 from companion.live import ledger_of, ledgers, record
 from companion.rules import TableRules
+from companion.storage import Storage, open_store
 from companion.store import Store
 
 PLAYERS = ["Alice", "Bob", "Chen", "Dora"]
@@ -31,11 +33,19 @@ def store(tmp_path: Path) -> Store:
     return Store(tmp_path / "data")
 
 
-def new_table(store: Store) -> Any:
+@pytest.fixture()
+def any_store(tmp_path: Path, database_url: str | None) -> Any:
+    found = open_store(tmp_path / "data", database_url)
+    yield found
+    found.close()
+
+
+def new_table(store: Storage) -> Any:
     return store.create_table(variant="ningxia", options={}, players=PLAYERS, first_dealer=0, start_points=0)
 
 
-def test_concurrent_writes_each_recorded_once_in_order(store: Store) -> None:
+def test_concurrent_writes_each_recorded_once_in_order(any_store: Storage) -> None:
+    store = any_store
     table = new_table(store)
     rules = TableRules.of(table)
     answered: list[int] = []

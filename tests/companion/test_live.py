@@ -1,6 +1,7 @@
 """The live ledger (companion.live) against the full replay (companion.ledger.replay): random
 evenings of claims, kongs, wins, draws, corrections and undos, written partly through one server
-and partly through another on the same file (the first one then catches up with the tail)."""
+and partly through another on the same ledger (the first one then catches up with the tail), on
+both back ends (a PostgreSQL example is a new table in the test's database)."""
 
 from __future__ import annotations
 
@@ -57,12 +58,15 @@ def _post(client: Any, t: str, op: tuple[str, Any, Any]) -> None:
         client.post(f"/api/tables/{t}/undo")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture]
+)
 @given(first=st.lists(write, max_size=12), then=st.lists(write, max_size=12), more=st.lists(write, max_size=6))
-def test_live_ledger_equals_the_full_replay(first: list, then: list, more: list) -> None:
+def test_live_ledger_equals_the_full_replay(database_url: str | None, first: list, then: list, more: list) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "data"
-        here, there = create_app(data).test_client(), create_app(data).test_client()
+        apps = [create_app(data, database_url=database_url) for _ in range(2)]
+        here, there = (a.test_client() for a in apps)
         t = new_table(here, start_points=100)["table"]["token"]
         for op in first:
             _post(here, t, op)
@@ -78,6 +82,8 @@ def test_live_ledger_equals_the_full_replay(first: list, then: list, more: list)
         assert here.get(f"/api/tables/{t}/ledger").json == {"ok": True, "changed": True, **full}
         assert sum(full["balances"]) == 400 and all(sum(p["balances"]) == 400 for p in full["timeline"])
         assert full["version"] == len(store.events(table.id))
+        for a in apps:
+            a.extensions["mjc_store"].close()
 
 
 def test_tables_beyond_the_kept_number_are_folded_again_when_used(tmp_path, monkeypatch):
