@@ -125,19 +125,34 @@ export function draftFromRecognition(rec, imgUrl, indicator) {
 }
 
 /**
- * One tap: every group the recogniser left out of the hand goes back to Ignore (an indicator the
- * table chose among them too); the question which is the indicator is dropped. The winning tile
- * stays in the hand.
+ * Whether "Ignore all others" would put group `g` to Ignore: the recogniser left it out of the
+ * hand, it is in use, and its role is still the page's guess (a role the table set by hand, such
+ * as the indicator it chose, is kept).
+ */
+export function ignorable(d, g) {
+  return g.hand === false && !g.chosen && g.role !== "ignore" && liveTiles(d, g).length > 0;
+}
+
+/**
+ * One tap: every group the recogniser left out of the hand that is still on the page's guessed
+ * role goes back to Ignore; groups whose role the table set by hand (a role chip, the indicator
+ * chosen) keep it. The question which is the indicator is dropped; the winning tile stays in the hand.
  */
 export function ignoreOthers(d) {
-  for (const g of d.groups) if (g.hand === false) g.role = "ignore";
+  for (const g of d.groups) if (ignorable(d, g)) g.role = "ignore";
   d.ask = null;
   keepWinningInHand(d);
 }
 
+/** The table sets group `g`'s role by hand (a chip): "Ignore all others" leaves it so. */
+export function setRole(d, g, role) {
+  g.role = role;
+  g.chosen = true;
+}
+
 /** The indicator candidate `g` is the rule set's indicator (`role`); the question is answered. */
 export function chooseIndicator(d, g, role) {
-  g.role = role;
+  setRole(d, g, role);
   d.ask = null;
 }
 

@@ -7,7 +7,9 @@ import { t, windShort } from "./i18n.js";
 import { SEATS, playerAt } from "./seats.js";
 import { closeSheet, openSheet } from "./sheets.js";
 import { ALL_CODES, SUITS, isFlower, isTileCode, meldType, tileFace } from "./tiles.js";
-import { addGroup, addTile, chooseIndicator, codesOf, ignoreOthers, keepWinningInHand, liveTiles, meldFrom } from "./win-draft.js";
+import {
+  addGroup, addTile, chooseIndicator, codesOf, ignorable, ignoreOthers, keepWinningInHand, liveTiles, meldFrom, setRole,
+} from "./win-draft.js";
 import { currentDraft, currentWin, markEdited, redrawWin, ruleFacts } from "./win-state.js";
 
 /** The typed entry being read by the server (scoring waits for it). */
@@ -110,10 +112,11 @@ function groupControls(d, g, n) {
 
 /**
  * Above the groups: the question which candidate is the rule set's indicator (when several could
- * be), and "Ignore all others" while a group the recogniser left out of the hand is in use.
+ * be), and "Ignore all others" while a group the recogniser left out of the hand is in use on the
+ * page's guess (not on a role the table set by hand).
  */
 function groupsBar(d) {
-  const inUse = d.groups.some((g) => g.hand === false && g.role !== "ignore" && liveTiles(d, g).length);
+  const inUse = d.groups.some((g) => ignorable(d, g));
   if (!d.ask && !inUse) return null;
   return element("div", { class: "groups-bar" },
     d.ask ? element("p", { class: "ask", id: "ask-indicator" }, t("ask_indicator", { role: t("role_" + d.ask) })) : null,
@@ -168,7 +171,7 @@ export function renderGroups() {
 
 /** A group's new role (the rule set's indicator answers the question which one is); the winning tile stays in the hand. */
 function changeRole(d, g, role) {
-  g.role = role;
+  setRole(d, g, role);
   if (role === d.ask) d.ask = null;
   keepWinningInHand(d);
 }

@@ -92,10 +92,11 @@ def _tile(code: str, x: float, y: float, w: float, h: float) -> dict:
     }
 
 
-def cluttered_reading() -> dict:
+def cluttered_reading(near: int = 2) -> dict:
     """The fixture hand (no misread) among other tiles, rows and groups as ``vision.grouping``
     arranges them: a discard pile of two rows of smaller tiles, another player's meld far up, two
-    stray backs, and two face-up tiles just below the hand (so the page asks which is the indicator)."""
+    stray backs, and ``near`` face-up tiles just below the hand (two: the page asks which is the
+    indicator; one: the page takes it)."""
     from vision import grouping
 
     truth = json.loads((DATA / "hand_photo.json").read_text())
@@ -104,7 +105,7 @@ def cluttered_reading() -> dict:
     tiles += [_tile(c, 400 + 43 * i, 120 + 60 * r, 40, 56) for r, row in enumerate(discards) for i, c in enumerate(row)]
     tiles += [_tile("7s", 950 + 32 * i, 40, 30, 42) for i in range(3)]
     tiles += [_tile("back", 1080 + 59 * i, 150, 56, 78) for i in range(2)]
-    tiles += [_tile("3s", 280, 470, 56, 78), _tile("6z", 900, 470, 56, 78)]
+    tiles += [_tile("3s", 280, 470, 56, 78), _tile("6z", 900, 470, 56, 78)][:near]
     order, rows, groups = grouping.arrange([t["quad"] for t in tiles])
     tiles = [dict(tiles[i], row=rows[i], group=groups[i]) for i in order]
     gs: dict[int, dict] = {}
@@ -280,8 +281,9 @@ def real_server():
 
 
 #: what the scripted server's recogniser does on its next calls: "fail" (503 busy), "slow" (answers
-#: the fixture reading after SLOW_S seconds), "empty" (a photo with no tiles read, and why); with
-#: none left it answers the fixture reading at once
+#: the fixture reading after SLOW_S seconds), "empty" (a photo with no tiles read, and why),
+#: "clutter1" (the cluttered table with one indicator candidate); with none left it answers the
+#: fixture reading at once
 SCRIPT: list[str] = []
 SLOW_S = 2.5
 
@@ -302,6 +304,8 @@ def scripted_server():
         if step == "empty":
             empty = {"tiles": [], "groups": [], "width": 1200, "height": 900, "timings_ms": {"total": 1.0}}
             return _Reading(empty | {"reason": "no tiles found: the photo is too dark or blurred"})
+        if step == "clutter1":
+            return _Reading(cluttered_reading(near=1))
         return _Reading(photo_reading())
 
     server, data_dir = _serve("mjc-e2e-scripted-", recognizer)

@@ -400,10 +400,41 @@ def test_cluttered_photo_leaves_the_others_out_and_asks_for_the_indicator(
         hidden(d, "#ask-indicator")
         assert [role for role, _ in group_codes(d)] == ["hand", "meld", "ignore", "baida"] + ["ignore"] * 4
         assert not d.find_elements("css selector", "#groups button.this-indicator")
-    # a stray group put to use by mistake: one tap ignores all the others again
+    # a stray group put to use by hand is the table's choice: "Ignore all others" is not offered
+    # (it would undo it), the group's own Ignore chip puts it back
     click(d, "#groups .group:last-child .role-chip[data-role=hand]")
-    click(d, "#ignore-others")
-    _wait(d, lambda x: [role for role, _ in group_codes(x)] == CLUTTER_ROLES)
+    assert [role for role, _ in group_codes(d)][-1] == "hand"
     assert not d.find_elements("css selector", "#ignore-others")
+    click(d, "#groups .group:last-child .role-chip[data-role=ignore]")
+    assert [role for role, _ in group_codes(d)][-1] == "ignore"
     assert d.find_element("css selector", "#groups button.tile-btn .tile.winning").get_attribute("data-code") == "1z"
+    assert not js_errors(d), js_errors(d)
+
+
+def test_ignore_all_others_keeps_the_roles_the_table_set(scripted_server, browser):
+    """One face-up tile near the hand: the page takes it as the Baida indicator. The table says the
+    Baida is another group (its chip) and puts a stray group to use as a meld by hand; "Ignore all
+    others" then ignores only the page's own guess, keeping both groups the table set."""
+    from . import conftest
+
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, scripted_server, "en")
+    create_table(d, ["P1", "P2", "P3", "P4"], variant="ningbo")
+    conftest.SCRIPT[:] = ["clutter1"]
+    click(d, "#act-win")
+    d.find_element("id", "photo-input").send_keys(str(DATA / "hand_photo.jpg"))
+    visible(d, "#step-review")
+    _wait(d, lambda x: len(group_codes(x)) == 7)
+    roles = [role for role, _ in group_codes(d)]
+    assert roles == ["hand", "meld", "baida"] + ["ignore"] * 4, roles
+    assert not d.find_elements("css selector", "#ask-indicator")
+    listed = d.find_elements("css selector", "#groups .group")
+    guessed, chosen, stray = (listed[k].get_attribute("data-group") for k in (2, 3, 4))
+    click(d, f"#groups .group[data-group='{chosen}'] .role-chip[data-role=baida]")
+    click(d, f"#groups .group[data-group='{stray}'] .role-chip[data-role=meld]")
+    click(d, "#ignore-others")
+    _wait(d, lambda x: [role for role, _ in group_codes(x)] == ["hand", "meld", "ignore", "baida", "meld"] + ["ignore"] * 2)
+    assert d.find_element("css selector", f"#groups .group[data-group='{guessed}'] .role-chip.on").get_attribute("data-role") == "ignore"
+    assert not d.find_elements("css selector", "#ignore-others")
     assert not js_errors(d), js_errors(d)
