@@ -100,7 +100,7 @@ def ledger_csv(table: Table, ledger: Replay, lang: str = "en") -> str:
         wind = words.get(st.get("round_wind", ""), "")
         writer.writerow(
             [e["seq"], e["created_at"], e.get("hand_no", ""), wind, dealer, _event_name(e, words)]
-            + [_event_detail(e, players, words), *e.get("payments", [0] * 4), *e["balances"]]
+            + [_event_detail(e, players, words, lang, table.variant), *e.get("payments", [0] * 4), *e["balances"]]
         )
     return "\ufeff" + buf.getvalue()
 
@@ -162,9 +162,9 @@ def _winner_detail(who: str, result: Mapping[str, Any], win: Mapping[str, Any], 
     return words["won_self"].format(who=who, value=value)
 
 
-def _event_detail(e: Mapping[str, Any], players: list[str], words: Mapping[str, str]) -> str:
+def _event_detail(e: Mapping[str, Any], players: list[str], words: Mapping[str, str], lang: str, variant: str) -> str:
     """What happened in words: who won, how much, how; who declared a kong of which kind or
-    claimed, from whom (players' names)."""
+    claimed, from whom (players' names); a settings change (in ``lang``, ``variant``'s house rules)."""
     seats = (e.get("state") or {}).get("seats", {})
 
     def who(w: str | None) -> str:
@@ -179,7 +179,7 @@ def _event_detail(e: Mapping[str, Any], players: list[str], words: Mapping[str, 
         drawer = e.get("last_drawer")
         return words["last_drawer"].format(who=who(drawer)) if drawer else words["drawn"]
     if e["kind"] == "settings":
-        return describe_settings(e, players)
+        return describe_settings(e, players, lang, variant)
     if e["kind"] in ("kong", "claim"):
         kind = words.get(f"kind_{e.get('type') or e.get('meld')}", str(e.get("type") or e.get("meld")))
         person = who(e.get("declarer") or e.get("claimer"))

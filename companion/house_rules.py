@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.rules.nanning.options import MAX_CELL
+from engine.rules.nanning.patterns import CELLS, DEFAULT_TABLE
+
 #: (English name, Chinese name, English description, Chinese description, {choice: (en, zh)})
 Label = tuple[str, str, str, str, dict[Any, tuple[str, str]]]
 
@@ -440,6 +443,82 @@ HOUSE_RULES: dict[str, dict[str, Label]] = {
 }
 
 
+#: the rows of Nanning's payout table (``values``) in players' words, in the guide's order
+PAYOUT_ROWS: dict[str, tuple[str, str]] = {
+    "self_draw": ("Self-draw", "自摸"),
+    "discard_win": ("Discard win", "点炮和"),
+    "concealed_hand": ("Concealed hand", "门清"),
+    "full_flush": ("One suit (full flush)", "清一色"),
+    "all_triplets": ("All triplets", "碰碰胡"),
+    "seven_pairs": ("Seven pairs", "七小对"),
+    "big_seven_pairs": ("Big seven pairs", "大七对"),
+    "thirteen_orphans": ("Thirteen orphans", "十三幺"),
+    "all_honours": ("All honours", "字一色"),
+    "heavenly_win": ("Heavenly win", "天胡"),
+    "earthly_win": ("Earthly win", "地胡"),
+    "global_win": ("All melded (global win)", "全求人"),
+    "last_tile_self_draw": ("Last tile self-draw", "海底捞月"),
+    "last_tile_discard": ("Last tile discard", "海底炮"),
+}
+
+#: the two cells of a payout row: who pays what
+PAYOUT_CELLS: dict[str, tuple[str, str]] = {
+    "self_draw": ("Self-draw (each pays)", "自摸(每家付)"),
+    "discard": ("Discard (discarder pays)", "点炮(放炮者付)"),
+}
+
+#: the options edited as a table of numbers, not one value: rule set -> option -> its table
+_TABLES: dict[str, dict[str, dict[str, Any]]] = {}
+
+
+def _payout_table() -> dict[str, Any]:
+    """Nanning's ``values`` editor: each row of the guide's table with its cells (null: the guide
+    has no such cell; a number there makes the row pay on that win type), the cells' words and the
+    range of a cell."""
+    return {
+        "rows": [
+            {"name": row, "label": en, "label_zh": zh, "guide": {c: DEFAULT_TABLE.get(row, {}).get(c) for c in CELLS}}
+            for row, (en, zh) in PAYOUT_ROWS.items()
+        ],
+        "cells": [{"name": c, "label": PAYOUT_CELLS[c][0], "label_zh": PAYOUT_CELLS[c][1]} for c in CELLS],
+        "minimum": 0,
+        "maximum": MAX_CELL,
+    }
+
+
+_TABLES["nanning"] = {"values": _payout_table()}
+
+
+def _lang_index(lang: str) -> int:
+    return 1 if lang == "zh" else 0
+
+
+def rule_name(variant: str, option: str, lang: str = "en") -> str:
+    """A house rule's name in players' words in ``lang`` ("en" or "zh"; its option name when it has none)."""
+    words = HOUSE_RULES.get(variant, {}).get(option)
+    return words[_lang_index(lang)] if words else option.replace("_", " ")
+
+
+def value_words(variant: str, option: str, value: Any, lang: str = "en") -> str:
+    """A house rule's value in words in ``lang``: its choice's words ("Yes", "每局 4 分"), a payout
+    table's changed cells ("Seven pairs, self-draw 10"; none: "—"), else the value as it is."""
+    k = _lang_index(lang)
+    words = HOUSE_RULES.get(variant, {}).get(option)
+    choices = (words[4] if words else {}) or (_YES_NO if isinstance(value, bool) else {})
+    if not isinstance(value, dict | list) and value in choices:
+        return choices[value][k]
+    if option in _TABLES.get(variant, {}) and isinstance(value, dict):
+        sep = "、" if k else "; "
+        cells = [
+            f"{PAYOUT_ROWS.get(row, (row, row))[k]}{',' if k else ', '}{PAYOUT_CELLS.get(c, (c, c))[k]} {n}"
+            for row, row_cells in value.items()
+            if isinstance(row_cells, dict)
+            for c, n in row_cells.items()
+        ]
+        return sep.join(cells) or "—"
+    return str(value)
+
+
 def _choice_words(option: dict[str, Any], words: dict[Any, tuple[str, str]]) -> list[dict[str, Any]]:
     """Each choice of an option (a yes/no option's two values) with its words in both languages."""
     values = option.get("choices") or ([True, False] if isinstance(option.get("default"), bool) else [])
@@ -449,8 +528,10 @@ def _choice_words(option: dict[str, Any], words: dict[Any, tuple[str, str]]) -> 
 
 def labelled(variant: dict[str, Any]) -> dict[str, Any]:
     """A rule set's description (``Variant.describe()``) with each option's words for players:
-    ``label``, ``label_zh``, ``help``, ``help_zh`` and ``choice_labels`` ([{value, label, label_zh}])."""
+    ``label``, ``label_zh``, ``help``, ``help_zh`` and ``choice_labels`` ([{value, label, label_zh}]);
+    an option edited as a table of numbers also ``table`` (:func:`_payout_table`)."""
     table = HOUSE_RULES.get(variant["name"], {})
+    tables = _TABLES.get(variant["name"], {})
     options = []
     for option in variant["options"]:
         words = table.get(option["name"])
@@ -459,5 +540,6 @@ def labelled(variant: dict[str, Any]) -> dict[str, Any]:
             continue
         en, zh, help_en, help_zh, choices = words
         extra = {"label": en, "label_zh": zh, "help": help_en, "help_zh": help_zh}
-        options.append(option | extra | {"choice_labels": _choice_words(option, choices)})
+        grid = {"table": tables[option["name"]]} if option["name"] in tables else {}
+        options.append(option | extra | {"choice_labels": _choice_words(option, choices)} | grid)
     return variant | {"options": options}

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from engine.rules.base import resolve_options
 
 from .errors import bad
+from .house_rules import rule_name, value_words
 from .rules import TableRules
 from .store import Event
 
@@ -115,15 +116,44 @@ def options(rules: TableRules, latest: Mapping[str, Any], given: Mapping[str, An
     return {"change": "options", "options": merged, "changed": changed}
 
 
-def describe(entry: Mapping[str, Any], players: Sequence[str]) -> str:
-    """A settings entry in words (English, players' current names), for the CSV export."""
+#: the sentences of :func:`describe` in each language
+SENTENCES: dict[str, dict[str, str]] = {
+    "en": {
+        "rename": "{was} is now called {name}",
+        "swap": "{a} and {b} swap seats from hand {n}",
+        "options": "house rules from hand {n}: {items}",
+        "item": "{name} {was} -> {now}",
+        "sep": ", ",
+    },
+    "zh": {
+        "rename": "{was} 改名为 {name}",
+        "swap": "{a} 和 {b} 从第 {n} 局起交换座位",
+        "options": "从第 {n} 局起的规则:{items}",
+        "item": "{name} {was} → {now}",
+        "sep": ";",
+    },
+}
+
+
+def describe(entry: Mapping[str, Any], players: Sequence[str], lang: str = "en", variant: str = "") -> str:
+    """A settings entry in words in ``lang`` ("en" or "zh"; anything else is English) with the
+    players' current names, for the CSV export: a changed house rule by its name and values in
+    players' words (``variant``'s, :mod:`companion.house_rules`)."""
+    words = SENTENCES.get(lang, SENTENCES["en"])
     change = entry.get("change")
     if change == "rename":
-        return f"{entry.get('was')} is now called {players[int(entry['player'])]}"
+        return words["rename"].format(was=entry.get("was"), name=players[int(entry["player"])])
     if change == "swap":
         a, b = (players[int(p)] for p in entry["players"])
-        return f"{a} and {b} swap seats from hand {entry.get('hand_no')}"
+        return words["swap"].format(a=a, b=b, n=entry.get("hand_no"))
     if change == "options":
-        items = ", ".join(f"{k} {old} -> {new}" for k, (old, new) in entry.get("changed", {}).items())
-        return f"house rules from hand {entry.get('hand_no')}: {items}"
+        items = words["sep"].join(
+            words["item"].format(
+                name=rule_name(variant, k, lang),
+                was=value_words(variant, k, old, lang),
+                now=value_words(variant, k, new, lang),
+            )
+            for k, (old, new) in entry.get("changed", {}).items()
+        )
+        return words["options"].format(n=entry.get("hand_no"), items=items)
     return ""

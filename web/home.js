@@ -2,6 +2,7 @@
 // set's documented house rules) and the tables this device has opened.
 import { api } from "./api.js";
 import { byId, element, replaceChildren, showError } from "./dom.js";
+import { optionInput, optionKind, readOption, ruleHelp, ruleName, valueWords } from "./house-rules.js";
 import { localTime, t } from "./i18n.js";
 import { store } from "./store.js";
 import { openTable } from "./table.js";
@@ -73,58 +74,6 @@ function renderPlayers() {
   });
 }
 
-/** How an option's value is edited and read back: by the type of its documented default. */
-export function optionKind(option) {
-  if (typeof option.default === "boolean") return "bool";
-  if (option.choices) return "choice";
-  if (typeof option.default === "number") return "number";
-  if (typeof option.default === "string") return "string";
-  return "json";
-}
-
-/** An option's input (by its kind), holding `previous` when given, else the option's default. */
-export function optionInput(option, kind, attrs, previous) {
-  const has = previous !== undefined;
-  let input;
-  if (kind === "bool") {
-    input = element("input", { type: "checkbox", ...attrs });
-    input.checked = has ? previous : option.default;
-  } else if (kind === "choice") {
-    input = element("select", attrs, option.choices.map((c) => element("option", { value: JSON.stringify(c) }, valueWords(option, c))));
-    input.value = has ? previous : JSON.stringify(option.default);
-  } else if (kind === "number") {
-    input = element("input", { type: "number", step: Number.isInteger(option.default) ? 1 : "any", min: option.minimum, max: option.maximum, ...attrs });
-    input.value = has ? previous : option.default;
-  } else if (kind === "string") {
-    input = element("input", attrs);
-    input.value = has ? previous : option.default;
-  } else {
-    input = element("textarea", { rows: 2, ...attrs });
-    input.value = has ? previous : JSON.stringify(option.default);
-  }
-  input.dataset.kind = kind;
-  return input;
-}
-
-/** A house rule's name in players' words, in the page's language (its option name when it has none). */
-function ruleName(option) {
-  const zh = store.get("lang") === "zh";
-  return (zh ? option.label_zh : option.label) || option.label || option.name.replace(/_/g, " ");
-}
-
-/** What a house rule means, in the page's language. */
-function ruleHelp(option) {
-  const zh = store.get("lang") === "zh";
-  return (zh ? option.help_zh : option.help) || option.help || option.description;
-}
-
-/** A value of a house rule in words ("Yes", "1 tai once", "每局 4 分"), else as it is. */
-function valueWords(option, value) {
-  const words = (option.choice_labels || []).find((c) => c.value === value);
-  if (words) return store.get("lang") === "zh" ? words.label_zh : words.label;
-  return typeof value === "object" ? (Object.keys(value || {}).length ? JSON.stringify(value) : "—") : String(value);
-}
-
 /** The chosen rule set's options, each with its default and description; values typed for a
  * rule set survive re-rendering (a language switch, switching rule sets back and forth). */
 function renderOptions() {
@@ -132,8 +81,13 @@ function renderOptions() {
   const box = byId("f-options");
   const previous = {};
   box.querySelectorAll("[data-opt]").forEach((el) => {
-    const input = /** @type {HTMLInputElement} */ (el);
-    previous[input.dataset.opt + "|" + input.dataset.variant] = input.type === "checkbox" ? input.checked : input.value;
+    const input = /** @type {HTMLElement} */ (el), of = store.get("variants").find((v) => v.name === input.dataset.variant);
+    const option = of && of.options.find((o) => o.name === input.dataset.opt);
+    try {
+      if (option) previous[input.dataset.opt + "|" + input.dataset.variant] = readOption(option, input);
+    } catch {
+      // a value that does not read back (a number out of range) starts again from the default
+    }
   });
   replaceChildren(box);
   if (!variant) return;
@@ -147,16 +101,15 @@ function renderOptions() {
   }
 }
 
-/** The options as typed, or null (with the error shown) when a JSON option does not parse. */
-function readOptions() {
+/** The options as entered, or null (with the error shown) when one does not read (what to fix). */
+function readOptions(variant) {
   const options = {};
   for (const el of byId("f-options").querySelectorAll("[data-opt]")) {
-    const input = /** @type {HTMLInputElement} */ (el), kind = input.dataset.kind;
+    const input = /** @type {HTMLElement} */ (el);
     try {
-      options[input.dataset.opt] = kind === "bool" ? input.checked : kind === "number" ? Number(input.value)
-        : kind === "string" ? input.value : JSON.parse(input.value);
-    } catch {
-      showError("create-error", t("options_json_bad", { name: input.dataset.opt }));
+      options[input.dataset.opt] = readOption(variant.options.find((o) => o.name === input.dataset.opt), input);
+    } catch (e) {
+      showError("create-error", e.message);
       return null;
     }
   }
@@ -170,7 +123,8 @@ async function createTable() {
     showError("create-error", t("names_needed"));
     return;
   }
-  const options = readOptions();
+  const variant = store.get("variants").find((v) => v.name === /** @type {HTMLSelectElement} */ (byId("f-variant")).value);
+  const options = variant ? readOptions(variant) : {};
   if (!options) return;
   const dealer = /** @type {HTMLInputElement | null} */ (document.querySelector("input[name=dealer]:checked"));
   const body = {

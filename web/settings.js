@@ -4,7 +4,7 @@
 // house-rule controls are the rule set's options with their ranges, filled with the latest rules.
 import { api, isStale, write } from "./api.js";
 import { byId, element, onEvent, replaceChildren, showErrorIn, toast } from "./dom.js";
-import { optionInput, optionKind } from "./home.js";
+import { optionInput, optionKind, readOption, ruleHelp, ruleName, valueWords } from "./house-rules.js";
 import { t } from "./i18n.js";
 import { store } from "./store.js";
 
@@ -88,30 +88,30 @@ function swapPart(players, handNo) {
   return section(t("set_seats"), element("p", { class: "hint" }, t("swap_hint", { n: handNo })), picker, go, err);
 }
 
-/** The rule set's options, each with its range and description, filled with the latest rules. */
+/**
+ * The rule set's options, each with its name, description, default and range in players' words
+ * (as on the creation form), filled with the latest rules.
+ */
 function rulesPart(table) {
-  const err = errorLine(), latest = table.next_options || table.options;
-  const box = element("div", { id: "set-options" }, table.variant.options.map((o) => {
-    const input = optionInput(o, optionKind(o), { "data-opt": o.name, id: "set-opt-" + o.name }, undefined);
-    const value = latest[o.name];
-    if (input.dataset.kind === "bool") /** @type {HTMLInputElement} */ (input).checked = !!value;
-    else /** @type {HTMLInputElement} */ (input).value = ["choice", "json"].includes(input.dataset.kind) ? JSON.stringify(value) : value;
-    const range = o.minimum !== undefined && o.minimum !== null ? ` (${o.minimum}–${o.maximum ?? "…"})` : "";
+  const err = errorLine(), latest = table.next_options || table.options, options = table.variant.options;
+  const box = element("div", { id: "set-options" }, options.map((o) => {
+    const input = optionInput(o, optionKind(o), { "data-opt": o.name, id: "set-opt-" + o.name }, latest[o.name]);
+    const range = typeof o.minimum === "number" ? ` (${o.minimum}–${o.maximum ?? "…"})` : "";
     return element("div", { class: "option" },
-      element("label", { for: "set-opt-" + o.name, class: "opt-name" }, o.name.replace(/_/g, " ")), input,
-      element("p", { class: "opt-desc" }, element("span", { class: "default" }, t("default_is", { v: JSON.stringify(o.default) }) + range), " ", o.description));
+      element("label", { for: "set-opt-" + o.name, class: "opt-name" }, ruleName(o)), input,
+      element("p", { class: "opt-desc" }, element("span", { class: "default" }, t("default_is", { v: valueWords(o, o.default) }) + range), " ", ruleHelp(o)));
   }));
   const save = element("button", { type: "button", class: "primary", id: "set-rules" }, t("save_rules"));
   save.addEventListener("click", async () => {
     showErrorIn(err, "");
     const changed = {};
     for (const el of box.querySelectorAll("[data-opt]")) {
-      const input = /** @type {HTMLInputElement} */ (el), kind = input.dataset.kind, name = input.dataset.opt;
+      const input = /** @type {HTMLElement} */ (el), name = input.dataset.opt;
       let value;
       try {
-        value = kind === "bool" ? input.checked : kind === "number" ? Number(input.value) : kind === "string" ? input.value : JSON.parse(input.value);
-      } catch {
-        showErrorIn(err, t("options_json_bad", { name }));
+        value = readOption(options.find((o) => o.name === name), input);
+      } catch (e) {
+        showErrorIn(err, e.message);
         return;
       }
       if (JSON.stringify(value) !== JSON.stringify(latest[name])) changed[name] = value;
@@ -150,9 +150,12 @@ export function describeSettings(entry) {
   if (entry.change === "swap") {
     return t("ev_swap", { a: players[entry.players[0]], b: players[entry.players[1]], n: entry.hand_no });
   }
-  const items = Object.entries(entry.changed || {}).map(([k, [was, now]]) =>
-    `${k.replace(/_/g, " ")} ${JSON.stringify(was)} → ${JSON.stringify(now)}`);
-  return t("ev_rules", { n: entry.hand_no, list: items.join(", ") });
+  const options = store.get("view").table.variant.options;
+  const items = Object.entries(entry.changed || {}).map(([k, [was, now]]) => {
+    const o = options.find((x) => x.name === k) || { name: k };
+    return `${ruleName(o)} ${valueWords(o, was)} → ${valueWords(o, now)}`;
+  });
+  return t("ev_rules", { n: entry.hand_no, list: items.join(t("list_sep")) });
 }
 
 /** Which house rules a hand was played under: a label naming the change, or null for the table's own. */

@@ -119,6 +119,41 @@ def test_a_rename_shows_everywhere_and_history_stays_attributable(client):
     assert client.get(f"/api/tables/{t}").json["table"]["players"] == ["Alice", "BOBBY", "Chen", "Bob"]
 
 
+def _csv(client: Any, t: str, lang: str) -> list[list[str]]:
+    text = client.get(f"/api/tables/{t}/export.csv?lang={lang}").data.decode("utf-8-sig")
+    return list(csv.reader(io.StringIO(text)))
+
+
+@pytest.mark.parametrize(
+    "lang, rename, swap, rules",
+    [
+        (
+            "en",
+            "Bob is now called Bobby",
+            "Bobby and Dora swap seats from hand 1",
+            "house rules from hand 1: Fewest points to win 9 -> 12, Payout table changes — -> "
+            "Seven pairs, Self-draw (each pays) 10; Concealed hand, Discard (discarder pays) 5",
+        ),
+        (
+            "zh",
+            "Bob 改名为 Bobby",
+            "Bobby 和 Dora 从第 1 局起交换座位",
+            "从第 1 局起的规则:起和分 9 → 12;改动赔付表 — → 七小对,自摸(每家付) 10、门清,点炮(放炮者付) 5",
+        ),
+    ],
+)
+def test_settings_in_the_export_are_in_players_words_in_its_language(client, lang, rename, swap, rules):
+    """A rename, a swap and changed house rules (a payout table among them) read in the export's
+    language, each rule by its name and values in players' words, never option names or JSON."""
+    t = new_table(client, variant="nanning")["table"]["token"]
+    _ok(_settings(client, t, {"rename": {"player": 1, "name": "Bobby"}}))
+    _ok(_settings(client, t, {"swap": {"players": [1, 3]}}))
+    values = {"seven_pairs": {"self_draw": 10}, "concealed_hand": {"discard": 5}}
+    _ok(_settings(client, t, {"options": {"minimum": 12, "values": values}}))
+    details = [row[6] for row in _csv(client, t, lang)[2:]]
+    assert details == [rename, swap, rules]
+
+
 # ---------------------------------------------------------------- swap
 
 

@@ -87,7 +87,7 @@ def test_settings_sheet_on_a_tablet_in_english(live_server, browser):
     hidden(d, "#sheet")
     shown = d.find_element("id", "ledger").text
     assert "Bob is now called Bobby" in shown and "Bobby ⇄ Dora swap seats from hand 1" in shown
-    assert "House rules from hand 1: base points 1 → 3" in shown
+    assert "House rules from hand 1: Base points 1 → 3" in shown
 
     # a hand recorded now is paid under the new rules, and says so; Dora (South now) wins
     post(f"{api}/hands", {"winners": [WIN_S]})
@@ -119,14 +119,85 @@ def test_settings_sheet_on_a_phone_in_chinese(live_server, browser):
     click(d, "#swap-players button[data-player='2']")
     click(d, "#set-swap")
     _wait(d, lambda x: seat_places(x)[0][1] == "pos-2")
+    # the house rules in players' words, in Chinese, as on the creation form
+    names = [el.text for el in d.find_elements("css selector", "#set-options .opt-name")]
+    assert names == ["七对", "带风", "红中赖子", "可以吃牌", "下局谁坐庄"], names
+    assert "默认:是" in d.find_element("id", "set-options").text
+    assert "seven" not in d.find_element("id", "set-options").text
     box = visible(d, "#set-opt-seven_pairs")
     d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
     box.click()
     click(d, "#set-rules")
     _wait(d, lambda x: "第 1 局起的规则" in ledger_text(x))
     shot(d, "settings_zh_phone_1_sheet", full=False)
+    name = d.find_element("id", "set-name-1")
+    name.clear()
+    name.send_keys("小乙")
+    click(d, "#set-names")
+    _wait(d, lambda x: "乙 改名为 小乙" in ledger_text(x))
     click(d, "#sheet-close")
     hidden(d, "#sheet")
-    assert "甲 ⇄ 丙 从第 1 局起交换座位" in d.find_element("id", "ledger").text
+    ledger = d.find_element("id", "ledger").text
+    assert "甲 ⇄ 丙 从第 1 局起交换座位" in ledger and "七对 是 → 否" in ledger, ledger
     shot(d, "settings_zh_phone_2_table")
+    assert not js_errors(d), js_errors(d)
+
+
+def _cell(driver, box, row, cell):
+    return driver.find_element("css selector", f"#{box} input[data-row={row}][data-cell={cell}]")
+
+
+def _type(driver, el, text):
+    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", el)
+    el.clear()
+    el.send_keys(text)
+
+
+@pytest.mark.parametrize("lang, size", [("en", (1024, 768)), ("zh", (390, 844))])
+def test_nanning_payout_table_is_edited_cell_by_cell(live_server, browser, lang, size):
+    """Nanning's payout table: one number per cell, labelled in players' words, filled with the
+    guide's amounts; a number out of range is refused naming the cell; the table is created with
+    the changed cells only; the settings sheet shows them and changes another, said in words."""
+    d = browser
+    set_viewport(d, *size, mobile=size[0] < 500)
+    open_home(d, live_server, lang)
+    from selenium.webdriver.support.ui import Select
+
+    Select(d.find_element("id", "f-variant")).select_by_value("nanning")
+    d.execute_script("document.getElementById('f-options-box').open = true")
+    seven = _cell(d, "opt-values", "seven_pairs", "self_draw")
+    assert seven.get_attribute("value") == "8"
+    assert _cell(d, "opt-values", "concealed_hand", "discard").get_attribute("value") == ""
+    label = seven.get_attribute("aria-label")
+    assert label == ("Seven pairs: Self-draw (each pays)" if lang == "en" else "七小对:自摸(每家付)")
+    assert not d.find_elements("css selector", "#f-options textarea")
+    shot(d, f"payout_{lang}_{size[0]}_form", full=False)
+    _type(d, seven, "10001")
+    for i, name in enumerate(["Ann", "Bo", "Cy", "Di"]):
+        d.find_element("id", f"f-player-{i}").send_keys(name)
+    click(d, "#create-btn")
+    error = visible(d, "#create-error").text
+    assert label in error and "10,000" in error, error
+    _type(d, seven, "10")
+    click(d, "#create-btn")
+    visible(d, "#act-settings")
+    token = d.current_url.rsplit("/", 1)[1]
+    api = f"{live_server}/api/tables/{token}"
+    assert json.loads(fetch(api))["table"]["options"]["values"] == {"seven_pairs": {"self_draw": 10}}
+
+    click(d, "#act-settings")
+    visible(d, "#set-opt-values")
+    assert _cell(d, "set-opt-values", "seven_pairs", "self_draw").get_attribute("value") == "10"
+    _type(d, _cell(d, "set-opt-values", "concealed_hand", "discard"), "5")
+    shot(d, f"payout_{lang}_{size[0]}_sheet", full=False)
+    click(d, "#set-rules")
+    _wait(d, lambda x: json.loads(fetch(api))["table"].get("next_options") or json.loads(fetch(api))["table"]["options"]["values"].get("concealed_hand"))
+    view = json.loads(fetch(api))["table"]
+    rules = view.get("next_options") or view["options"]
+    assert rules["values"] == {"seven_pairs": {"self_draw": 10}, "concealed_hand": {"discard": 5}}
+    click(d, "#sheet-close")
+    hidden(d, "#sheet")
+    words = "Concealed hand, Discard (discarder pays) 5" if lang == "en" else "门清,点炮(放炮者付) 5"
+    _wait(d, lambda x: words in ledger_text(x))
+    assert "{" not in ledger_text(d)
     assert not js_errors(d), js_errors(d)
