@@ -496,7 +496,9 @@ def _lang_index(lang: str) -> int:
 def rule_name(variant: str, option: str, lang: str = "en") -> str:
     """A house rule's name in players' words in ``lang`` ("en" or "zh"; its option name when it has none)."""
     words = HOUSE_RULES.get(variant, {}).get(option)
-    return words[_lang_index(lang)] if words else option.replace("_", " ")
+    if not words:
+        return option.replace("_", " ")
+    return words[1] if lang == "zh" else words[0]
 
 
 def value_words(variant: str, option: str, value: Any, lang: str = "en") -> str:

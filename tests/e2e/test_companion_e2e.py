@@ -434,7 +434,15 @@ def test_ignore_all_others_keeps_the_roles_the_table_set(scripted_server, browse
     click(d, f"#groups .group[data-group='{chosen}'] .role-chip[data-role=baida]")
     click(d, f"#groups .group[data-group='{stray}'] .role-chip[data-role=meld]")
     click(d, "#ignore-others")
-    _wait(d, lambda x: [role for role, _ in group_codes(x)] == ["hand", "meld", "ignore", "baida", "meld"] + ["ignore"] * 2)
-    assert d.find_element("css selector", f"#groups .group[data-group='{guessed}'] .role-chip.on").get_attribute("data-role") == "ignore"
+    _wait(
+        d,
+        lambda x: [role for role, _ in group_codes(x)] == ["hand", "meld", "ignore", "baida", "meld"] + ["ignore"] * 2,
+    )
+    assert (
+        d.find_element("css selector", f"#groups .group[data-group='{guessed}'] .role-chip.on").get_attribute(
+            "data-role"
+        )
+        == "ignore"
+    )
     assert not d.find_elements("css selector", "#ignore-others")
     assert not js_errors(d), js_errors(d)

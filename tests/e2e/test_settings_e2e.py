@@ -191,7 +191,13 @@ def test_nanning_payout_table_is_edited_cell_by_cell(live_server, browser, lang,
     _type(d, _cell(d, "set-opt-values", "concealed_hand", "discard"), "5")
     shot(d, f"payout_{lang}_{size[0]}_sheet", full=False)
     click(d, "#set-rules")
-    _wait(d, lambda x: json.loads(fetch(api))["table"].get("next_options") or json.loads(fetch(api))["table"]["options"]["values"].get("concealed_hand"))
+    _wait(
+        d,
+        lambda x: (
+            json.loads(fetch(api))["table"].get("next_options")
+            or json.loads(fetch(api))["table"]["options"]["values"].get("concealed_hand")
+        ),
+    )
     view = json.loads(fetch(api))["table"]
     rules = view.get("next_options") or view["options"]
     assert rules["values"] == {"seven_pairs": {"self_draw": 10}, "concealed_hand": {"discard": 5}}
