@@ -37,8 +37,9 @@ class TableRules:
         return cls(variant, resolve_options(variant.options, table.options))
 
     def describe(self) -> dict[str, Any]:
-        """The rule set as the page reads it: name, titles, options, facts, and ``draw_needs``."""
-        return labelled(self.variant.describe()) | {"draw_needs": self.draw_needs()}
+        """The rule set as the page reads it: name, titles, options, facts under the table's
+        options (the picker's ``tile_codes`` follow them), and ``draw_needs``."""
+        return labelled(self.variant.describe(self.options)) | {"draw_needs": self.draw_needs()}
 
     def next_dealer_args(self) -> list[str]:
         """The keyword facts the rule set's ``next_dealer`` accepts (``discarder``, ``last_drawer``)."""

@@ -503,24 +503,33 @@ class Variant(ABC):
         ``discarder``: who discarded the winning tile; ``last_drawer``: who drew the wall's last tile
         (a drawn hand). Rule sets that need them say so."""
 
-    def describe(self) -> dict:
+    def describe(self, opts: Mapping[str, Any] | None = None) -> dict:
+        """The rule set for a reader: names, tile count, options, and :meth:`facts` (under the
+        resolved options ``opts`` when given: a table's; else the documented defaults)."""
         return {
             "name": self.name,
             "title": self.title,
             "title_zh": self.title_zh,
             "tiles": self.tileset.size,
             "options": [o.to_dict() for o in self.options],
-            **self.facts(),
+            **self.facts(opts),
         }
 
-    def facts(self) -> dict:
+    def tile_kinds(self, opts: Mapping[str, Any]) -> list[int]:
+        """The tile kinds in play under ``opts`` (resolved): the tile set's; a rule set whose
+        options take tiles out of play (Ningxia without honours) narrows it."""
+        return [k for k in range(len(self.tileset.copies)) if self.tileset.copies[k]]
+
+    def facts(self, opts: Mapping[str, Any] | None = None) -> dict:
         """What the table page asks about for this rule set, so it never copies rule knowledge:
         ``indicator`` (or null), ``win_flags`` (the ``win`` booleans worth asking) and ``roles``
         (what a group of tiles in a photo can be: the hand, a claimed meld, a concealed kong, the
-        indicator tiles, or ignored) and ``tile_codes`` (the kinds in its tile set, flowers included,
-        so a picker offers no tile the set lacks)."""
+        indicator tiles, or ignored) and ``tile_codes`` (the kinds in play under the resolved
+        options ``opts``, default: the documented defaults; flowers included, so a picker offers
+        no tile the table does not play with)."""
+        resolved = resolve_options(self.options, opts or {})
         roles = ["hand", "meld", "concealed_kong", *([self.indicator] if self.indicator else []), "ignore"]
-        codes = [tile_str(k) for k in range(len(self.tileset.copies)) if self.tileset.copies[k]]
+        codes = [tile_str(k) for k in self.tile_kinds(resolved)]
         return {
             "indicator": self.indicator,
             "win_flags": [*COMMON_WIN_FLAGS, *self.extra_win_flags],

@@ -154,6 +154,27 @@ def test_settings_in_the_export_are_in_players_words_in_its_language(client, lan
     assert details == [rename, swap, rules]
 
 
+def _honours(view: dict[str, Any]) -> list[str]:
+    return [c for c in view["table"]["variant"]["tile_codes"] if c.endswith("z")]
+
+
+def test_the_pickers_tiles_follow_the_tables_current_options(client):
+    """Ningxia without honours: the table's facts offer no honour tile, from creation or from the
+    hand a settings change takes effect; a hand already started keeps the rules it began with."""
+    plain = new_table(client)
+    assert len(_honours(plain)) == 7 and len(plain["table"]["variant"]["tile_codes"]) == 34
+    bare = new_table(client, options={"honours": False})
+    assert _honours(bare) == [] and len(bare["table"]["variant"]["tile_codes"]) == 27
+    t = plain["table"]["token"]
+    _ok(_settings(client, t, {"options": {"honours": False}}))
+    assert _honours(client.get(f"/api/tables/{t}").json) == []
+    # a kong starts hand 1: honours back from hand 2 on, hand 1 still without them
+    assert client.post(f"/api/tables/{t}/kongs", json={"type": "concealed_kong", "declarer": "E"}).status_code == 201
+    _ok(_settings(client, t, {"options": {"honours": True}}))
+    view = client.get(f"/api/tables/{t}").json
+    assert _honours(view) == [] and view["table"]["next_options"]["honours"] is True
+
+
 # ---------------------------------------------------------------- swap
 
 

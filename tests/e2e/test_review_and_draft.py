@@ -252,3 +252,37 @@ def test_result_notes_are_in_players_words(live_server, browser, lang, note):
     assert visible(d, "#result .notes").text == note
     click(d, "#win-cancel")
     assert not script_errors(d)
+
+
+def _picker_codes(driver):
+    return [
+        b.get_attribute("data-code") for b in driver.find_elements("css selector", "#sheet .picker button[data-code]")
+    ]
+
+
+def test_the_picker_follows_the_tables_house_rules(live_server, browser):
+    """Ningxia offers the winds and dragons until the table turns them off in its settings: from
+    then on the picker offers the three suits only (27 tiles)."""
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, live_server, "en")
+    create_table(d, ["Ann", "Bob", "Chen", "Dora"], variant="ningxia")
+    click(d, "#act-win")
+    click(d, "#manual-btn")
+    click(d, "#picker-add")
+    assert len(_picker_codes(d)) == 34 and "7z" in _picker_codes(d)
+    click(d, "#sheet-close")
+    click(d, "#win-cancel")
+    click(d, "#act-settings")
+    box = visible(d, "#set-opt-honours")
+    d.execute_script("arguments[0].scrollIntoView({block: 'center'})", box)
+    box.click()
+    click(d, "#set-rules")
+    _wait(d, lambda x: "Winds and dragons Yes → No" in x.find_element("id", "ledger").text)
+    click(d, "#sheet-close")
+    hidden(d, "#sheet")
+    click(d, "#act-win")
+    click(d, "#manual-btn")
+    click(d, "#picker-add")
+    assert _picker_codes(d) == [f"{r}{s}" for s in "mps" for r in range(1, 10)]
+    assert not script_errors(d), script_errors(d)

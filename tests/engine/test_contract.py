@@ -157,3 +157,42 @@ def test_each_rule_set_publishes_what_the_page_asks(variant, indicator, extra_fl
         win = {"by": "discard", "from": "E", flag: True} | ({"after_kong": True} if flag == "double_kong" else {})
         result = score(hand(win=win))
         assert result.get("error", {}).get("field") != f"win.{flag}", result
+
+
+#: the options that take tiles out of play: (rule set, option, value) -> the tile codes left out
+#: (every other option of every rule set leaves the tile set as it is)
+OUT_OF_PLAY: dict[tuple[str, str, Any], set[str]] = {
+    ("ningxia", "honours", False): {f"{r}z" for r in range(1, 8)},
+}
+
+
+def _other_values(spec: Any) -> list[Any]:
+    """The values of an option other than its default worth trying: a flag's other value, each other choice."""
+    if isinstance(spec.default, bool):
+        return [not spec.default]
+    return [c for c in spec.choices or () if c != spec.default]
+
+
+@pytest.mark.parametrize("variant", ["ningbo", "nanning", "yuxi", "hefei", "ningxia"])
+def test_the_tile_codes_follow_every_option(variant: str) -> None:
+    """``facts(opts)["tile_codes"]`` (what the picker offers): each option's other values leave
+    the documented tile set, except those that take tiles out of play (:data:`OUT_OF_PLAY`)."""
+    from engine.rules import get_variant
+
+    rules = get_variant(variant)
+    plain = set(rules.facts()["tile_codes"])
+    assert plain == set(rules.facts({})["tile_codes"]) and len(plain) == len(rules.facts()["tile_codes"])
+    for spec in rules.options:
+        for value in _other_values(spec):
+            codes = set(rules.facts({spec.name: value})["tile_codes"])
+            assert codes == plain - OUT_OF_PLAY.get((variant, spec.name, value), set()), (spec.name, value)
+
+
+def test_a_hand_with_a_tile_out_of_play_is_refused() -> None:
+    """The tiles the picker leaves out are the ones the rule set refuses: Ningxia without honours."""
+    from engine.rules import get_variant
+
+    rules = get_variant("ningxia")
+    assert not any(c.endswith("z") for c in rules.facts({"honours": False})["tile_codes"])
+    result = score(payload("ningxia", STANDARD_ON_5P, "5p", options={"honours": False}))
+    assert result["ok"] is False and result["error"]["code"] == "tile_not_in_set"

@@ -98,6 +98,10 @@ class Ningxia(Variant):
     def _readings(self, concealed: Sequence[int], inp: ScoreInput, opts: Mapping[str, Any]) -> list[Decomposition]:
         return decompose(concealed, inp.hand.melds, wilds=self.wild_spec(inp, opts), forms=self._forms(opts))
 
+    def tile_kinds(self, opts: Mapping[str, Any]) -> list[int]:
+        """The 136 tiles' kinds; without ``honours`` only the three suits (the 108-tile game)."""
+        return [k for k in super().tile_kinds(opts) if opts["honours"] or not is_honour(k)]
+
     def _check(self, inp: ScoreInput, opts: Mapping[str, Any]) -> None:
         if not opts["honours"]:
             for tile in inp.hand.all_tiles():
