@@ -90,7 +90,7 @@ const STRINGS = {
     stale_again: "Check the table, then record it again if it still applies.",
     stale_rescored: "Scored again as hand {n}, with the same players: check the result, then confirm.",
     stale_correct_gone: "The hand you were correcting was changed there: open it again from the ledger.",
-    winner_tab: "Winner {n}", cmp_title: "Payments: recorded and corrected", cmp_before: "Recorded", cmp_after: "Corrected",
+    winner_tab: "Winner {n}", remove_winner: "Remove {who} as a winner", cmp_title: "Payments: recorded and corrected", cmp_before: "Recorded", cmp_after: "Corrected",
   },
   zh: {
     app_title: "麻将牌桌助手", new_table: "新牌桌", table_name: "牌桌名称(可选)",
@@ -186,7 +186,7 @@ const STRINGS = {
     stale_again: "请先核对牌桌,如果仍然需要,请重新记录。",
     stale_rescored: "已按第 {n} 局重新计分(玩家不变):请核对结果后再确认。",
     stale_correct_gone: "你正在更正的这一局已在那边被改动:请从账本重新打开它。",
-    winner_tab: "和牌者 {n}", cmp_title: "输赢:原记录与更正后", cmp_before: "原记录", cmp_after: "更正后",
+    winner_tab: "和牌者 {n}", remove_winner: "去掉和牌者 {who}", cmp_title: "输赢:原记录与更正后", cmp_before: "原记录", cmp_after: "更正后",
   },
 };
 

@@ -92,14 +92,21 @@ export async function startCorrection(entry) {
   });
 }
 
-/** One tab per winner (when there are several): the winner's wind and name, the shown one marked. */
+/**
+ * One tab per winner (when there are several): the winner's wind and name, the shown one marked,
+ * and a button that takes the winner out of the hand (a new win or a correction alike).
+ */
 function renderTabs() {
   const win = currentWin(), tabs = byId("winner-tabs");
-  const shown = win.drafts.length > 1 && win.step !== "capture";
+  const shown = win.drafts.length > 1;
   tabs.hidden = !shown;
-  replaceChildren(tabs, !shown ? [] : win.drafts.map((d, n) =>
-    element("button", { type: "button", class: n === win.cur ? "on" : "", dataset: { draft: n } },
-      d.winner ? [element("b", {}, windShort(d.winner)), " ", playerAt(win.state, d.winner)] : t("winner_tab", { n: n + 1 }))));
+  replaceChildren(tabs, !shown ? [] : win.drafts.map((d, n) => {
+    const who = d.winner ? `${windShort(d.winner)} ${playerAt(win.state, d.winner)}` : t("winner_tab", { n: n + 1 });
+    return element("span", { class: n === win.cur ? "tab on" : "tab" },
+      element("button", { type: "button", class: n === win.cur ? "on" : "", dataset: { draft: n } },
+        d.winner ? [element("b", {}, windShort(d.winner)), " ", playerAt(win.state, d.winner)] : who),
+      element("button", { type: "button", class: "drop-winner", dataset: { drop: n }, "aria-label": t("remove_winner", { who }), title: t("remove_winner", { who }) }, "×"));
+  }));
 }
 
 function renderWin() {
@@ -123,7 +130,7 @@ function renderWin() {
   byId("win-bar").hidden = at < 1;
   byId("score-btn").hidden = at >= 3;
   byId("confirm-btn").hidden = at < 3;
-  byId("another-winner").hidden = at < 3 || win.mode === "correct" || !d.by || d.by === "self" || win.drafts.length >= 3;
+  byId("another-winner").hidden = at < 3 || !d.by || d.by === "self" || win.drafts.length >= 3;
   if (at >= 3) renderResult(win.result, win.state);
   saveWin();
 }
@@ -251,6 +258,21 @@ function addWinner() {
   redrawWin();
 }
 
+/**
+ * Take winner n out of the hand (its tab goes; a correction records the winners left): the result
+ * shown is stale, so the table scores again.
+ */
+function removeWinner(n) {
+  const win = currentWin();
+  if (win.drafts.length < 2) return;
+  win.drafts.splice(n, 1);
+  win.cur = Math.min(win.cur > n ? win.cur - 1 : win.cur, win.drafts.length - 1);
+  win.result = null;
+  if (win.step === "result") win.step = "ask";
+  if (win.step === "capture" && currentDraft().groups.length) win.step = "ask";
+  redrawWin();
+}
+
 /** Drop the draft's photo and tiles (keeping who won, how and the flags) and go back to step 1. */
 function retake() {
   const win = currentWin(), old = currentDraft();
@@ -272,9 +294,12 @@ export function wireWin() {
   });
   byId("retake-btn").addEventListener("click", retake);
   onEvent(byId("winner-tabs"), "click", "button[data-draft]", (b) => {
-    currentWin().cur = +b.dataset.draft;
+    const win = currentWin();
+    win.cur = +b.dataset.draft;
+    if (win.step === "capture" && currentDraft().groups.length) win.step = "ask";
     redrawWin();
   });
+  onEvent(byId("winner-tabs"), "click", "button[data-drop]", (b) => removeWinner(+b.dataset.drop));
   byId("photo-try-again").addEventListener("click", retake);
   const ask = byId("step-ask");
   onEvent(ask, "click", "#q-winner button[data-seat]", (b) => {
@@ -284,6 +309,7 @@ export function wireWin() {
     if (d.by === d.winner) d.by = null;
     renderAsk();
     renderGroups();
+    renderTabs();
   });
   onEvent(ask, "click", "#q-from button[data-seat]", (b) => {
     markEdited();

@@ -191,6 +191,16 @@ ROUND_TRIPS: dict[str, dict[str, Any]] = {
         "hand": {"concealed": "123m456p789s11222z", "winning_tile": "2z"},
         "indicators": {"fish": ["1m", "6s", "5z"]},
     },
+    # Hefei: ranks 2-8 only, at least 8 tiles of one suit (11 characters here), a claimed pung
+    "hefei": {
+        "winner": "S",
+        "win": {"by": "discard", "from": "W", "last_tile": True},
+        "hand": {
+            "concealed": "234m567m22m456p",
+            "winning_tile": "4p",
+            "melds": [{"type": "pung", "tiles": "888m", "from": "E"}],
+        },
+    },
     "ningxia": {
         "winner": "S",
         "win": {"by": "discard", "from": "W", "robbed_kong": True},
@@ -283,7 +293,7 @@ def test_a_correction_of_two_winners_has_a_tab_each_and_records_both(live_server
     open_table(d, live_server, token, lang)
     click(d, "#ledger li.entry button[data-correct]")
     visible(d, "#step-ask")
-    tabs = d.find_elements("css selector", "#winner-tabs button")
+    tabs = d.find_elements("css selector", "#winner-tabs button[data-draft]")
     assert [t.text.split()[-1] for t in tabs] == ["Bob", "Chen"] and "on" in tabs[0].get_attribute("class")
     assert group_codes(d) == [["hand", "1m2m3m7s8s9s1z1z1z2z2z9p9p9p"]]
     # it was North's discard: change it on both winners' tabs
@@ -304,6 +314,71 @@ def test_a_correction_of_two_winners_has_a_tab_each_and_records_both(live_server
     moved = [{**w, "win": {"by": "discard", "from": "N"}} for w in TWO_WINNERS]
     assert len(entry["winners"]) == 2 and all(same_hand(r, s) for r, s in zip(entry["winners"], moved))
     assert entry["payments"][0] == 0 and entry["payments"][3] < 0
+    assert not js_errors(d), js_errors(d)
+
+
+@pytest.mark.parametrize(("lang", "size"), [("en", (1024, 768)), ("zh", (390, 844))])
+def test_a_correction_adds_another_winner_on_the_discard(live_server, browser, lang, size):
+    """East's discard had two winners but only South was recorded: the correction adds West (its
+    tiles typed), shows both results and the payments before and after, and records both."""
+    d = browser
+    set_viewport(d, *size, mobile=size[0] < 500)
+    token = post_table(live_server, "ningxia")
+    post(live_server, token, "hands", {"winners": TWO_WINNERS[:1]})
+    open_table(d, live_server, token, lang)
+    click(d, "#ledger li.entry button[data-correct]")
+    visible(d, "#step-ask")
+    assert not d.find_elements("css selector", "#winner-tabs button[data-draft]")
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    click(d, "#another-winner")
+    click(d, "#manual-btn")
+    d.find_element("id", "notation-input").send_keys("456m456s333z77z789p")
+    click(d, "#notation-add")
+    _wait(d, lambda x: group_codes(x) == [["hand", "4m5m6m4s5s6s3z3z3z7z7z7p8p9p"]])
+    click(d, "#q-winner button[data-seat=W]")
+    assert d.find_element("css selector", "#q-from button.on").get_attribute("data-seat") == "E"
+    tabs = d.find_elements("css selector", "#winner-tabs button[data-draft]")
+    assert [t.text.split()[-1] for t in tabs] == ["Bob", "Chen"]
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert len(d.find_elements("css selector", "#result .result-one")) == 2
+    changed = {r.get_attribute("data-player") for r in d.find_elements("css selector", "#compare tr.changed")}
+    assert changed == {"0", "2"}  # East pays West too; West is paid
+    shot(d, f"correction_add_winner_{lang}_{size[0]}")
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    entry = ledger_of(live_server, token)["entries"][-1]
+    assert entry["corrected"] and [w["winner"] for w in entry["winners"]] == ["S", "W"]
+    assert all(same_hand(r, s) for r, s in zip(entry["winners"], TWO_WINNERS))
+    assert entry["payments"][2] > 0 and entry["payments"][0] < 0
+    assert not js_errors(d), js_errors(d)
+
+
+def test_a_correction_removes_a_winner(live_server, browser):
+    """Two winners were recorded but West did not win after all: its tab's × takes it out; the
+    correction scores South alone and records one winner."""
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    token = post_table(live_server, "ningxia")
+    post(live_server, token, "hands", {"winners": TWO_WINNERS})
+    alone = post(live_server, post_table(live_server, "ningxia"), "hands", {"winners": TWO_WINNERS[:1]})
+    open_table(d, live_server, token, "en")
+    click(d, "#ledger li.entry button[data-correct]")
+    visible(d, "#step-ask")
+    drop = d.find_element("css selector", "#winner-tabs button[data-drop='1']")
+    assert drop.get_attribute("aria-label") == "Remove W Chen as a winner"
+    drop.click()
+    _wait(d, lambda x: not x.find_elements("css selector", "#winner-tabs button[data-draft]"))
+    assert group_codes(d) == [["hand", "1m2m3m7s8s9s1z1z1z2z2z9p9p9p"]]
+    click(d, "#score-btn")
+    visible(d, "#step-result")
+    assert len(d.find_elements("css selector", "#result .result-one")) == 1
+    click(d, "#confirm-btn")
+    visible(d, "#screen-table #seat-0")
+    entry = ledger_of(live_server, token)["entries"][-1]
+    assert entry["corrected"] and [w["winner"] for w in entry["winners"]] == ["S"]
+    assert entry["payments"] == alone["changes"]["entries"][-1]["payments"]
     assert not js_errors(d), js_errors(d)
 
 
