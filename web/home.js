@@ -4,26 +4,11 @@ import { api } from "./api.js";
 import { byId, element, replaceChildren, showError } from "./dom.js";
 import { optionInput, optionKind, readOption, ruleHelp, ruleName, valueWords } from "./house-rules.js";
 import { localTime, t } from "./i18n.js";
+import { recentTables, rememberTable } from "./recent.js";
 import { store } from "./store.js";
 import { openTable } from "./table.js";
 
-const RECENT_KEY = "mjc.tables";
 let optionsFolded = false;
-
-/** The tables created on this device, newest first ({token, name, variant, players, created}). */
-function recentTables() {
-  try {
-    return JSON.parse(localStorage.getItem(RECENT_KEY) || "[]");
-  } catch {
-    return [];
-  }
-}
-
-function rememberTable(entry) {
-  const recent = recentTables().filter((r) => r.token !== entry.token);
-  recent.unshift(entry);
-  localStorage.setItem(RECENT_KEY, JSON.stringify(recent.slice(0, 20)));
-}
 
 /** Show the home screen, loading the rule sets the first time. */
 export async function openHome() {

@@ -3,6 +3,7 @@
 import { api, errorText } from "./api.js";
 import { byId, element, onEvent, replaceChildren, svgElement, toast } from "./dom.js";
 import { localTime, signed, t, windName, windShort } from "./i18n.js";
+import { refreshRecent } from "./recent.js";
 import { PLAYER_COLORS, playerAt } from "./seats.js";
 import { describeSettings, rulesLabel, settingsSheet } from "./settings.js";
 import { claimSheet, drawSheet, kongSheet, undoSheet } from "./sheets.js";
@@ -256,5 +257,9 @@ export function wireTable() {
   });
   store.subscribe(["view", "screen", "lang", "readOnly"], (state) => {
     if (state.screen === "table" && state.view) renderTable();
+  });
+  // the home page's list of tables shows the players' current names (a rename on any device)
+  store.subscribe(["view"], (state) => {
+    if (state.view) refreshRecent(state.view.table);
   });
 }

@@ -207,3 +207,24 @@ def test_nanning_payout_table_is_edited_cell_by_cell(live_server, browser, lang,
     _wait(d, lambda x: words in ledger_text(x))
     assert "{" not in ledger_text(d)
     assert not js_errors(d), js_errors(d)
+
+
+def test_the_home_pages_tables_show_the_current_names(live_server, browser):
+    """A table created on this tablet, renamed from another device: the home page's list shows
+    the names it was created with until the table is opened here, then the current ones."""
+    d = browser
+    set_viewport(d, 1024, 768, mobile=False)
+    open_home(d, live_server, "en")
+    token = create_table(d, ["Ann", "Bob", "Chen", "Dora"], variant="ningxia")
+    d.get(f"{live_server}/")
+    recent = visible(d, "#recent").text
+    assert "Ann · Bob · Chen · Dora" in recent, recent
+    for player, name in ((1, "Bobby"), (3, "Dee")):  # the other device renames two players
+        post(f"{live_server}/api/tables/{token}/settings", {"rename": {"player": player, "name": name}})
+    d.get(f"{live_server}/")
+    assert "Ann · Bob · Chen · Dora" in visible(d, "#recent").text
+    d.get(f"{live_server}/t/{token}")
+    visible(d, "#seat-0")
+    d.get(f"{live_server}/")
+    _wait(d, lambda x: "Ann · Bobby · Chen · Dee" in x.find_element("id", "recent").text)
+    assert not js_errors(d), js_errors(d)
