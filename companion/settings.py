@@ -7,6 +7,8 @@ holds ``change`` and what changed:
 ``rename``  ``player`` is now called ``name`` (``was``: the name before), everywhere at once: the
             ledger, the exports and the watch link show the current name. Names are unique at a
             table, compared trimmed and case-insensitively.
+``renames`` several renames at once (``renames``: a list of ``{player, name, was}``), checked on
+            the names the table ends with, so two players may exchange names in one change.
 ``swap``    the two ``players`` exchange seats from the hand ``hand_no`` on: each takes the wind
             the other would have had in that hand and after (whoever sits in the dealer's seat
             deals). The dealer's streak, the round wind and how far the deal has moved this round
@@ -54,6 +56,9 @@ def names(created: Sequence[str], events: Iterable[Event]) -> list[str]:
     for ev in events:
         if ev.data.get("change") == "rename":
             out[int(ev.data["player"])] = str(ev.data["name"])
+        elif ev.data.get("change") == "renames":
+            for r in ev.data["renames"]:
+                out[int(r["player"])] = str(r["name"])
     return out
 
 
@@ -97,6 +102,33 @@ def rename(players: Sequence[str], player: int, name: str) -> dict[str, Any]:
     if players[player] == name:
         raise bad(f"player {player + 1} is already called {name!r}; nothing to change", "rename.name", "no_change")
     return {"change": "rename", "player": player, "name": name, "was": players[player]}
+
+
+def renames(players: Sequence[str], given: Sequence[tuple[int, str]]) -> dict[str, Any]:
+    """Several renames at once, checked on the names the table ends with (so ``A`` and ``B`` may
+    exchange names): 400 ``bad_input`` when a player is named twice, ``duplicate_name`` when two
+    players would share a name, ``no_change`` when every player already has the name given."""
+    seen: set[int] = set()
+    for k, (player, _) in enumerate(given):
+        if player in seen:
+            raise bad(f"player {player + 1} is renamed twice; give each player once", f"renames[{k}].player")
+        seen.add(player)
+    after = list(players)
+    for player, name in given:
+        after[player] = name
+    for k, (player, name) in enumerate(given):
+        for i, other in enumerate(after):
+            if i != player and same_name(other, name):
+                raise bad(
+                    f"{name!r} would be the name of two players (seats {min(i, player) + 1} and "
+                    f"{max(i, player) + 1}); names must differ: choose another name",
+                    field=f"renames[{k}].name",
+                    code="duplicate_name",
+                )
+    changed = [{"player": p, "name": n, "was": players[p]} for p, n in given if players[p] != n]
+    if not changed:
+        raise bad("these players already have these names; nothing to change", "renames", "no_change")
+    return {"change": "renames", "renames": changed}
 
 
 def swap(state: HandState, a: int, b: int) -> dict[str, Any]:
@@ -143,6 +175,10 @@ def describe(entry: Mapping[str, Any], players: Sequence[str], lang: str = "en",
     change = entry.get("change")
     if change == "rename":
         return words["rename"].format(was=entry.get("was"), name=players[int(entry["player"])])
+    if change == "renames":
+        return words["sep"].join(
+            words["rename"].format(was=r.get("was"), name=players[int(r["player"])]) for r in entry["renames"]
+        )
     if change == "swap":
         a, b = (players[int(p)] for p in entry["players"])
         return words["swap"].format(a=a, b=b, n=entry.get("hand_no"))

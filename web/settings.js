@@ -30,7 +30,10 @@ async function change(body) {
 const section = (title, ...content) => element("section", { class: "settings-part" }, element("h3", {}, title), ...content);
 const errorLine = () => element("p", { class: "error", role: "alert", hidden: true });
 
-/** One row per player: their name, editable; "Save names" renames each changed one. */
+/**
+ * One row per player: their name, editable; "Save names" records the changed ones as one change
+ * (checked on the names the table ends with, so two players may exchange names in one save).
+ */
 function namesPart(players) {
   const err = errorLine();
   const inputs = players.map((name, i) => element("input", { id: `set-name-${i}`, maxlength: 40, value: name, "aria-label": t("player_n", { n: i + 1 }) }));
@@ -44,13 +47,11 @@ function namesPart(players) {
     }
     save.disabled = true;
     try {
-      let done = 0;
-      for (const [i, name] of wanted.entries()) {
-        if (name === store.get("view").table.players[i]) continue;
-        await change({ rename: { player: i, name } });
-        done++;
-      }
-      toast(done ? t("names_saved") : t("nothing_changed"));
+      const now = store.get("view").table.players;
+      const given = wanted.map((name, player) => ({ player, name })).filter((r) => r.name !== now[r.player]);
+      if (given.length === 1) await change({ rename: given[0] });
+      else if (given.length) await change({ renames: given });
+      toast(given.length ? t("names_saved") : t("nothing_changed"));
       settingsSheet();
     } catch (e) {
       showErrorIn(err, e.message);
@@ -147,6 +148,7 @@ export function settingsSheet() {
 export function describeSettings(entry) {
   const players = store.get("view").table.players;
   if (entry.change === "rename") return t("ev_rename", { was: entry.was, name: entry.name });
+  if (entry.change === "renames") return entry.renames.map((r) => t("ev_rename", { was: r.was, name: r.name })).join(t("list_sep"));
   if (entry.change === "swap") {
     return t("ev_swap", { a: players[entry.players[0]], b: players[entry.players[1]], n: entry.hand_no });
   }

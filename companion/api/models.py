@@ -119,19 +119,24 @@ class Swap(Request):
 
 
 class SettingsBody(Versioned):
-    """One change to a table after creation: ``rename``, ``swap`` or ``options`` (house rules from
-    the next hand on: only the options that change, the others stay as they are)."""
+    """One change to a table after creation: ``rename``, ``renames`` (several players at once,
+    checked on the names they end with: two players may exchange names), ``swap`` or ``options``
+    (house rules from the next hand on: only the options that change, the others stay as they are)."""
 
     rename: Rename | None = None
+    renames: list[Rename] | None = Field(
+        None, min_length=1, max_length=4, description="several players renamed at once (one event)"
+    )
     swap: Swap | None = None
     options: dict[str, Any] | None = Field(None, description="house rules to change (the rule set's options)")
 
     @model_validator(mode="after")
     def _one_change(self) -> SettingsBody:
-        given = [k for k in ("rename", "swap", "options") if getattr(self, k) is not None]
+        given = [k for k in ("rename", "renames", "swap", "options") if getattr(self, k) is not None]
         if len(given) != 1:
             raise BodyError(
-                "send exactly one change: 'rename', 'swap' or 'options'", field=given[-1] if given else None
+                "send exactly one change: 'rename', 'renames', 'swap' or 'options'",
+                field=given[-1] if given else None,
             )
         return self
 

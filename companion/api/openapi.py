@@ -300,7 +300,8 @@ PATHS: dict[str, Any] = {
     },
     f"{T}/settings": {
         "post": op(
-            "change the table: rename a player, swap two players' seats (from the next hand), or change the "
+            "change the table: rename a player (or several at once: 'renames', checked on the names they end "
+            "with), swap two players' seats (from the next hand), or change the "
             "house rules (from the next hand; each hand keeps the rules it was played under); undone like any event",
             {"201": _json(m.Recorded), **WRITE},
             body=_body(m.SettingsBody),

@@ -99,6 +99,9 @@ def change_settings(token: str) -> tuple[Response, int]:
     def build(led: Current) -> tuple[str, dict[str, Any], None]:
         if body.rename is not None:
             change, start = settings.rename(led.players, body.rename.player, body.rename.name), led.state.hand_no
+        elif body.renames is not None:
+            given = [(r.player, r.name) for r in body.renames]
+            change, start = settings.renames(led.players, given), led.state.hand_no
         elif body.swap is not None:
             change, start = settings.swap(led.state, *body.swap.players), settings.from_hand(led.state, led.started)
         else:

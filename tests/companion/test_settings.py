@@ -175,6 +175,54 @@ def test_the_pickers_tiles_follow_the_tables_current_options(client):
     assert _honours(view) == [] and view["table"]["next_options"]["honours"] is True
 
 
+@pytest.mark.parametrize(
+    "renames, players, detail",
+    [
+        # two players exchange names: refused one at a time, accepted together
+        (
+            [{"player": 0, "name": "Bob"}, {"player": 1, "name": "Alice"}],
+            ["Bob", "Alice", "Chen", "Dora"],
+            "Alice is now called Bob, Bob is now called Alice",
+        ),
+        # a round of three, and one name given unchanged (left out of the event)
+        (
+            [{"player": 1, "name": "Chen"}, {"player": 2, "name": "Dora"}, {"player": 3, "name": "Bob"}]
+            + [{"player": 0, "name": "Alice"}],
+            ["Alice", "Chen", "Dora", "Bob"],
+            "Bob is now called Chen, Chen is now called Dora, Dora is now called Bob",
+        ),
+    ],
+)
+def test_several_renames_in_one_change_may_exchange_names(client, renames, players, detail):
+    t = new_table(client)["table"]["token"]
+    one = _settings(client, t, {"rename": {"player": 0, "name": "Bob"}})
+    assert one.status_code == 400 and err(one)["code"] == "duplicate_name"
+    entry = _ok(_settings(client, t, {"renames": renames}))["entries"][-1]
+    assert entry["change"] == "renames" and len(entry["renames"]) == sum(a != b for a, b in zip(PLAYERS, players))
+    assert client.get(f"/api/tables/{t}").json["table"]["players"] == players
+    assert _csv(client, t, "en")[2][5:7] == ["settings", detail]
+    # one change, one undo: every name back
+    assert client.post(f"/api/tables/{t}/undo", json={}).status_code == 201
+    assert client.get(f"/api/tables/{t}").json["table"]["players"] == PLAYERS
+
+
+@pytest.mark.parametrize(
+    "renames, code, field",
+    [
+        ([{"player": 0, "name": "Bob"}, {"player": 2, "name": "Dan"}], "duplicate_name", "renames[0].name"),
+        ([{"player": 0, "name": "Zed"}, {"player": 1, "name": " zed "}], "duplicate_name", "renames[0].name"),
+        ([{"player": 0, "name": "Zed"}, {"player": 0, "name": "Yan"}], "bad_input", "renames[1].player"),
+        ([{"player": 0, "name": "Alice"}, {"player": 1, "name": "Bob"}], "no_change", "renames"),
+        ([], "bad_input", "renames"),
+    ],
+)
+def test_renames_refused_name_the_field_and_record_nothing(client, renames, code, field):
+    t = new_table(client)["table"]["token"]
+    resp = _settings(client, t, {"renames": renames})
+    assert resp.status_code == 400 and err(resp)["code"] == code and err(resp)["field"] == field, err(resp)
+    assert client.get(f"/api/tables/{t}/ledger").json["version"] == 0
+
+
 # ---------------------------------------------------------------- swap
 
 

@@ -228,3 +228,26 @@ def test_the_home_pages_tables_show_the_current_names(live_server, browser):
     d.get(f"{live_server}/")
     _wait(d, lambda x: "Ann · Bobby · Chen · Dee" in x.find_element("id", "recent").text)
     assert not js_errors(d), js_errors(d)
+
+
+def test_two_players_exchange_names_in_one_save(live_server, browser):
+    """Ann and Bob sat down under each other's names: typing both names in one save is one change
+    (one ledger entry, one undo), not a duplicate name."""
+    d = browser
+    set_viewport(d, 390, 844, mobile=True)
+    open_home(d, live_server, "en")
+    token = create_table(d, ["Ann", "Bob", "Chen", "Dora"], variant="ningxia")
+    click(d, "#act-settings")
+    for i, name in ((0, "Bob"), (1, "Ann")):
+        box = visible(d, f"#set-name-{i}")
+        box.clear()
+        box.send_keys(name)
+    click(d, "#set-names")
+    _wait(d, lambda x: json.loads(fetch(f"{live_server}/api/tables/{token}"))["table"]["players"][:2] == ["Bob", "Ann"])
+    _wait(d, lambda x: x.find_element("id", "set-name-0").get_attribute("value") == "Bob")
+    click(d, "#sheet-close")
+    hidden(d, "#sheet")
+    entries = d.find_elements("css selector", "#ledger li.entry")
+    assert len(entries) == 1 and "Ann is now called Bob, Bob is now called Ann" in entries[0].text, entries[0].text
+    assert [n for n, _, _ in seat_places(d)][:2] == ["Bob", "Ann"]
+    assert not js_errors(d), js_errors(d)
