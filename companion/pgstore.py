@@ -308,6 +308,11 @@ class PgStore(Storage):
         assert row is not None  # INSERT … RETURNING answers the row
         return int(row["id"])
 
+    def has_photo(self, table_id: int, photo_id: int) -> bool:
+        if not 0 < photo_id <= MAX_ID:
+            return False
+        return bool(self._rows("SELECT 1 FROM photos WHERE id = %s AND table_id = %s", (photo_id, table_id)))
+
     def photo(self, table_id: int, photo_id: int) -> tuple[bytes | None, dict] | None:
         if not 0 < photo_id <= MAX_ID:
             return None

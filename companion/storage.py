@@ -208,6 +208,11 @@ class Storage(ABC):
         """The table's photo: its bytes (None when its file has gone) and its recognition; None
         when the table has no such photo."""
 
+    @abstractmethod
+    def has_photo(self, table_id: int, photo_id: int) -> bool:
+        """Whether the table has the photo ``photo_id`` (its row; the bytes are not read): what a
+        hand naming a photo is checked with. False for an id no photo can have (0, negative, too big)."""
+
     def remove_stale_tmp(self) -> list[Path]:
         """Remove what a crash left half-written (run before serving); answers what it removed."""
         return []

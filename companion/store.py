@@ -275,6 +275,12 @@ class Store(Storage):
             tmp.unlink(missing_ok=True)
         return stale
 
+    def has_photo(self, table_id: int, photo_id: int) -> bool:
+        if not 0 < photo_id <= MAX_ID:
+            return False
+        sql = "SELECT 1 FROM photos WHERE id = ? AND table_id = ?"
+        return self.conn.execute(sql, (photo_id, table_id)).fetchone() is not None
+
     def photo(self, table_id: int, photo_id: int) -> tuple[bytes | None, dict] | None:
         row = self.conn.execute("SELECT * FROM photos WHERE id = ? AND table_id = ?", (photo_id, table_id)).fetchone()
         if row is None:
@@ -282,6 +288,9 @@ class Store(Storage):
         path = self.data_dir / row["path"]
         return (path.read_bytes() if path.is_file() else None), json.loads(row["recognition"])
 
+
+#: the largest id SQLite stores (a 64-bit signed integer)
+MAX_ID = 2**63 - 1
 
 FOLDER_HINT = "check the folder's permissions and free space, or use another --data-dir"
 DISK_FULL = "the server's disk is full; nothing was recorded. Free some space on it and try again"

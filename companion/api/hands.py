@@ -201,7 +201,7 @@ def _win_data(ref: TableRef, state: HandState, claims: Mapping[str, Any], body: 
         "payments": by_player(state, result["payments"]),
     }
     if body.photo_id is not None:
-        if store().photo(ref.table.id, body.photo_id) is None:
+        if not store().has_photo(ref.table.id, body.photo_id):
             raise bad("field 'photo_id' names no photo of this table", field="photo_id")
         data["photo_id"] = body.photo_id
     if body.tiles is not None:

@@ -17,7 +17,7 @@ from companion.pgstore import PgStore
 from companion.storage import ENV_URL
 from companion.store import DB_NAME, MIGRATIONS, SCHEMA_VERSION, Store, StoreError
 
-from .helpers import E2E_PHOTO, err, new_table
+from .helpers import E2E_PHOTO, WIN_S, err, new_table
 
 
 def test_wal_append_only_and_schema_version(tmp_path, client, app):
@@ -161,6 +161,32 @@ def test_photos_are_stored_with_the_ledger_and_read_back(any_app):
         f"/api/tables/{t}/photos/{2**63}",
     ):
         assert client.get(path).status_code == 404, path
+
+
+def test_a_hand_names_a_photo_checked_without_reading_it(any_app, monkeypatch):
+    """``has_photo`` on either back end: the table's own photo only, any other id (another table's,
+    none, 0, negative, past 64 bits) is not; a hand naming a photo is checked with it, never by
+    reading the photo's bytes."""
+    client = any_app.test_client()
+    storage = any_app.extensions["mjc_store"]
+    view, other = new_table(client), new_table(client)
+    t = view["table"]["token"]
+    pid = client.post(f"/api/tables/{t}/photos", data={"photo": (io.BytesIO(E2E_PHOTO.read_bytes()), "h.jpg")})
+    pid = pid.json["photo_id"]
+    tid = storage.find_table(t)[0].id
+    oid = storage.find_table(other["table"]["token"])[0].id
+    assert storage.has_photo(tid, pid)
+    for table_id, photo_id in ((oid, pid), (tid, pid + 1), (tid, 0), (tid, -1), (tid, 2**63)):
+        assert not storage.has_photo(table_id, photo_id), (table_id, photo_id)
+
+    def no_reading(*args):
+        raise AssertionError("a hand's photo id is checked without reading the photo")
+
+    monkeypatch.setattr(storage, "photo", no_reading)
+    win = {"winners": [WIN_S], "photo_id": pid}
+    assert client.post(f"/api/tables/{t}/hands", json=win).status_code == 201
+    refused = client.post(f"/api/tables/{other['table']['token']}/hands", json=win)
+    assert refused.status_code == 400 and err(refused)["field"] == "photo_id"
 
 
 def test_a_watch_link_sees_what_another_server_wrote(tmp_path, database_url):
