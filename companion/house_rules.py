@@ -181,10 +181,10 @@ _NANNING: dict[str, Label] = {
         {"highest": ("Pay the best one only", "只算最高的一项"), "add": ("Add them all", "全部相加")},
     ),
     "values": (
-        "Payout table changes",
-        "改动赔付表",
-        "Changed amounts of the payout table, row by row (none: the guide's table).",
-        "逐行修改赔付表的分数(留空为按规则书的表)。",
+        "Payout table",
+        "赔付表",
+        "What each row of the guide's payout table pays; change a cell to change what that win pays.",
+        "规则书赔付表每一项的分数;改一格就改这种和法的分数。",
         {},
     ),
     "allow_chow": (
@@ -503,7 +503,8 @@ def rule_name(variant: str, option: str, lang: str = "en") -> str:
 
 def value_words(variant: str, option: str, value: Any, lang: str = "en") -> str:
     """A house rule's value in words in ``lang``: its choice's words ("Yes", "每局 4 分"), a payout
-    table's changed cells ("Seven pairs, self-draw 10"; none: "—"), else the value as it is."""
+    table's changed cells ("Seven pairs, Self-draw (each pays) 10"; none: "the guide's table"), else
+    the value as it is."""
     k = _lang_index(lang)
     words = HOUSE_RULES.get(variant, {}).get(option)
     choices = (words[4] if words else {}) or (_YES_NO if isinstance(value, bool) else {})
@@ -517,7 +518,7 @@ def value_words(variant: str, option: str, value: Any, lang: str = "en") -> str:
             if isinstance(row_cells, dict)
             for c, n in row_cells.items()
         ]
-        return sep.join(cells) or "—"
+        return sep.join(cells) or ("规则书的表" if k else "the guide's table")
     return str(value)
 
 

@@ -28,14 +28,14 @@ export function ruleHelp(option) {
   return (zh ? option.help_zh : option.help) || option.help || option.description;
 }
 
-/** A table option's changed cells in words ("Seven pairs, Self-draw (each pays) 10"; none: "—"). */
+/** A table option's changed cells in words ("Seven pairs, Self-draw (each pays) 10"; none: "the guide's table"). */
 function tableWords(table, value) {
   const zh = store.get("lang") === "zh";
   const cells = Object.entries(value || {}).flatMap(([row, cs]) => Object.entries(cs || {}).map(([c, n]) => {
     const r = table.rows.find((x) => x.name === row), cell = table.cells.find((x) => x.name === c);
     return `${r ? localLabel(r) : row}${zh ? "," : ", "}${cell ? localLabel(cell) : c} ${n}`;
   }));
-  return cells.join(zh ? "、" : "; ") || "—";
+  return cells.join(zh ? "、" : "; ") || t("payout_guide");
 }
 
 /** A value of a house rule in words ("Yes", "1 tai once", "每局 4 分", a payout table's changes), else as it is. */

@@ -131,14 +131,14 @@ def _csv(client: Any, t: str, lang: str) -> list[list[str]]:
             "en",
             "Bob is now called Bobby",
             "Bobby and Dora swap seats from hand 1",
-            "house rules from hand 1: Fewest points to win 9 -> 12, Payout table changes — -> "
+            "house rules from hand 1: Fewest points to win 9 -> 12, Payout table the guide's table -> "
             "Seven pairs, Self-draw (each pays) 10; Concealed hand, Discard (discarder pays) 5",
         ),
         (
             "zh",
             "Bob 改名为 Bobby",
             "Bobby 和 Dora 从第 1 局起交换座位",
-            "从第 1 局起的规则:起和分 9 → 12;改动赔付表 — → 七小对,自摸(每家付) 10、门清,点炮(放炮者付) 5",
+            "从第 1 局起的规则:起和分 9 → 12;赔付表 规则书的表 → 七小对,自摸(每家付) 10、门清,点炮(放炮者付) 5",
         ),
     ],
 )

@@ -5,8 +5,9 @@ Chinese, for a person to look at; and the JavaScript errors seen on the way (non
 
 Screens: home, the table (seats with a long name, chart, ledger), a kong / claim / draw / undo
 sheet, the win screen at each step (photo, a cluttered photo's review with the indicator
-question, the fix-tile sheet, the picker, the result), a correction, the watch link, an unknown
-table. It serves the companion itself (the cluttered stand-in reading of ``conftest``).
+question, the fix-tile sheet, the picker, the result), a correction, the settings sheet and the
+ledger after settings changes, the watch link, an unknown table, the home page's Nanning payout
+table, a correction of two winners. It serves the companion itself (the cluttered stand-in reading of ``conftest``).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 
 from . import conftest
 from .conftest import DATA, set_viewport
-from .test_companion_e2e import click, create_table, hidden, open_home, visible
+from .test_companion_e2e import _wait, click, create_table, hidden, open_home, visible
 
 SIZES = {"tablet": (1024, 768, False), "phone": (390, 844, True)}
 NAMES = {"en": ["Alexandra Konstantinopoulou", "Bob", "Chen", "Dora"], "zh": ["欧阳娜娜娜娜娜娜", "乙", "丙", "丁"]}
@@ -105,7 +106,73 @@ class Sweep:
         visible(d, "#step-ask")
         self.shot(prefix, "correction")
         click(d, "#win-cancel")
+        self.settings(prefix, lang)
         return token
+
+    def settings(self, prefix: str, lang: str) -> None:
+        """The settings sheet after a rename, an exchange of two names and a house-rule change; the
+        table's ledger saying so."""
+        d = self.d
+        click(d, "#act-settings")
+        for i, name in ((1, NAMES[lang][2]), (2, NAMES[lang][1])):
+            box = visible(d, f"#set-name-{i}")
+            box.clear()
+            box.send_keys(name)
+        entries = len(d.find_elements("css selector", "#ledger li.entry"))
+        click(d, "#set-names")
+        _wait(d, lambda x: len(x.find_elements("css selector", "#ledger li.entry")) > entries)
+        box = visible(d, "#set-opt-minimum_tai")
+        box.clear()
+        box.send_keys("3")
+        click(d, "#set-rules")
+        visible(d, "#set-options")
+        self.shot(prefix, "settings_sheet")
+        click(d, "#sheet-close")
+        hidden(d, "#sheet")
+        self.shot(prefix, "table_after_settings", full=False)
+
+    def extras(self, base: str, prefix: str, lang: str) -> None:
+        """Home with the tables on this device and Nanning's payout table on the form; a correction
+        of a hand with two winners (a tab each, with its ×)."""
+        import json
+        import urllib.request
+
+        from selenium.webdriver.support.ui import Select
+
+        d = self.d
+        open_home(d, base, lang)
+        Select(d.find_element("id", "f-variant")).select_by_value("nanning")
+        d.execute_script("document.getElementById('f-options-box').open = true")
+        visible(d, "#opt-values")
+        self.shot(prefix, "home_nanning_payout_table")
+        body = {"variant": "ningxia", "players": NAMES[lang]}
+        req = urllib.request.Request(
+            f"{base}/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+        )
+        token = json.loads(urllib.request.urlopen(req).read())["table"]["token"]
+        winners = [
+            {
+                "winner": "S",
+                "win": {"by": "discard", "from": "E"},
+                "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
+            },
+            {
+                "winner": "W",
+                "win": {"by": "discard", "from": "E"},
+                "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
+            },
+        ]
+        req = urllib.request.Request(
+            f"{base}/api/tables/{token}/hands",
+            data=json.dumps({"winners": winners}).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        urllib.request.urlopen(req).read()
+        d.get(f"{base}/t/{token}")
+        click(d, "#ledger li.entry button[data-correct]")
+        visible(d, "#winner-tabs button[data-drop]")
+        self.shot(prefix, "correction_two_winners", full=False)
+        click(d, "#win-cancel")
 
     def run(self, bases: dict[str, str]) -> None:
         for size, (w, h, mobile) in SIZES.items():
@@ -123,6 +190,7 @@ class Sweep:
                 self.d.get(f"{bases['cluttered']}/t/no-such-table")
                 visible(self.d, "#screen-error")
                 self.shot(prefix, "not_found", full=False)
+                self.extras(bases["cluttered"], prefix, lang)
 
 
 def main(argv: list[str]) -> int:
