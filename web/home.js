@@ -38,8 +38,15 @@ function renderHome() {
   const recent = recentTables();
   byId("recent-box").hidden = !recent.length;
   replaceChildren(byId("recent"), ...recent.slice(0, 8).map((r) => element("li", {},
-    element("a", { href: `/t/${r.token}` }, r.name || r.variant), " ",
+    element("a", { href: `/t/${r.token}` }, r.name || ruleSetTitle(r.variant)), " ",
     element("span", { class: "muted" }, r.players.join(" · "), " · ", localTime(r.created, true)))));
+}
+
+/** A rule set's title in the page's language ("Ningbo", "宁波麻将"), else its name. */
+function ruleSetTitle(name) {
+  const v = store.get("variants").find((x) => x.name === name);
+  if (!v) return name;
+  return store.get("lang") === "zh" ? v.title_zh || v.title : v.title;
 }
 
 function renderPlayers() {

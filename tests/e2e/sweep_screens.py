@@ -132,7 +132,8 @@ class Sweep:
         self.shot(prefix, "table_after_settings", full=False)
 
     def extras(self, base: str, prefix: str, lang: str) -> None:
-        """Home with the tables on this device and Nanning's payout table on the form; a correction
+        """Home with the tables on this device (the evening's, its names as renamed) and Nanning's
+        payout table on the form; a correction
         of a hand with two winners (a tab each, with its ×)."""
         import json
         import urllib.request
@@ -140,6 +141,9 @@ class Sweep:
         from selenium.webdriver.support.ui import Select
 
         d = self.d
+        d.get(f"{base}/")  # the evening's table, its names as renamed
+        visible(d, "#recent-box")
+        self.shot(prefix, "home_recent_tables")
         open_home(d, base, lang)
         Select(d.find_element("id", "f-variant")).select_by_value("nanning")
         d.execute_script("document.getElementById('f-options-box').open = true")

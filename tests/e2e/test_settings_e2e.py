@@ -227,6 +227,7 @@ def test_the_home_pages_tables_show_the_current_names(live_server, browser):
     visible(d, "#seat-0")
     d.get(f"{live_server}/")
     _wait(d, lambda x: "Ann · Bobby · Chen · Dee" in x.find_element("id", "recent").text)
+    assert d.find_element("css selector", "#recent a").text == "Ningxia Waterslide"  # the rule set's title
     assert not js_errors(d), js_errors(d)
 
 
