@@ -235,6 +235,27 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if i in linked]
 
 
+#: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
+#: these multiples of their median area (tiles of one set are one size; perspective changes it little)
+WHITE_DRAGON_AREA = (0.6, 1.6)
+#: ... judged only when at least this many readings carry artwork (ink) to compare with
+WHITE_DRAGON_REFERENCES = 3
+
+
+def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
+    """Drop a tile read as the white dragon (``5z``) whose area is not within
+    :data:`WHITE_DRAGON_AREA` times the median area of the readings that carry artwork (ink at least
+    1 %, at least :data:`WHITE_DRAGON_REFERENCES` of them). A white dragon is the one face a white
+    patch can pass for (paper, an empty tray slot, a white rack, a window frame), so it needs the
+    tile evidence of matching the size of the tiles around it."""
+    inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01]
+    if len(inked) < WHITE_DRAGON_REFERENCES:
+        return readings
+    ref = float(np.median(inked))
+    lo, hi = WHITE_DRAGON_AREA
+    return [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
+
+
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
     """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
     ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
@@ -286,7 +307,7 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_stray_backs`). Also says why nothing could be
+    every orientation, :func:`_reject`, :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`). Also says why nothing could be
     read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile."""
     reason = None
@@ -317,7 +338,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             q = np.roll(q, -1 if rot == 90 else 1, axis=0)
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, q, rot, pr, sure))
-    return _drop_stray_backs(readings), reason, len(not_tiles)
+    return _drop_odd_white_dragons(_drop_stray_backs(readings)), reason, len(not_tiles)
 
 
 def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:
