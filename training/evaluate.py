@@ -514,7 +514,7 @@ def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
             rows,
         )
     if a.kong_scenes > 0:
-        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
+        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf, finders=_with_previous_classifier(clf))
         ks = {k: _summ(v) for k, v in kres.items() if v}
         report["kong_scenes"] = ks
         _table(
@@ -533,27 +533,29 @@ def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
-def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
-    """(b4-b8) phone-like photos, one table per kind, with the detector side by side, and our
-    default finder with the previously shipped classifier (git history,
-    :func:`training.evaluate_reject.previous_model`) in the same run."""
-    if a.phone_scenes <= 0:
-        return
-    from training import backgrounds
+def _with_previous_classifier(clf) -> dict:
+    """Our systems (:func:`_finders`) and, when there is one, our default finder with the previously
+    shipped classifier (git history, :func:`training.evaluate_reject.previous_model`)."""
     from training.evaluate_reject import previous_model
     from vision.classifier import TileClassifier
 
-    real = "real backgrounds" if backgrounds.load_manifest() else "no background cache: procedural surfaces only"
+    systems = _finders()
     with tempfile.TemporaryDirectory() as tmp:
         prev = previous_model(Path(tmp)) if clf is not None else None
-        systems = _finders()
-        if prev is not None:
+        if prev is not None:  # the session is loaded here, the files may go
             systems[f"ours, previous classifier ({prev[1]})"] = ("classifier", TileClassifier(prev[0]))
-        _phone_tables(a, clf, det, report, systems, real)
+    return systems
 
 
-def _phone_tables(a: argparse.Namespace, clf, det, report: dict, systems: dict, real: str) -> None:
-    """One table per phone-like kind: ``systems`` (name -> finder, :func:`_recognize`) and the detector."""
+def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b4-b8) phone-like photos, one table per kind, with the detector side by side, and our
+    default finder with the previously shipped classifier in the same run."""
+    if a.phone_scenes <= 0:
+        return
+    from training import backgrounds
+
+    real = "real backgrounds" if backgrounds.load_manifest() else "no background cache: procedural surfaces only"
+    systems = _with_previous_classifier(clf)
     for kind, (table, title, _) in PHONE_TABLES.items():
         res = eval_scenes(phone_scenes(kind, a.phone_scenes), classifier=clf, detector=det, finders=systems)
         summ = {k: _summ(v) for k, v in res.items() if v}

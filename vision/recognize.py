@@ -40,6 +40,10 @@ MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
 #: a probe for a face-down tile (:func:`vision.finders.backs.find_backs`) must read as ``back`` this surely
 BACK_MIN_CONFIDENCE = 0.6
+#: a crop read as "not a tile" still counts as a face-down tile when ``back`` has at least this
+#: probability: a plain tile back and a plain coloured patch look alike in a crop, so the layout
+#: decides (:func:`_drop_stray_backs`), and the back's probability is taken among the tile classes
+BACK_BEHIND_NONE = 0.15
 
 
 @dataclass
@@ -293,11 +297,23 @@ def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
     for k, ((ci, rot), pr) in enumerate(zip(owners, preds)):
         seen.add(ci)
         if pr[0][0] == NOT_A_TILE:
-            continue
+            pr = _back_behind_none(pr)
+            if not pr:
+                continue
         pr = _tiles_only(pr)
         if ci not in best or pr[0][1] > best[ci][1][0][1]:
             best[ci] = (rot, pr, k)
     return best, seen - set(best)
+
+
+def _back_behind_none(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """For a crop read as not a tile: its tile readings, probabilities taken among the tile classes,
+    when the best of them is ``back`` with at least :data:`BACK_BEHIND_NONE`; else nothing."""
+    tiles = _tiles_only(top)
+    if not tiles or tiles[0][0] != "back" or tiles[0][1] < BACK_BEHIND_NONE:
+        return []
+    rest = max(1e-6, 1.0 - top[0][1])
+    return [(c, min(1.0, p / rest)) for c, p in tiles]
 
 
 def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:

@@ -22,7 +22,7 @@ from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
-from vision.recognize import Reading, _drop_odd_white_dragons
+from vision.recognize import Reading, _back_behind_none, _drop_odd_white_dragons
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -261,3 +261,21 @@ WHITE_DRAGON_CASES = [
 def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, kept):
     rs = [_reading(c, side, ink, 100.0 * i) for i, (c, side, ink) in enumerate(readings)]
     assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+# (raw top-3 of a crop read as not a tile) -> the tile reading it still gives
+BACK_BEHIND_NONE_CASES = [
+    # a plain back the classifier cannot tell from a coloured patch: a back, among the tile classes
+    ([(NOT_A_TILE, 0.5), ("back", 0.4), ("5z", 0.05)], [("back", 0.8), ("5z", 0.1)]),
+    # back too unlikely: nothing
+    ([(NOT_A_TILE, 0.9), ("back", 0.05), ("5z", 0.03)], []),
+    # a face behind "not a tile" stays not a tile
+    ([(NOT_A_TILE, 0.5), ("5z", 0.4), ("back", 0.05)], []),
+]
+
+
+@pytest.mark.parametrize(("top", "tiles"), BACK_BEHIND_NONE_CASES)
+def test_a_back_behind_not_a_tile_is_left_to_the_layout(top, tiles):
+    got = _back_behind_none(top)
+    assert [c for c, _ in got] == [c for c, _ in tiles]
+    assert all(abs(p - q) < 1e-9 for (_, p), (_, q) in zip(got, tiles))
