@@ -467,6 +467,13 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--evals", type=int, default=1, help="validations (checkpoint candidates) per epoch")
     ap.add_argument(
+        "--featureless-std",
+        type=float,
+        default=0.0,
+        help="leave out 'not a tile' crops whose middle (60 %%) has a grey standard deviation below this: "
+        "they look like plain backs and blank white dragons, which the layout rules judge (0: keep all)",
+    )
+    ap.add_argument(
         "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
     )
     return ap.parse_args(argv)
@@ -528,15 +535,23 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
-    Xn, Xnv, rec = _load_negatives(data, faces)
+    Xn, Xnv, rec = _load_negatives(data, faces, a.featureless_std)
     return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xrv, yrv, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec)
 
 
 NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v2.npz"
 
 
-def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, dict]:
-    """The "not a tile" pool (:func:`training.negatives.build_pool`, cached), split 90/10 at random
+def _middle_std(crop: np.ndarray) -> float:
+    """Grey-level standard deviation of the middle 60 % of ``crop``."""
+    h, w = crop.shape[:2]
+    mid = crop[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)]
+    return float(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY).std())
+
+
+def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The "not a tile" pool (:func:`training.negatives.build_pool`, cached) without the crops whose
+    middle is featureless (:func:`_middle_std` below ``featureless_std``), split 90/10 at random
     into training and validation crops (validation at input size)."""
     t0 = time.time()
     if NEGATIVES_CACHE.exists():
@@ -546,6 +561,10 @@ def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, di
         pool, record = negatives.build_pool(data, faces=faces)
         NEGATIVES_CACHE.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(NEGATIVES_CACHE, pool=pool, record=json.dumps(record))
+    if featureless_std > 0:
+        keep = np.array([_middle_std(x) >= featureless_std for x in pool], bool)
+        record = {**record, "featureless_left_out": int((~keep).sum()), "featureless_std": featureless_std}
+        pool = pool[keep]
     order = np.random.default_rng(3).permutation(len(pool))
     nv = len(pool) // 10
     Xnv = np.stack([cv2.resize(x, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA) for x in pool[order[:nv]]])
