@@ -36,6 +36,13 @@ How the shipped model was made (two stages, 22.5 min on the shared 2-core machin
 ``tile_classifier.json`` records both (``training.fine_tuned_from``). A single from-scratch run of
 the current code (stage 1 alone) is the simpler recipe for a retrain.
 
+Learning "not a tile" (``none``) from the shipped model: ``--init-onnx models/tile_classifier.onnx``
+with ``--distill`` (a soft cross-entropy to the starting model's answers on every tile crop, so
+that tiles are not unlearned), ``--backbone-lr`` (the backbone slower than the head),
+``--val-real`` (training-set real crops kept out to choose the checkpoint; the held-out sets
+choose nothing) and ``--featureless-std`` (negatives with a featureless middle left out). Real
+crops are never label-smoothed. The attempts and the shipping gate are in ``docs/vision.md``.
+
 The network is trained 180-degree-invariant (random half-turns), since the segmenter cannot always
 tell a tile's up from down; no pair of tile faces are half-turns of each other.
 """
