@@ -33,6 +33,7 @@ import io
 import json
 import os
 import statistics
+import tempfile
 import time
 from collections import Counter
 from pathlib import Path
@@ -246,8 +247,11 @@ def _segmenter_from(directory: str | None):
 
 
 def _recognize(data: bytes, classifier, finder):
-    """:func:`vision.recognize.recognize` with ``finder``: a finder name, ``None`` (the default) or
-    ``("learned", folder)`` (the learned finder with the segmenter model in ``folder``)."""
+    """:func:`vision.recognize.recognize` with ``finder``: a finder name, ``None`` (the default),
+    ``("learned", folder)`` (the learned finder with the segmenter model in ``folder``) or
+    ``("classifier", clf)`` (the default finder with the classifier ``clf`` instead of ``classifier``)."""
+    if isinstance(finder, tuple) and finder[0] == "classifier":
+        return recognize(data, classifier=finder[1])
     if isinstance(finder, tuple):
         with _segmenter_from(finder[1]):
             return recognize(data, classifier=classifier, finder=finder[0])
@@ -510,7 +514,7 @@ def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
             rows,
         )
     if a.kong_scenes > 0:
-        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf)
+        kres = eval_scenes(kong_scenes(a.kong_scenes), classifier=clf, finders=_with_previous_classifier(clf))
         ks = {k: _summ(v) for k, v in kres.items() if v}
         report["kong_scenes"] = ks
         _table(
@@ -529,15 +533,31 @@ def _report_scenes(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
+def _with_previous_classifier(clf) -> dict:
+    """Our systems (:func:`_finders`) and, when there is one, our default finder with the previously
+    shipped classifier (git history, :func:`training.evaluate_reject.previous_model`)."""
+    from training.evaluate_reject import previous_model
+    from vision.classifier import TileClassifier
+
+    systems = _finders()
+    with tempfile.TemporaryDirectory() as tmp:
+        prev = previous_model(Path(tmp)) if clf is not None else None
+        if prev is not None:  # the session is loaded here, the files may go
+            systems[f"ours, previous classifier ({prev[1]})"] = ("classifier", TileClassifier(prev[0]))
+    return systems
+
+
 def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
-    """(b4-b8) phone-like photos, one table per kind, with the detector side by side."""
+    """(b4-b8) phone-like photos, one table per kind, with the detector side by side, and our
+    default finder with the previously shipped classifier in the same run."""
     if a.phone_scenes <= 0:
         return
     from training import backgrounds
 
     real = "real backgrounds" if backgrounds.load_manifest() else "no background cache: procedural surfaces only"
+    systems = _with_previous_classifier(clf)
     for kind, (table, title, _) in PHONE_TABLES.items():
-        res = eval_scenes(phone_scenes(kind, a.phone_scenes), classifier=clf, detector=det)
+        res = eval_scenes(phone_scenes(kind, a.phone_scenes), classifier=clf, detector=det, finders=systems)
         summ = {k: _summ(v) for k, v in res.items() if v}
         report[f"phone_{kind}"] = summ
         _table(

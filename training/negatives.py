@@ -16,6 +16,9 @@ model's metadata by :func:`sources`):
   rows whose photo is in the train split): regions that overlap no tile, using the recogniser's
   quads grown by a safety margin; boxes straddling two touching tiles (30-70 % of the way from one
   to the next) and boxes holding half a tile (:func:`real_photo_negatives`);
+* **phone-like scenes** (:mod:`training.phone_scenes`, seeds from :data:`PHONE_SEED0`, far from the
+  benchmark's): the finders' proposals lying off every tile (:func:`phone_scene_negatives`):
+  empty tray slots, rack fronts, clutter, table patterns;
 * **synthetic**: two rendered tiles side by side or stacked, cut between them; half a tile on a table;
   white/ivory paper, window frames and rack edges; keyboard keys with letters; dice; coins; scoring
   sticks; cloth patterns (:func:`synthetic_negatives`).
@@ -41,6 +44,12 @@ CROP_W, CROP_H = 96, 128
 HELDOUT_BACKGROUND_FRACTION = 0.3
 #: free space kept around every known tile when cutting negatives out of a labelled photo (in tile widths)
 TILE_MARGIN = 0.35
+
+#: first seed of the phone-like scenes mined for false finds (the benchmark's b4-b8 use 9000-9499)
+PHONE_SEED0 = 30000
+#: a finder proposal on a phone-like scene is a negative when at most this fraction of its area
+#: lies on a tile (partly covered tiles and straddles stay out: they may be half a real tile)
+OFF_TILE = 0.15
 
 #: scikit-image sample images shipped inside the package (no download), with their licence as the
 #: functions' docstrings state it
@@ -99,16 +108,20 @@ def _skimage_photos() -> Iterator[tuple[str, str, np.ndarray]]:
         yield f"skimage-{name}", f"scikit-image sample '{name}': {licence}", img
 
 
+def background_name(b) -> str:
+    """The name a :class:`training.backgrounds.Background` goes by here (and in table (g))."""
+    if b.package == "scikit-image":
+        return "skimage-" + b.source.rsplit(".", 1)[-1]
+    return f"{b.package}-{Path(b.file).stem.split('__')[-1]}"
+
+
 def _project_backgrounds(fetch: bool) -> Iterator[tuple[str, str, np.ndarray]]:
     """The background photos of :mod:`training.backgrounds` (Debian wallpaper packages and
     scikit-image samples; fetched into its cache when ``fetch`` and the cache is empty)."""
     from training import backgrounds
 
     for b in backgrounds.ensure_backgrounds(fetch=fetch):
-        if b.package == "scikit-image":
-            name = "skimage-" + b.source.rsplit(".", 1)[-1]
-        else:
-            name = f"{b.package}-{Path(b.file).stem.split('__')[-1]}"
+        name = background_name(b)
         try:
             img = backgrounds.read_background(b)
         except FileNotFoundError:
@@ -272,6 +285,48 @@ def real_photo_negatives(data: Path, rng: np.random.Generator, per_photo: int = 
     return out
 
 
+def _on_tile_fraction(quad: np.ndarray, tiles: list[np.ndarray], shape) -> float:
+    """The fraction of ``quad``'s area covered by the union of the ``tiles`` quads."""
+    x0, y0 = np.floor(quad.min(0)).astype(int)
+    x1, y1 = np.ceil(quad.max(0)).astype(int)
+    w, h = max(1, x1 - x0), max(1, y1 - y0)
+    own = np.zeros((h, w), np.uint8)
+    cv2.fillConvexPoly(own, np.round(quad - [x0, y0]).astype(np.int32), 1)
+    on = np.zeros_like(own)
+    for t in tiles:
+        cv2.fillConvexPoly(on, np.round(t - [x0, y0]).astype(np.int32), 1)
+    area = int(own.sum())
+    return float((own & on).sum()) / area if area else 1.0
+
+
+def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[np.ndarray]:
+    """The finders' proposals off every tile (:data:`OFF_TILE`) on ``n_scenes`` phone-like scenes
+    of every kind (seeds ``seed0`` on, never the benchmark's), as crops. Real tables are cut only
+    from the training part of the background photos (:func:`is_heldout_background`)."""
+    from training import backgrounds
+    from training.phone_scenes import KINDS, make_phone_scene
+    from vision.finders import find_candidates
+
+    tables = [b for b in backgrounds.ensure_backgrounds() if not is_heldout_background(background_name(b))]
+    out: list[np.ndarray] = []
+    for i in range(n_scenes):
+        rng = np.random.default_rng(seed0 + i)
+        size = (1600, 1200) if i % 2 else (1200, 1600)
+        sc = make_phone_scene(rng, KINDS[i % len(KINDS)], size=size, tables=tables)
+        tiles = [np.asarray(t["quad"], np.float32) for t in sc.tiles]
+        for finder in ("learned", "classical"):
+            try:
+                cands = find_candidates(sc.image, finder=finder)
+            except Exception:
+                continue
+            for cd in cands:
+                if _on_tile_fraction(np.asarray(cd.quad, np.float32), tiles, sc.image.shape) > OFF_TILE:
+                    continue
+                for _rot, crop in cd.crops[:2]:
+                    out.append(cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 # Everything together
 
@@ -296,15 +351,18 @@ def build_pool(data: Path, seed: int = 11, synthetic: int = 3000, faces: dict | 
     rng = np.random.default_rng(seed)
     bg, used = background_negatives(rng)
     real = real_photo_negatives(data, rng)
+    phone = phone_scene_negatives()
     syn = negative_crops.synthetic_negatives(rng, synthetic, faces)
-    crops = [c for c in bg + real + syn if not is_blank(c)]
+    crops = [c for c in bg + real + phone + syn if not is_blank(c)]
     record = {
         "background_photos": used,
         "background_crops": len(bg),
         "real_photo_crops": len(real),
         "real_photos": [p.name for p in training_label_photos(data)],
+        "phone_scene_crops": len(phone),
+        "phone_scene_seeds": f"{PHONE_SEED0}..{PHONE_SEED0 + 59} (training.phone_scenes, every kind)",
         "synthetic_crops": len(syn),
-        "blank_crops_left_out": len(bg) + len(real) + len(syn) - len(crops),
+        "blank_crops_left_out": len(bg) + len(real) + len(phone) + len(syn) - len(crops),
     }
     pool = np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     return pool, record
@@ -325,6 +383,7 @@ __all__ = [
     "build_pool",
     "finder_false_finds",
     "is_heldout_background",
+    "phone_scene_negatives",
     "random_tile_crops",
     "real_photo_negatives",
 ]

@@ -36,6 +36,13 @@ How the shipped model was made (two stages, 22.5 min on the shared 2-core machin
 ``tile_classifier.json`` records both (``training.fine_tuned_from``). A single from-scratch run of
 the current code (stage 1 alone) is the simpler recipe for a retrain.
 
+Learning "not a tile" (``none``) from the shipped model: ``--init-onnx models/tile_classifier.onnx``
+with ``--distill`` (a soft cross-entropy to the starting model's answers on every tile crop, so
+that tiles are not unlearned), ``--backbone-lr`` (the backbone slower than the head),
+``--val-real`` (training-set real crops kept out to choose the checkpoint; the held-out sets
+choose nothing) and ``--featureless-std`` (negatives with a featureless middle left out). Real
+crops are never label-smoothed. The attempts and the shipping gate are in ``docs/vision.md``.
+
 The network is trained 180-degree-invariant (random half-turns), since the segmenter cannot always
 tell a tile's up from down; no pair of tile faces are half-turns of each other.
 """
@@ -451,6 +458,29 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--negatives", type=int, default=2000, help="'not a tile' crops seen per epoch")
     ap.add_argument(
+        "--distill",
+        type=float,
+        default=0.0,
+        help="with --init-onnx: weight of keeping the starting model's answers on tile crops (0: off)",
+    )
+    ap.add_argument("--distill-temp", type=float, default=2.0, help="softmax temperature of --distill")
+    ap.add_argument("--backbone-lr", type=float, default=1.0, help="the backbone's learning rate as a fraction of --lr")
+    ap.add_argument(
+        "--val-real",
+        type=float,
+        default=0.0,
+        help="fraction of the training real crops kept for validation and checkpoint selection (0: the "
+        "final model is kept)",
+    )
+    ap.add_argument("--evals", type=int, default=1, help="validations (checkpoint candidates) per epoch")
+    ap.add_argument(
+        "--featureless-std",
+        type=float,
+        default=0.0,
+        help="leave out 'not a tile' crops whose middle (60 %%) has a grey standard deviation below this: "
+        "they look like plain backs and blank white dragons, which the layout rules judge (0: keep all)",
+    )
+    ap.add_argument(
         "--time-budget", type=float, default=30.0, help="minutes for the whole run; the schedule anneals within it"
     )
     return ap.parse_args(argv)
@@ -461,7 +491,9 @@ class _Tiles:
     """What the classifier learns from and is checked on: the artwork, the split of the real crops,
     real crops for training (``Xr``, ``yr``) and held out (``Xho``, ``yho``), synthetic tiles for
     training (``Xs``, ``ys``) and validation (``Xsv``, ``ysv``), and the "not a tile" crops for
-    training (``Xn``) and validation (``Xnv``) with the record of their sources (``neg_record``)."""
+    training (``Xn``) and validation (``Xnv``) with the record of their sources (``neg_record``).
+    ``Xrv``, ``yrv``: training-set real crops kept for validation (``--val-real``; held-out sets are
+    never used to choose anything)."""
 
     art: dict
     split: dict
@@ -469,6 +501,8 @@ class _Tiles:
     ho_names: list[str]
     Xr: np.ndarray
     yr: np.ndarray
+    Xrv: np.ndarray
+    yrv: np.ndarray
     Xho: np.ndarray
     yho: np.ndarray
     Xs: np.ndarray
@@ -490,12 +524,17 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     split = make_split(data, out)
     tr_names = [n for n, v in split.items() if v[2] == "train"]
     ho_names = [n for n, v in split.items() if v[2] == "heldout"]
+    val_pick = np.random.default_rng(5).random(len(tr_names)) < a.val_real
+    rv_names = [n for n, v in zip(tr_names, val_pick) if v]
+    tr_names = [n for n, v in zip(tr_names, val_pick) if not v]
     Xr = load_real(data, tr_names)
     yr = np.array([CLASSES.index(split[n][0]) for n in tr_names])
+    Xrv = load_real(data, rv_names, (INPUT_W, INPUT_H)) if rv_names else np.zeros((0, INPUT_H, INPUT_W, 3), np.uint8)
+    yrv = np.array([CLASSES.index(split[n][0]) for n in rv_names], np.int64)
     Xho = load_real(data, ho_names, (INPUT_W, INPUT_H))
     yho = np.array([CLASSES.index(split[n][0]) for n in ho_names])
     print(
-        f"real crops: {len(tr_names)} train, {len(ho_names)} held out "
+        f"real crops: {len(tr_names)} train, {len(rv_names)} validation, {len(ho_names)} held out "
         f"(sets {sorted({split[n][1] for n in ho_names}, key=int)})",
         flush=True,
     )
@@ -503,15 +542,23 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
-    Xn, Xnv, rec = _load_negatives(data, faces)
-    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec)
+    Xn, Xnv, rec = _load_negatives(data, faces, a.featureless_std)
+    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xrv, yrv, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec)
 
 
-NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v1.npz"
+NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v2.npz"
 
 
-def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, dict]:
-    """The "not a tile" pool (:func:`training.negatives.build_pool`, cached), split 90/10 at random
+def _middle_std(crop: np.ndarray) -> float:
+    """Grey-level standard deviation of the middle 60 % of ``crop``."""
+    h, w = crop.shape[:2]
+    mid = crop[int(0.2 * h) : int(0.8 * h), int(0.2 * w) : int(0.8 * w)]
+    return float(cv2.cvtColor(mid, cv2.COLOR_BGR2GRAY).std())
+
+
+def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tuple[np.ndarray, np.ndarray, dict]:
+    """The "not a tile" pool (:func:`training.negatives.build_pool`, cached) without the crops whose
+    middle is featureless (:func:`_middle_std` below ``featureless_std``), split 90/10 at random
     into training and validation crops (validation at input size)."""
     t0 = time.time()
     if NEGATIVES_CACHE.exists():
@@ -521,6 +568,10 @@ def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, di
         pool, record = negatives.build_pool(data, faces=faces)
         NEGATIVES_CACHE.parent.mkdir(parents=True, exist_ok=True)
         np.savez_compressed(NEGATIVES_CACHE, pool=pool, record=json.dumps(record))
+    if featureless_std > 0:
+        keep = np.array([_middle_std(x) >= featureless_std for x in pool], bool)
+        record = {**record, "featureless_left_out": int((~keep).sum()), "featureless_std": featureless_std}
+        pool = pool[keep]
     order = np.random.default_rng(3).permutation(len(pool))
     nv = len(pool) // 10
     Xnv = np.stack([cv2.resize(x, (INPUT_W, INPUT_H), interpolation=cv2.INTER_AREA) for x in pool[order[:nv]]])
@@ -528,9 +579,10 @@ def _load_negatives(data: Path, faces: dict) -> tuple[np.ndarray, np.ndarray, di
     return pool[order[nv:]], Xnv, record
 
 
-def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
-    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented."""
+    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented. Returns the
+    crops, their classes and whether each is a real crop."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
     ns = len(d.Xs)
@@ -544,37 +596,97 @@ def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndar
         else:
             xb[j] = augment_real(d.Xr[-1 - k], rng)
             yb[j] = d.yr[-1 - k]
-    return xb, yb
+    return xb, yb, bi < 0
 
 
-def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.random.Generator):
-    """Train ``model``: AdamW, warm-up then cosine over progress = max(steps done, time used) so a busy
-    machine still anneals within the time budget; label smoothing 0.1. Returns the epochs done
-    (fractional), the steps and the seconds spent."""
+def _optimizer(model, a: argparse.Namespace):
+    """AdamW with two groups: the head at ``--lr``, the backbone at ``--lr`` x ``--backbone-lr``
+    (each group's ``scale``)."""
+    import torch
+
+    head = list(model.head.parameters())
+    ids = {id(p) for p in head}
+    body = [p for p in model.parameters() if id(p) not in ids]
+    return torch.optim.AdamW(
+        [{"params": body, "scale": a.backbone_lr}, {"params": head, "scale": 1.0}], lr=a.lr, weight_decay=5e-4
+    )
+
+
+def _loss(logits, yt, real, teacher_logits, a: argparse.Namespace):
+    """Cross-entropy, label smoothing 0.1 on synthetic tiles and "not a tile" crops and none on real
+    crops (their labels are checked by eye); with ``teacher_logits`` (the starting model's, tile
+    classes only), plus ``--distill`` x the soft cross-entropy to its answers at ``--distill-temp``
+    on every tile crop (keeps what the shipped model reads right while ``none`` is learned)."""
     import torch
     import torch.nn.functional as F
+
+    ce_s = F.cross_entropy(logits, yt, label_smoothing=0.1, reduction="none")
+    ce_r = F.cross_entropy(logits, yt, reduction="none")
+    loss = torch.where(real, ce_r, ce_s).mean()
+    if teacher_logits is not None and a.distill > 0:
+        tile = yt != len(MODEL_CLASSES) - 1
+        if bool(tile.any()):
+            T = a.distill_temp
+            target = torch.softmax(teacher_logits[tile] / T, 1)
+            logq = torch.log_softmax(logits[tile] / T, 1)[:, : target.shape[1]]
+            loss = loss + a.distill * T * T * -(target * logq).sum(1).mean() * tile.float().mean()
+    return loss
+
+
+def _validate(model, d: _Tiles) -> dict:
+    """Accuracy on the validation real crops (training sets), the synthetic validation tiles and the
+    validation "not a tile" crops, and the selection score: real + (synthetic + not a tile) / 2."""
+    none = len(MODEL_CLASSES) - 1
+    real = float((predict(model, d.Xrv).argmax(1) == d.yrv).mean()) if len(d.yrv) else float("nan")
+    synth = float((predict(model, d.Xsv).argmax(1) == d.ysv).mean())
+    rej = float((predict(model, d.Xnv).argmax(1) == none).mean()) if len(d.Xnv) else 0.0
+    score = (real if len(d.yrv) else 0.0) + (synth + rej) / 2
+    return {"real_val": real, "synthetic_val": synth, "not_a_tile_val": rej, "score": score}
+
+
+def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.random.Generator, teacher=None):
+    """Train ``model``: AdamW (:func:`_optimizer`), warm-up then cosine over progress = max(steps
+    done, time used) so a busy machine still anneals within the time budget; loss :func:`_loss`
+    (``teacher``: the starting model, for ``--distill``). Validates ``--evals`` times an epoch; with
+    ``--val-real`` the best-scoring checkpoint (:func:`_validate`) is kept, else the last. Returns
+    the run's record: epochs done (fractional), steps, seconds, the checkpoint kept."""
+    import copy
+
+    import torch
 
     n_real = len(d.Xr) * a.real_repeat
     n_neg = min(a.negatives, len(d.Xn)) if len(d.Xn) else 0
     steps_per_epoch = (len(d.Xs) + n_real + n_neg) // a.batch
-    opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=5e-4)
+    opt = _optimizer(model, a)
     total_steps = a.epochs * steps_per_epoch
-    nparams = sum(p.numel() for p in model.parameters())
-    print(f"model: {nparams / 1e6:.2f} M params; {a.epochs} epochs x {steps_per_epoch} steps", flush=True)
+    check_at = {round(steps_per_epoch * (i + 1) / a.evals) - 1 for i in range(a.evals)}
+    print(
+        f"model: {sum(p.numel() for p in model.parameters()) / 1e6:.2f} M params; {a.epochs} x {steps_per_epoch} steps"
+    )
     budget_s = a.time_budget * 60 - (time.time() - t_start)
-    t_train = time.time()
-    epochs_done: float = 0
-    step = 0
-    progress = 0.0
+    t_train, step, progress = time.time(), 0, 0.0
+    best: dict = {"score": -1.0}
 
     def lr_at(p):
         if p < 0.1:
             return a.lr * (0.1 + 0.9 * p / 0.1)
         return a.lr * (0.02 + 0.98 * 0.5 * (1 + np.cos(np.pi * min(1.0, (p - 0.1) / 0.9))))
 
-    for ep in range(a.epochs):
-        if progress >= 1.0:
-            break
+    def check(epochs: float, loss: float) -> None:
+        nonlocal best
+        v = _validate(model, d)
+        print(
+            f"epoch {epochs:.2f} step {step} loss {loss:.3f} real-val {v['real_val']:.4f} synth-val "
+            f"{v['synthetic_val']:.4f} not-a-tile-val {v['not_a_tile_val']:.4f} score {v['score']:.4f} "
+            f"lr {lr_at(progress):.2e} ({time.time() - t_train:.0f}s)",
+            flush=True,
+        )
+        if a.val_real <= 0 or v["score"] > best["score"]:
+            best = {**v, "epochs": round(epochs, 2), "step": step, "state": copy.deepcopy(model.state_dict())}
+        best["checked"] = step
+        model.train()
+
+    for _ep in range(a.epochs):
         model.train()
         idx = np.concatenate(
             [
@@ -584,41 +696,33 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
             ]
         )
         rng.shuffle(idx)
-        tl, tc, tn = 0.0, 0, 0
-        te = time.time()
         for st in range(steps_per_epoch):
             progress = max(step / total_steps, (time.time() - t_train) / budget_s)
             if progress >= 1.0:
                 break
             for g in opt.param_groups:
-                g["lr"] = lr_at(progress)
+                g["lr"] = lr_at(progress) * g["scale"]
             step += 1
-            xb, yb = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng)
+            xb, yb, real = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
-            yt = torch.from_numpy(yb)
-            logits = model(x)
-            loss = F.cross_entropy(logits, yt, label_smoothing=0.1)
+            with torch.no_grad():
+                t_logits = teacher(x)[:, : len(CLASSES)] if teacher is not None else None
+            loss = _loss(model(x), torch.from_numpy(yb), torch.from_numpy(real), t_logits, a)
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
-            tl += loss.item() * len(yb)
-            tc += int((logits.argmax(1) == yt).sum())
-            tn += len(yb)
-        if tn == 0:
+            if st in check_at:
+                check(step / steps_per_epoch, loss.item())
+        if progress >= 1.0:
             break
-        epochs_done = ep + 1 if st == steps_per_epoch - 1 else ep + st / steps_per_epoch
-        # monitoring only: the final epoch's model is shipped whatever these say
-        acc_ho = float((predict(model, d.Xho).argmax(1) == d.yho).mean()) if len(d.yho) else float("nan")
-        acc_sv = float((predict(model, d.Xsv).argmax(1) == d.ysv).mean())
-        rej = float((predict(model, d.Xnv).argmax(1) == len(MODEL_CLASSES) - 1).mean()) if len(d.Xnv) else 0.0
-        print(
-            f"epoch {ep + 1}/{a.epochs} loss {tl / tn:.3f} train-acc {tc / tn:.4f} "
-            f"synth-val {acc_sv:.4f} heldout-real {acc_ho:.4f} not-a-tile-val {rej:.4f} lr {lr_at(progress):.2e} "
-            f"({time.time() - te:.0f}s)",
-            flush=True,
-        )
-    print(f"trained {epochs_done:.2f} epochs, {step} steps", flush=True)
-    return epochs_done, step, time.time() - t_train
+    epochs_done = step / steps_per_epoch
+    if best.pop("checked", -1) != step:
+        check(epochs_done, float("nan"))
+        best.pop("checked")
+    if "state" in best:
+        model.load_state_dict(best.pop("state"))
+    print(f"trained {epochs_done:.2f} epochs, {step} steps; kept the checkpoint of epoch {best.get('epochs')}")
+    return {"epochs": epochs_done, "steps": step, "seconds": time.time() - t_train, "kept": best}
 
 
 def _final_figures(model, d: _Tiles, data: Path) -> dict:
@@ -711,6 +815,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             },
             "synthetic_train_tiles": int(len(d.Xs)),
             "real_train_crops": int(len(d.tr_names)),
+            "real_val_crops": int(len(d.yrv)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
             "augmentations": [
                 "tile body: ivory/white/tinted face, rounded corners, coloured back layer and thickness",
@@ -725,7 +830,22 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "epochs": round(float(run["epochs"]), 2),
             "steps": run["steps"],
             "batch": a.batch,
-            "optimizer": f"AdamW lr {a.lr}, warmup + cosine over max(step, time) progress, label smoothing 0.1",
+            "optimizer": f"AdamW lr {a.lr} (backbone x {a.backbone_lr}), warmup + cosine over max(step, time) "
+            "progress; label smoothing 0.1 on synthetic and 'not a tile' crops, none on real crops",
+            "distillation": (
+                f"weight {a.distill}, temperature {a.distill_temp}: soft cross-entropy to the starting model's "
+                "answers on every tile crop"
+                if a.distill > 0 and a.init_onnx
+                else None
+            ),
+            "checkpoint": {
+                "kept": {k: (round(v, 4) if isinstance(v, float) else v) for k, v in run["kept"].items()},
+                "rule": "the best of real-val + (synthetic-val + not-a-tile-val) / 2 over "
+                f"{a.evals} validations an epoch; real-val: {len(d.yrv)} real crops of the training sets kept "
+                "out of training (the held-out sets choose nothing)"
+                if a.val_real > 0
+                else "the last",
+            },
             "seed": a.seed,
             "train_seconds": round(run["seconds"]),
             "threads": a.threads,
@@ -782,8 +902,13 @@ def main(argv=None) -> int:
         if prev.exists():
             base_run = json.loads(prev.read_text()).get("training")
         print(f"fine-tuning from {src} ({kept} classes carried over)", flush=True)
+    teacher = None
+    if a.init_onnx and a.distill > 0:
+        teacher = build_model()
+        init_from_onnx(teacher, Path(a.init_onnx), d.Xs[np.random.default_rng(1).choice(len(d.Xs), 512, replace=False)])
+        teacher.eval()
     nparams = sum(p.numel() for p in model.parameters())
-    epochs_done, step, train_s = _train(model, d, a, t_start, rng)
+    run = _train(model, d, a, t_start, rng, teacher)
     acc = _final_figures(model, d, data)
 
     model.eval()
@@ -792,7 +917,7 @@ def main(argv=None) -> int:
     acc["onnx_vs_torch"] = check_onnx(model, onnx_path, d.Xho[:32] if len(d.Xho) else d.Xsv[:32])
     import onnx
 
-    run = {"epochs": epochs_done, "steps": step, "seconds": train_s, "fine_tuned_from": base_run}
+    run["fine_tuned_from"] = base_run
     versions = {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17}
     with open(out / "tile_classifier.json", "w") as f:
         json.dump(_metadata(a, d, nparams, run, acc, versions), f, indent=2)

@@ -40,6 +40,10 @@ MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
 #: a probe for a face-down tile (:func:`vision.finders.backs.find_backs`) must read as ``back`` this surely
 BACK_MIN_CONFIDENCE = 0.6
+#: a crop read as "not a tile" still counts as a face-down tile when ``back`` has at least this
+#: probability: a plain tile back and a plain coloured patch look alike in a crop, so the layout
+#: decides (:func:`_drop_stray_backs`), and the back's probability is taken among the tile classes
+BACK_BEHIND_NONE = 0.15
 
 
 @dataclass
@@ -235,6 +239,27 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if i in linked]
 
 
+#: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
+#: these multiples of their median area (tiles of one set are one size; perspective changes it little)
+WHITE_DRAGON_AREA = (0.6, 1.6)
+#: ... judged only when at least this many readings carry artwork (ink) to compare with
+WHITE_DRAGON_REFERENCES = 3
+
+
+def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
+    """Drop a tile read as the white dragon (``5z``) whose area is not within
+    :data:`WHITE_DRAGON_AREA` times the median area of the readings that carry artwork (ink at least
+    1 %, at least :data:`WHITE_DRAGON_REFERENCES` of them). A white dragon is the one face a white
+    patch can pass for (paper, an empty tray slot, a white rack, a window frame), so it needs the
+    tile evidence of matching the size of the tiles around it."""
+    inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01]
+    if len(inked) < WHITE_DRAGON_REFERENCES:
+        return readings
+    ref = float(np.median(inked))
+    lo, hi = WHITE_DRAGON_AREA
+    return [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
+
+
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
     """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
     ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
@@ -272,11 +297,23 @@ def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
     for k, ((ci, rot), pr) in enumerate(zip(owners, preds)):
         seen.add(ci)
         if pr[0][0] == NOT_A_TILE:
-            continue
+            pr = _back_behind_none(pr)
+            if not pr:
+                continue
         pr = _tiles_only(pr)
         if ci not in best or pr[0][1] > best[ci][1][0][1]:
             best[ci] = (rot, pr, k)
     return best, seen - set(best)
+
+
+def _back_behind_none(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
+    """For a crop read as not a tile: its tile readings, probabilities taken among the tile classes,
+    when the best of them is ``back`` with at least :data:`BACK_BEHIND_NONE`; else nothing."""
+    tiles = _tiles_only(top)
+    if not tiles or tiles[0][0] != "back" or tiles[0][1] < BACK_BEHIND_NONE:
+        return []
+    rest = max(1e-6, 1.0 - top[0][1])
+    return [(c, min(1.0, p / rest)) for c, p in tiles]
 
 
 def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
@@ -286,7 +323,7 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_stray_backs`). Also says why nothing could be
+    every orientation, :func:`_reject`, :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`). Also says why nothing could be
     read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile."""
     reason = None
@@ -317,7 +354,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             q = np.roll(q, -1 if rot == 90 else 1, axis=0)
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, q, rot, pr, sure))
-    return _drop_stray_backs(readings), reason, len(not_tiles)
+    return _drop_odd_white_dragons(_drop_stray_backs(readings)), reason, len(not_tiles)
 
 
 def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:

@@ -21,6 +21,8 @@ from training import calibration
 from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import NOT_A_TILE, TileClassifier
+from vision.finders import Candidate
+from vision.recognize import Reading, _back_behind_none, _drop_odd_white_dragons
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -227,3 +229,53 @@ def test_fixture_photos_have_sure_tiles_and_they_are_right(shipped, name):
     for t in sure:
         k = int(np.argmin(np.linalg.norm(centres - np.mean(t.quad, axis=0), axis=1)))
         assert t.code == gt["tiles"][k]["code"], (t.code, gt["tiles"][k]["code"])
+
+
+# ----------------------------------------------------------------------------------------------
+# a white dragon needs the size of the tiles around it
+
+
+def _reading(code: str, side: float, ink: float, x: float) -> Reading:
+    quad = np.array([[x, 0], [x + side, 0], [x + side, side * 1.3], [x, side * 1.3]], np.float32)
+    return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)])
+
+
+# (code, side, ink) per reading -> the codes kept
+WHITE_DRAGON_CASES = [
+    # a blank patch twice the size of the tiles beside it (paper, a tray slot): dropped
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("5z", 80, 0.0)], ["1m", "2m", "3m"]),
+    # a patch far smaller than the tiles (a key, a glare spot): dropped
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("5z", 20, 0.0)], ["1m", "2m", "3m"]),
+    # a white dragon the size of its neighbours: kept
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("5z", 42, 0.0)], ["1m", "2m", "3m", "5z"]),
+    # too few tiles with artwork to compare with: nothing is judged
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("5z", 80, 0.0)], ["1m", "2m", "5z"]),
+    # blank white dragons are no reference for each other
+    ([("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 90, 0.0)], ["5z", "5z", "5z", "5z"]),
+    # other codes are never dropped by this rule
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("9p", 80, 0.3)], ["1m", "2m", "3m", "9p"]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), WHITE_DRAGON_CASES)
+def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, kept):
+    rs = [_reading(c, side, ink, 100.0 * i) for i, (c, side, ink) in enumerate(readings)]
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+# (raw top-3 of a crop read as not a tile) -> the tile reading it still gives
+BACK_BEHIND_NONE_CASES = [
+    # a plain back the classifier cannot tell from a coloured patch: a back, among the tile classes
+    ([(NOT_A_TILE, 0.5), ("back", 0.4), ("5z", 0.05)], [("back", 0.8), ("5z", 0.1)]),
+    # back too unlikely: nothing
+    ([(NOT_A_TILE, 0.9), ("back", 0.05), ("5z", 0.03)], []),
+    # a face behind "not a tile" stays not a tile
+    ([(NOT_A_TILE, 0.5), ("5z", 0.4), ("back", 0.05)], []),
+]
+
+
+@pytest.mark.parametrize(("top", "tiles"), BACK_BEHIND_NONE_CASES)
+def test_a_back_behind_not_a_tile_is_left_to_the_layout(top, tiles):
+    got = _back_behind_none(top)
+    assert [c for c, _ in got] == [c for c, _ in tiles]
+    assert all(abs(p - q) < 1e-9 for (_, p), (_, q) in zip(got, tiles))
