@@ -39,7 +39,7 @@ from psycopg import errors as pg_errors
 from psycopg import pq
 from psycopg.rows import dict_row
 
-from .storage import DiskFullError, Event, Storage, StoreError, Table, now, storable_text
+from .storage import TABLE_COLUMNS, DiskFullError, Event, Storage, StoreError, Table, new_table_row, now
 
 #: Each entry upgrades the schema from version ``i`` to ``i + 1`` (the same versions as SQLite's).
 MIGRATIONS: list[str] = [
@@ -240,21 +240,18 @@ class PgStore(Storage):
     def create_table(
         self, *, variant: str, options: dict, players: list[str], first_dealer: int, start_points: int, name: str = ""
     ) -> Table:
+        row_values = new_table_row(
+            variant=variant,
+            options=options,
+            players=players,
+            first_dealer=first_dealer,
+            start_points=start_points,
+            name=name,
+        )
+        marks = ", ".join(["%s"] * len(row_values))
         with self.transaction() as conn:
             row = conn.execute(
-                "INSERT INTO tables (token, watch_token, variant, options, players, first_dealer, start_points,"
-                " name, created_at) VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s) RETURNING *",
-                (
-                    secrets.token_urlsafe(18),
-                    secrets.token_urlsafe(18),
-                    variant,
-                    json.dumps(options),
-                    json.dumps(players, ensure_ascii=False),
-                    first_dealer,
-                    start_points,
-                    storable_text(name, "name"),
-                    now(),
-                ),
+                f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({marks}) RETURNING *", row_values
             ).fetchone()
         assert row is not None  # INSERT … RETURNING answers the row
         return Table.from_row(row)

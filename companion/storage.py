@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
@@ -70,6 +71,28 @@ def storable_text(value: str, field: str) -> str:
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+#: the columns of a new ``tables`` row, in the order :func:`new_table_row` gives their values
+TABLE_COLUMNS = "token, watch_token, variant, options, players, first_dealer, start_points, name, created_at"
+
+
+def new_table_row(
+    *, variant: str, options: dict, players: list[str], first_dealer: int, start_points: int, name: str = ""
+) -> tuple[Any, ...]:
+    """A new table's values for :data:`TABLE_COLUMNS` (both back ends): fresh control and watch
+    tokens, the options and players as JSON, the name checked (:func:`storable_text`), the time now."""
+    return (
+        secrets.token_urlsafe(18),
+        secrets.token_urlsafe(18),
+        variant,
+        json.dumps(options),
+        json.dumps(players, ensure_ascii=False),
+        first_dealer,
+        start_points,
+        storable_text(name, "name"),
+        now(),
+    )
 
 
 @dataclass

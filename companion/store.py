@@ -33,7 +33,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from .storage import RESTORE_HINT, DiskFullError, Event, Storage, StoreError, Table, now, storable_text
+from .storage import RESTORE_HINT, TABLE_COLUMNS, DiskFullError, Event, Storage, StoreError, Table, new_table_row, now
 from .storage import DamagedError as DamagedError  # the errors and records are importable from here too
 
 DB_NAME = "companion.sqlite3"
@@ -184,22 +184,17 @@ class Store(Storage):
     def create_table(
         self, *, variant: str, options: dict, players: list[str], first_dealer: int, start_points: int, name: str = ""
     ) -> Table:
+        row_values = new_table_row(
+            variant=variant,
+            options=options,
+            players=players,
+            first_dealer=first_dealer,
+            start_points=start_points,
+            name=name,
+        )
+        marks = ", ".join(["?"] * len(row_values))
         with self.transaction() as conn:
-            cur = conn.execute(
-                "INSERT INTO tables (token, watch_token, variant, options, players, first_dealer, start_points,"
-                " name, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    secrets.token_urlsafe(18),
-                    secrets.token_urlsafe(18),
-                    variant,
-                    json.dumps(options),
-                    json.dumps(players, ensure_ascii=False),
-                    first_dealer,
-                    start_points,
-                    storable_text(name, "name"),
-                    now(),
-                ),
-            )
+            cur = conn.execute(f"INSERT INTO tables ({TABLE_COLUMNS}) VALUES ({marks})", row_values)
             row = conn.execute("SELECT * FROM tables WHERE id = ?", (cur.lastrowid,)).fetchone()
         return Table.from_row(row)
 

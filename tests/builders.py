@@ -9,6 +9,21 @@ from hypothesis import strategies as st
 
 from engine.contract import exit_code, score
 
+#: South and West both win on East's discard (a table's won hand with two winners; the page's
+#: and the API's tests of several winners)
+TWO_WINNERS_ON_EAST: list[dict[str, Any]] = [
+    {
+        "winner": "S",
+        "win": {"by": "discard", "from": "E"},
+        "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
+    },
+    {
+        "winner": "W",
+        "win": {"by": "discard", "from": "E"},
+        "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
+    },
+]
+
 
 def payload(
     variant: str,

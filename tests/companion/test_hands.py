@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from companion import ledger as L
+from tests.builders import TWO_WINNERS_ON_EAST
 
 from .helpers import WIN_S, err, new_table
 
@@ -82,18 +83,7 @@ def test_refused_hand_is_422_and_records_nothing(client):
 
 def test_several_winners_on_one_discard(client):
     t = new_table(client)["table"]["token"]
-    winners = [
-        {
-            "winner": "S",
-            "win": {"by": "discard", "from": "E"},
-            "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
-        },
-        {
-            "winner": "W",
-            "win": {"by": "discard", "from": "E"},
-            "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
-        },
-    ]
+    winners = [dict(w) for w in TWO_WINNERS_ON_EAST]
     resp = client.post(f"/api/tables/{t}/hands", json={"winners": winners})
     assert resp.status_code == 201
     entry = resp.json["changes"]["entries"][-1]

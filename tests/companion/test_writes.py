@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion.app import create_app
+from tests.builders import TWO_WINNERS_ON_EAST
 
 from .helpers import WIN_S, FakeReading, err, new_table
 
@@ -268,18 +269,7 @@ def test_a_correction_keeps_the_photo_and_reading_and_records_every_winner(clien
     assert {"ten_old_men", "double_gang_on_flower"} <= set(names), names
     # several winners on one discard: a correction records them all
     t = new_table(client)["table"]["token"]
-    two = [
-        {
-            "winner": "S",
-            "win": {"by": "discard", "from": "E"},
-            "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
-        },
-        {
-            "winner": "W",
-            "win": {"by": "discard", "from": "E"},
-            "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
-        },
-    ]
+    two = [dict(w) for w in TWO_WINNERS_ON_EAST]
     event_id = post(client, t, "hands", {"winners": two}).json["event"]["id"]
     moved = [{**w, "win": {"by": "discard", "from": "N"}} for w in two]
     entry = post(client, t, f"hands/{event_id}/correct", {"winners": moved}).json["changes"]["entries"][-1]

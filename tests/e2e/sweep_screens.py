@@ -16,6 +16,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from tests.builders import TWO_WINNERS_ON_EAST
+
 from . import conftest
 from .conftest import DATA, set_viewport
 from .test_companion_e2e import _wait, click, create_table, hidden, open_home, visible
@@ -154,18 +156,7 @@ class Sweep:
             f"{base}/api/tables", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
         )
         token = json.loads(urllib.request.urlopen(req).read())["table"]["token"]
-        winners = [
-            {
-                "winner": "S",
-                "win": {"by": "discard", "from": "E"},
-                "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
-            },
-            {
-                "winner": "W",
-                "win": {"by": "discard", "from": "E"},
-                "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
-            },
-        ]
+        winners = [dict(w) for w in TWO_WINNERS_ON_EAST]
         req = urllib.request.Request(
             f"{base}/api/tables/{token}/hands",
             data=json.dumps({"winners": winners}).encode(),

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from engine.tiles import parse_tiles
+from tests.builders import TWO_WINNERS_ON_EAST
 
 from .conftest import set_viewport, shot
 from .test_companion_e2e import _wait, click, fetch, group_codes, hidden, js_errors, visible
@@ -270,18 +271,7 @@ def test_a_correction_shows_the_payments_before_and_after(live_server, browser):
     assert not js_errors(d), js_errors(d)
 
 
-TWO_WINNERS = [
-    {
-        "winner": "S",
-        "win": {"by": "discard", "from": "E"},
-        "hand": {"concealed": "123m789s11122z999p", "winning_tile": "9p"},
-    },
-    {
-        "winner": "W",
-        "win": {"by": "discard", "from": "E"},
-        "hand": {"concealed": "456m456s333z77z789p", "winning_tile": "9p"},
-    },
-]
+TWO_WINNERS = TWO_WINNERS_ON_EAST
 
 
 @pytest.mark.parametrize(("lang", "size"), [("en", (1024, 768)), ("zh", (390, 844))])
