@@ -20,9 +20,12 @@ WAIT = 15
 
 
 def _wait(driver, cond, timeout=WAIT):
+    """Poll ``cond`` until it holds; an element the page redrew meanwhile (stale) is looked up again."""
+    from selenium.common.exceptions import StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 
-    return WebDriverWait(driver, timeout, poll_frequency=0.05).until(cond)
+    wait = WebDriverWait(driver, timeout, poll_frequency=0.05, ignored_exceptions=(StaleElementReferenceException,))
+    return wait.until(cond)
 
 
 def visible(driver, css):
