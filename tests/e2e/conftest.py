@@ -161,34 +161,14 @@ def photo_reading() -> dict:
 
 @pytest.fixture(scope="session")
 def live_server():
-    from waitress import create_server
-
-    from companion.app import create_app
-
-    data_dir = tempfile.mkdtemp(prefix="mjc-e2e-")
-    app = create_app(data_dir, recognizer=lambda data: _Reading(photo_reading()))
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    shutil.rmtree(data_dir, ignore_errors=True)
+    """The companion reading every photo as the fixture photo's ground truth with one tile misread."""
+    yield from _serve("mjc-e2e-", lambda data: _Reading(photo_reading()))
 
 
 @pytest.fixture(scope="session")
 def cluttered_server():
-    from waitress import create_server
-
-    from companion.app import create_app
-
-    data_dir = tempfile.mkdtemp(prefix="mjc-e2e-clutter-")
-    app = create_app(data_dir, recognizer=lambda data: _Reading(cluttered_reading()))
-    server = create_server(app, host="127.0.0.1", port=0, threads=4)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    shutil.rmtree(data_dir, ignore_errors=True)
+    """The companion reading every photo as the cluttered table (:func:`cluttered_reading`)."""
+    yield from _serve("mjc-e2e-clutter-", lambda data: _Reading(cluttered_reading()))
 
 
 def _chromium():
@@ -259,7 +239,8 @@ def shot(driver, name: str, full: bool = True) -> Path:
 
 
 def _serve(prefix: str, recognizer):
-    """The companion on a free port in a thread (``recognizer`` None: the real ``vision.recognize``)."""
+    """The companion on a free port in a thread, its address yielded (``recognizer`` None: the real
+    ``vision.recognize``); stopped and its data folder removed afterwards."""
     from waitress import create_server
 
     from companion.app import create_app
@@ -268,16 +249,17 @@ def _serve(prefix: str, recognizer):
     app = create_app(data_dir) if recognizer is None else create_app(data_dir, recognizer=recognizer)
     server = create_server(app, host="127.0.0.1", port=0, threads=4)
     threading.Thread(target=server.run, daemon=True).start()
-    return server, data_dir
+    try:
+        yield f"http://127.0.0.1:{server.effective_port}"
+    finally:
+        server.close()
+        shutil.rmtree(data_dir, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
 def real_server():
     """The companion with the real recogniser (``vision.recognize``): no stand-in reading."""
-    server, data_dir = _serve("mjc-e2e-real-", None)
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    shutil.rmtree(data_dir, ignore_errors=True)
+    yield from _serve("mjc-e2e-real-", None)
 
 
 #: what the scripted server's recogniser does on its next calls: "fail" (503 busy), "slow" (answers
@@ -308,7 +290,4 @@ def scripted_server():
             return _Reading(cluttered_reading(near=1))
         return _Reading(photo_reading())
 
-    server, data_dir = _serve("mjc-e2e-scripted-", recognizer)
-    yield f"http://127.0.0.1:{server.effective_port}"
-    server.close()
-    shutil.rmtree(data_dir, ignore_errors=True)
+    yield from _serve("mjc-e2e-scripted-", recognizer)

@@ -191,14 +191,15 @@ class Sweep:
 def main(argv: list[str]) -> int:
     out = Path(argv[0] if argv else "/tmp/r3-shots")
     out.mkdir(parents=True, exist_ok=True)
-    server, data_dir = conftest._serve("mjc-sweep-", lambda data: conftest._Reading(conftest.cluttered_reading()))
+    serving = conftest._serve("mjc-sweep-", lambda data: conftest._Reading(conftest.cluttered_reading()))
+    base = next(serving)
     driver = _browser()
     try:
         sweep = Sweep(driver, out)
-        sweep.run({"cluttered": f"http://127.0.0.1:{server.effective_port}"})
+        sweep.run({"cluttered": base})
     finally:
         driver.quit()
-        server.close()
+        serving.close()  # the server stops and its data folder is removed
     print(f"{sweep.n} screenshots in {out}; JavaScript errors: {len(sweep.errors)}")
     for e in sweep.errors:
         print("  ", e)
