@@ -173,6 +173,16 @@ def op(
 
 T = "/api/tables/{token}"
 
+
+def write_op(
+    summary: str, body: dict[str, Any], *, refused: bool = False, path_ids: tuple[Any, ...] = ()
+) -> dict[str, Any]:
+    """A ledger write: 201 with the event, every write's answers (``WRITE``; ``refused``: the rules
+    may refuse it, 422), the table's token, ``path_ids`` and the ``Idempotency-Key`` header."""
+    responses = {"201": _json(m.Recorded), **WRITE} | ({"422": REFUSED_OR_REUSED} if refused else {})
+    return op(summary, responses, body=body, params=(TOKEN, *path_ids, KEY))
+
+
 #: every route of the API (a test checks that each route of the app is here)
 PATHS: dict[str, Any] = {
     "/api/health": {
@@ -242,27 +252,21 @@ PATHS: dict[str, Any] = {
         )
     },
     f"{T}/claims": {
-        "post": op(
+        "post": write_op(
             "record a pung or kong claimed from another player this hand",
-            {"201": _json(m.Recorded), **WRITE},
-            body=_body(m.ClaimBody),
-            params=(TOKEN, KEY),
+            _body(m.ClaimBody),
         )
     },
     f"{T}/kongs": {
-        "post": op(
+        "post": write_op(
             "record a kong with its immediate payments under the table's rule set",
-            {"201": _json(m.Recorded), **WRITE},
-            body=_body(m.KongBody),
-            params=(TOKEN, KEY),
+            _body(m.KongBody),
         )
     },
     f"{T}/draws": {
-        "post": op(
+        "post": write_op(
             "record a drawn hand; the deal moves on by the rule set",
-            {"201": _json(m.Recorded), **WRITE},
-            body=_body(m.DrawBody, required=False),
-            params=(TOKEN, KEY),
+            _body(m.DrawBody, required=False),
         )
     },
     f"{T}/hands/score": {
@@ -275,37 +279,32 @@ PATHS: dict[str, Any] = {
         )
     },
     f"{T}/hands": {
-        "post": op(
+        "post": write_op(
             "record the current hand: a win (scored and paid) or `{drawn: true}`",
-            {"201": _json(m.Recorded), **WRITE, "422": REFUSED_OR_REUSED},
-            body=_body(HAND_BODY),
-            params=(TOKEN, KEY),
+            _body(HAND_BODY),
+            refused=True,
         )
     },
     f"{T}/hands/{{event_id}}/correct": {
-        "post": op(
+        "post": write_op(
             "correct a past hand: re-scored under the state it was played in; balances recompute",
-            {"201": _json(m.Recorded), **WRITE, "422": REFUSED_OR_REUSED},
-            body=_body(HAND_BODY),
-            params=(TOKEN, _id("event_id"), KEY),
+            _body(HAND_BODY),
+            refused=True,
+            path_ids=(_id("event_id"),),
         )
     },
     f"{T}/undo": {
-        "post": op(
+        "post": write_op(
             "take back the latest effective event (recorded as an undo; nothing is deleted)",
-            {"201": _json(m.Recorded), **WRITE},
-            body=_body(m.UndoBody, required=False),
-            params=(TOKEN, KEY),
+            _body(m.UndoBody, required=False),
         )
     },
     f"{T}/settings": {
-        "post": op(
+        "post": write_op(
             "change the table: rename a player (or several at once: 'renames', checked on the names they end "
             "with), swap two players' seats (from the next hand), or change the "
             "house rules (from the next hand; each hand keeps the rules it was played under); undone like any event",
-            {"201": _json(m.Recorded), **WRITE},
-            body=_body(m.SettingsBody),
-            params=(TOKEN, KEY),
+            _body(m.SettingsBody),
         )
     },
     f"{T}/photos": {
