@@ -25,7 +25,7 @@ matching of ``raw-tiles/N.jpg`` in ``raw-images/``); photos of the same physical
 training. The split is stored in ``models/real_crops_split.csv`` and the held-out names in
 ``models/heldout_real_crops.txt``; later runs reuse them.
 
-How the shipped model was made (two stages, 22.5 min on the shared 2-core machine):
+How the shipped model was made (three stages on the shared 2-core machine: 22.5 min, then 28 min):
 
 1. ``python -m training.train_classifier --data ../shared/vision-data --out models/`` (9 epochs from scratch,
    1157 s; at that time without the CJK-font styles, sampling images uniformly within a class);
@@ -33,7 +33,14 @@ How the shipped model was made (two stages, 22.5 min on the shared 2-core machin
    training/.cache/tile_classifier.pt --lr 1e-3 --epochs 3 --time-budget 10`` (fine-tune, 196 s, with
    the current code: CJK-font styles, coloured-only synthetic backs, style-balanced sampling).
 
-``tile_classifier.json`` records both (``training.fine_tuned_from``). A single from-scratch run of
+3. the shipped model with ``none``, fine-tuned from stage 2's model (which ships beside it as
+   ``models/tile_fallback.onnx``, the fallback for featureless crops): ``python3 run.py train --data
+   ../shared/vision-data --out models/ --init-onnx models/tile_fallback.onnx --lr 1e-3 --backbone-lr 0.3
+   --distill 1.0 --distill-temp 2 --per-class 200 --real-repeat 6 --negatives 4000 --val-real 0.15
+   --evals 2 --epochs 6 --time-budget 40 --threads 2`` (28 min on the 2-core CPU; recorded as run,
+   with ``--init-onnx`` naming stage 2's model at its old place, ``models/tile_classifier.onnx``).
+
+``tile_classifier.json`` records the stages (``training.fine_tuned_from``, ``training.command``). A single from-scratch run of
 the current code (stage 1 alone) is the simpler recipe for a retrain.
 
 Learning "not a tile" (``none``) from the shipped model: ``--init-onnx models/tile_classifier.onnx``

@@ -17,6 +17,17 @@ before the softmax (fitted on held-out real crops) and a ``sure_threshold``: a t
 above it is right at least 99.5 % of the time on held-out real crops (:meth:`TileClassifier.is_sure`).
 A model without calibration has temperature 1 and no tile is sure.
 
+Featureless faces: a plain tile back and a blank white dragon look, in a crop, like paper, an
+empty tray slot or a mat, and a model trained with ``none`` reads them as ``none``. When the
+folder also holds ``tile_fallback.onnx`` (the previous classifier, without ``none``), the few
+crops the primary reads as ``none``, ``back`` or ``5z`` are read again by it: if it reads
+:data:`FEATURELESS` (``back`` or ``5z``), its reading (its own calibration) replaces the primary's
+and the recogniser's layout rules decide (a back must be linked to the hand's tiles, a white dragon
+must be the size of the tiles with artwork); otherwise the primary's reading stands (a ``none`` is
+rejected). The primary only flags featureless crops (it is unsure between a back and ``none``);
+featureless faces read as they did before it. Every crop goes through the primary once, so the
+speed is the primary's.
+
 Crops may be any size; they are resized (no padding) to the model's input. The tile finder may
 not know a tile's up from down: the model was trained half-turn invariant and, by default, each crop is
 classified together with its 180-degree rotation and the two probability vectors averaged.
@@ -39,8 +50,13 @@ if TYPE_CHECKING:
     from .onnx_model import Traversable
 
 MODEL_NAME = "tile_classifier"
+#: the previous classifier, without ``none``: asked about the crops the primary reads as not a tile
+FALLBACK_NAME = "tile_fallback"
 #: the class of a crop that is not one tile face
 NOT_A_TILE = "none"
+#: the fallback's readings that stand for the primary's ``none``: the faces that are featureless in
+#: a crop (a plain back, a blank white dragon), which only the layout can tell from paper or a slot
+FEATURELESS = ("back", "5z")
 
 
 class TileClassifier:
@@ -48,10 +64,15 @@ class TileClassifier:
 
     ``model_dir_``: the folder holding the model (default :func:`vision.onnx_model.model_dir`)."""
 
-    def __init__(self, model_dir_: str | os.PathLike | Traversable | None = None, half_turn_tta: bool = True):
+    def __init__(
+        self,
+        model_dir_: str | os.PathLike | Traversable | None = None,
+        half_turn_tta: bool = True,
+        name: str = MODEL_NAME,
+    ):
         directory = _directory(model_dir_)
-        self.model_path = onnx_model.model_file(MODEL_NAME, ".onnx", directory)
-        self.metadata: dict = onnx_model.metadata(MODEL_NAME, directory)
+        self.model_path = onnx_model.model_file(name, ".onnx", directory)
+        self.metadata: dict = onnx_model.metadata(name, directory)
         self.classes: list[str] = list(self.metadata["classes"])
         inp = self.metadata["input"]
         self.width, self.height = int(inp["width"]), int(inp["height"])
@@ -65,8 +86,12 @@ class TileClassifier:
         self.sure_threshold: float | None = (
             float(cal["sure_threshold"]) if cal.get("sure_threshold") is not None else None
         )
-        self.session = onnx_model.session(MODEL_NAME, directory)
+        self.session = onnx_model.session(name, directory)
         self._input_name = self.session.get_inputs()[0].name
+        #: the previous classifier asked about crops read as ``none`` (see the module docstring)
+        self.fallback: TileClassifier | None = None
+        if NOT_A_TILE in self.classes and onnx_model.available(FALLBACK_NAME, directory):
+            self.fallback = TileClassifier(directory, half_turn_tta, FALLBACK_NAME)
 
     # -- preprocessing -------------------------------------------------------------------------
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -93,10 +118,38 @@ class TileClassifier:
     def probabilities(self, crops: Sequence[np.ndarray], *, calibrated: bool = True) -> np.ndarray:
         """(N, num_classes) softmax probabilities in ``self.classes`` order: calibrated (logits /
         temperature) by default, else as the network gives them."""
-        return self._probabilities(crops, (self.temperature if calibrated else 1.0,))[0]
+        return self._probabilities(crops, (calibrated,))[0]
 
-    def _probabilities(self, crops: Sequence[np.ndarray], temperatures: Sequence[float]) -> list[np.ndarray]:
-        """One network pass, its softmax at each temperature (half-turn averaged when enabled)."""
+    def _probabilities(self, crops: Sequence[np.ndarray], calibrated: Sequence[bool]) -> list[np.ndarray]:
+        """One network pass, its softmax for each ``calibrated`` flag (half-turn averaged when
+        enabled); rows read as ``none`` replaced by the fallback's featureless readings."""
+        out = self._network(crops, [self.temperature if c else 1.0 for c in calibrated])
+        if self.fallback is not None and len(crops):
+            asked = [self.classes.index(c) for c in (NOT_A_TILE, *FEATURELESS)]
+            rows = np.flatnonzero(np.isin(out[0].argmax(1), asked))
+            if len(rows):
+                self._featureless(crops, rows, calibrated, out)
+        return out
+
+    def _featureless(
+        self, crops: Sequence[np.ndarray], rows: np.ndarray, calibrated: Sequence[bool], out: list[np.ndarray]
+    ) -> None:
+        """Rows ``rows`` of ``out`` (read as ``none``, ``back`` or ``5z``): where the fallback reads them as one of
+        :data:`FEATURELESS`, its probabilities (calibrated by its own temperature where asked,
+        ``none`` at 0) replace the primary's."""
+        fb = self.fallback
+        assert fb is not None
+        probs = fb._network([crops[i] for i in rows], [fb.temperature if c else 1.0 for c in calibrated])
+        cols = [self.classes.index(c) for c in fb.classes]
+        keep = np.isin(np.asarray(fb.classes)[probs[0].argmax(1)], FEATURELESS)
+        for o, p in zip(out, probs):
+            for r, row, k in zip(rows, p, keep):
+                if k:
+                    o[r] = 0.0
+                    o[r, cols] = row
+
+    def _network(self, crops: Sequence[np.ndarray], temperatures: Sequence[float]) -> list[np.ndarray]:
+        """One pass of this model, its softmax at each temperature (half-turn averaged when enabled)."""
         n = len(crops)
         if n == 0:
             return [np.zeros((0, len(self.classes)), np.float32) for _ in temperatures]
@@ -128,7 +181,7 @@ class TileClassifier:
         """From one network pass: the top-``top_k`` as the network gives it (what the recogniser's
         rules were tuned on: which turn of a crop reads best, which finds are not tiles) and the
         calibrated probabilities of the same classes (what is shown, and what :meth:`is_sure` judges)."""
-        raw, cal = self._probabilities(crops, (1.0, self.temperature))
+        raw, cal = self._probabilities(crops, (False, True))
         order = [np.argsort(-row)[:top_k] for row in raw]
         return (
             [[(self.classes[i], float(row[i])) for i in idx] for row, idx in zip(raw, order)],

@@ -1,6 +1,7 @@
 """The shipped ONNX models, opened one way: files from the ``models`` package, one session each.
 
-Both models (the tile finder ``tile_segmenter`` and the classifier ``tile_classifier``) ship as
+The models (the tile finder ``tile_segmenter``, the classifier ``tile_classifier`` and its fallback
+for featureless crops ``tile_fallback``) ship as
 package data of the top-level ``models`` package: ``<name>.onnx`` and its metadata
 ``<name>.json``. They are looked up in ``$MJC_MODEL_DIR`` when that is set (a folder holding
 retrained models), else in the installed ``models`` package (a source checkout and a wheel install

@@ -12,7 +12,9 @@ both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping
 ``"reason"`` code and a ``"note"`` in English).
 
 A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A_TILE`) in every
-orientation is dropped and counted in ``Recognition.rejected``. Each tile says whether it is
+orientation is dropped and counted in ``Recognition.rejected`` (a featureless crop, a plain back or
+a blank white dragon, comes back from the classifier's fallback as ``back`` or ``5z``, and the layout
+rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide). Each tile says whether it is
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
 right at least 99.5 % of the time on held-out real crops.
 
@@ -40,10 +42,6 @@ MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
 #: a probe for a face-down tile (:func:`vision.finders.backs.find_backs`) must read as ``back`` this surely
 BACK_MIN_CONFIDENCE = 0.6
-#: a crop read as "not a tile" still counts as a face-down tile when ``back`` has at least this
-#: probability: a plain tile back and a plain coloured patch look alike in a crop, so the layout
-#: decides (:func:`_drop_stray_backs`), and the back's probability is taken among the tile classes
-BACK_BEHIND_NONE = 0.15
 
 
 @dataclass
@@ -297,23 +295,11 @@ def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
     for k, ((ci, rot), pr) in enumerate(zip(owners, preds)):
         seen.add(ci)
         if pr[0][0] == NOT_A_TILE:
-            pr = _back_behind_none(pr)
-            if not pr:
-                continue
+            continue
         pr = _tiles_only(pr)
         if ci not in best or pr[0][1] > best[ci][1][0][1]:
             best[ci] = (rot, pr, k)
     return best, seen - set(best)
-
-
-def _back_behind_none(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
-    """For a crop read as not a tile: its tile readings, probabilities taken among the tile classes,
-    when the best of them is ``back`` with at least :data:`BACK_BEHIND_NONE`; else nothing."""
-    tiles = _tiles_only(top)
-    if not tiles or tiles[0][0] != "back" or tiles[0][1] < BACK_BEHIND_NONE:
-        return []
-    rest = max(1e-6, 1.0 - top[0][1])
-    return [(c, min(1.0, p / rest)) for c, p in tiles]
 
 
 def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
