@@ -14,7 +14,9 @@ both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping
 A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A_TILE`) in every
 orientation is dropped and counted in ``Recognition.rejected`` (a featureless crop, a plain back or
 a blank white dragon, comes back from the classifier's fallback as ``back`` or ``5z``, and the layout
-rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide). Each tile says whether it is
+rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide), unless it fills a place
+in a row of tiles (:func:`_rescue_row_places`): tile artwork unlike any the classifier learnt is
+still a tile where the row says one lies, shown with its best tile reading and never sure. Each tile says whether it is
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
 right at least 99.5 % of the time on held-out real crops.
 
@@ -28,12 +30,13 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+import cv2
 import numpy as np
 
 from . import grouping as _grouping
 from . import hand as _hand
 from . import photo as _photo
-from .classifier import NOT_A_TILE, get_classifier
+from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates
 
@@ -240,19 +243,18 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
 #: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
 #: these multiples of their median area (tiles of one set are one size; perspective changes it little)
 WHITE_DRAGON_AREA = (0.6, 1.6)
-#: ... judged only when at least this many readings carry artwork (ink) to compare with
-WHITE_DRAGON_REFERENCES = 3
 
 
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     """Drop a tile read as the white dragon (``5z``) whose area is not within
     :data:`WHITE_DRAGON_AREA` times the median area of the readings that carry artwork (ink at least
-    1 %, at least :data:`WHITE_DRAGON_REFERENCES` of them). A white dragon is the one face a white
-    patch can pass for (paper, an empty tray slot, a white rack, a window frame), so it needs the
-    tile evidence of matching the size of the tiles around it."""
-    inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01]
-    if len(inked) < WHITE_DRAGON_REFERENCES:
-        return readings
+    1 %), and every white dragon when no reading carries artwork. A white dragon is the one face a
+    white patch can pass for (paper, an empty tray slot, a white rack, a window frame), so it needs
+    the tile evidence of matching the size of the tiles around it; a photo of blank faces alone is
+    no hand (a winning hand holds at most four white dragons and always tiles with artwork)."""
+    inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
+    if not inked:
+        return [r for r in readings if r.top[0][0] != "5z"]
     ref = float(np.median(inked))
     lo, hi = WHITE_DRAGON_AREA
     return [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
@@ -302,6 +304,91 @@ def _best_readings(owners: list, preds: list) -> tuple[dict, set[int]]:
     return best, seen - set(best)
 
 
+def _behind_not_a_tile(owners: list, preds: list, unread: set[int]) -> dict[int, tuple[int, int]]:
+    """Per candidate of ``unread`` (read as not a tile in every orientation): ``(rotation, crop
+    index)`` of the crop whose best tile reading (behind ``none``) is the most confident."""
+    best: dict[int, tuple[int, int, float]] = {}
+    for k, ((ci, rot), pr) in enumerate(zip(owners, preds)):
+        tiles = _tiles_only(pr)
+        if ci in unread and tiles and (ci not in best or tiles[0][1] > best[ci][2]):
+            best[ci] = (rot, k, tiles[0][1])
+    return {ci: (rot, k) for ci, (rot, k, _) in best.items()}
+
+
+#: a candidate read as not a tile fills a place in a row when its area is within these multiples of
+#: the area of the row's tiles beside it (one set, one size; a half tile or two tiles are not one)
+ROW_PLACE_AREA = (0.75, 1.33)
+#: ... its centre lies this many tile sizes (square root of the area) from its neighbour's: the next
+#: place along a row, upright or lying, with or without a gap
+ROW_PLACE_STEP = (0.7, 1.5)
+#: ... in line with the row: the turn from one step to the next at most this many degrees
+ROW_PLACE_TURN = 20.0
+#: ... and it overlaps no tile by more than this fraction of the smaller area (a box straddling
+#: two tiles overlaps both)
+ROW_PLACE_OVERLAP = 0.2
+
+
+def _overlap(a: np.ndarray, b: np.ndarray) -> float:
+    """Intersection area of two convex quads over the smaller one's area."""
+    inter, _ = cv2.intersectConvexConvex(a.astype(np.float32), b.astype(np.float32))
+    return float(inter) / max(1e-6, min(_quad_area(a), _quad_area(b)))
+
+
+def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[Reading]:
+    """The readings of ``unread`` (candidates read as not a tile, with their best tile reading) that
+    fill a place in a row of tiles: the size of the tile beside them (:data:`ROW_PLACE_AREA`), one
+    step from it (:data:`ROW_PLACE_STEP`), in line with another tile of the row (between two tiles,
+    or continuing a row of two; :data:`ROW_PLACE_TURN`) and overlapping no tile
+    (:data:`ROW_PLACE_OVERLAP`). A place filled counts as a tile for the next (three tiles in an
+    unfamiliar style in a row are all kept). A tile in an unfamiliar artwork style is otherwise
+    thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
+    as it continues no row of tiles."""
+    kept = [r.candidate.quad.astype(np.float64) for r in readings]
+    found: list[Reading] = []
+    pending = list(unread)
+    grew = True
+    while grew and pending and len(kept) >= 2:
+        grew = False
+        for r in list(pending):
+            q = r.candidate.quad.astype(np.float64)
+            if _fills_row_place(q, kept):
+                kept.append(q)
+                found.append(r)
+                pending.remove(r)
+                grew = True
+    return found
+
+
+def _fills_row_place(q: np.ndarray, tiles: list[np.ndarray]) -> bool:
+    area = _quad_area(q)
+    size = area**0.5
+    centre = q.mean(0)
+    lo, hi = ROW_PLACE_AREA
+    alike = [t for t in tiles if lo * area <= _quad_area(t) <= hi * area]
+    if any(_overlap(q, t) > ROW_PLACE_OVERLAP for t in tiles):
+        return False
+
+    def steps(c: np.ndarray, among: list[np.ndarray]) -> list[np.ndarray]:
+        return [
+            t.mean(0) - c
+            for t in among
+            if ROW_PLACE_STEP[0] * size <= np.linalg.norm(t.mean(0) - c) <= ROW_PLACE_STEP[1] * size
+        ]
+
+    def in_line(u: np.ndarray, v: np.ndarray) -> bool:
+        cos = float(u @ v) / max(1e-9, float(np.linalg.norm(u) * np.linalg.norm(v)))
+        return cos >= np.cos(np.radians(ROW_PLACE_TURN))
+
+    beside = steps(centre, alike)
+    for i, u in enumerate(beside):
+        if any(in_line(u, -v) for v in beside[i + 1 :]):
+            return True  # between two tiles
+        further = steps(centre + u, alike)
+        if any(in_line(u, v) for v in further if np.linalg.norm(v) > 1e-6):
+            return True  # continuing a row of two
+    return False
+
+
 def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
     return [(c, p) for c, p in top if c != NOT_A_TILE]
 
@@ -309,9 +396,10 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`). Also says why nothing could be
-    read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
-    candidates read as not a tile."""
+    every orientation, :func:`_reject`, :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`),
+    unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
+    could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
+    candidates read as not a tile (and stay so)."""
     reason = None
     clf = classifier
     if clf is None:
@@ -335,12 +423,22 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             continue
         if k >= 0:
             pr = _tiles_only(shown[k]) or pr
-        q = cd.quad.astype(np.float64)
-        if rot in (90, -90):
-            q = np.roll(q, -1 if rot == 90 else 1, axis=0)
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
-        readings.append(Reading(cd, q, rot, pr, sure))
-    return _drop_odd_white_dragons(_drop_stray_backs(readings)), reason, len(not_tiles)
+        readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
+    readings = _drop_stray_backs(_drop_odd_white_dragons(readings))
+    unread = [
+        Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
+        for ci, (rot, k) in sorted(_behind_not_a_tile(owners, raw, not_tiles).items())
+        if _tiles_only(shown[k]) and not _reject(cands[ci], *_tiles_only(shown[k])[0])
+    ]
+    placed = _rescue_row_places(readings, unread)
+    return readings + placed, reason, len(not_tiles) - len(placed)
+
+
+def _upright(quad: np.ndarray, rotation: int) -> np.ndarray:
+    """``quad`` turned so that corner 0 is the upright face's top-left (see :class:`Reading`)."""
+    q = quad.astype(np.float64)
+    return np.roll(q, -1 if rotation == 90 else 1, axis=0) if rotation in (90, -90) else q
 
 
 def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:

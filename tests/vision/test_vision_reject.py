@@ -22,7 +22,7 @@ from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
-from vision.recognize import Reading, _drop_odd_white_dragons
+from vision.recognize import Reading, _drop_odd_white_dragons, _rescue_row_places
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -213,12 +213,20 @@ def _desk(seed: int) -> np.ndarray:
     return enc.tobytes()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known gap (docs/vision.md, gate run): keyboard keys read as backs beside a false 1p, sheets as "
-    "white dragons; 5 and 6 false tiles left, 19 and 21 with the previous classifier",
+@pytest.mark.parametrize(
+    "seed",
+    [
+        pytest.param(
+            1,
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="known gap (docs/vision.md): one key-sized patch read as 1p (0.9, not sure) is left; "
+                "21 false tiles with the previous classifier",
+            ),
+        ),
+        2,
+    ],
 )
-@pytest.mark.parametrize("seed", [1, 2])
 def test_a_desk_without_tiles_yields_no_tiles(clf, seed):
     rec = recognize(_desk(seed), classifier=clf)
     assert rec.tiles == [], rec.to_text()
@@ -263,10 +271,13 @@ WHITE_DRAGON_CASES = [
     ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("5z", 20, 0.0)], ["1m", "2m", "3m"]),
     # a white dragon the size of its neighbours: kept
     ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("5z", 42, 0.0)], ["1m", "2m", "3m", "5z"]),
-    # too few tiles with artwork to compare with: nothing is judged
-    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("5z", 80, 0.0)], ["1m", "2m", "5z"]),
-    # blank white dragons are no reference for each other
-    ([("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 90, 0.0)], ["5z", "5z", "5z", "5z"]),
+    # one or two tiles with artwork are reference enough
+    ([("1m", 40, 0.2), ("2m", 40, 0.2), ("5z", 80, 0.0)], ["1m", "2m"]),
+    ([("1m", 40, 0.2), ("5z", 41, 0.0)], ["1m", "5z"]),
+    # blank faces alone are no hand: blank white dragons are no reference for each other
+    ([("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 40, 0.0), ("5z", 90, 0.0)], []),
+    # nor are tiles read as backs
+    ([("back", 40, 0.0), ("back", 40, 0.0), ("5z", 40, 0.0)], ["back", "back"]),
     # other codes are never dropped by this rule
     ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("9p", 80, 0.3)], ["1m", "2m", "3m", "9p"]),
 ]
@@ -311,3 +322,76 @@ def test_the_fallback_leaves_other_not_a_tile_readings_alone(clf):
     fb = clf.fallback
     assert fb is not None and fb.classify([middle])[0][0][0] not in FEATURELESS
     assert clf.classify([middle])[0][0][0] == NOT_A_TILE
+
+
+# ----------------------------------------------------------------------------------------------
+# a candidate read as not a tile that fills a place in a row of tiles is a tile after all
+
+
+def _at(x: float, y: float, w: float = 40, h: float = 52, code: str = "1m") -> Reading:
+    quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32)
+    return Reading(Candidate(quad=quad, ink=0.2, source="learned"), quad.astype(np.float64), 0, [(code, 0.1)])
+
+
+# (tiles read, candidates read as not a tile) -> which candidates fill a row place
+ROW_PLACE_CASES = [
+    # an unfamiliar face between two tiles of the row
+    ([(0, 0), (88, 0)], [(44, 0)], [True]),
+    # continuing a row of two, with a small gap
+    ([(0, 0), (44, 0)], [(90, 0)], [True]),
+    # three unfamiliar faces after three tiles: each place filled counts for the next
+    ([(0, 0), (44, 0), (88, 0)], [(176, 0), (132, 0), (220, 0)], [True, True, True]),
+    # a lying tile (turned face) continuing a row, and a row at 30 degrees
+    ([(0, 0), (44, 0)], [(88, 6, 52, 40)], [True]),
+    ([(0, 0), (38, 22)], [(76, 44)], [True]),
+    # one tile is no row: a lone object beside it, a row of keys beside a false tile
+    ([(0, 0)], [(44, 0), (88, 0)], [False, False]),
+    # off the row: below it, or turning away from it
+    ([(0, 0), (44, 0)], [(44, 60)], [False]),
+    ([(0, 0), (44, 0)], [(80, 40)], [False]),
+    # a half tile or a double-size patch beside the row
+    ([(0, 0), (44, 0)], [(88, 0, 20, 52)], [False]),
+    ([(0, 0), (44, 0)], [(88, 0, 60, 70)], [False]),
+    # a box straddling two tiles of the row
+    ([(0, 0), (44, 0), (88, 0)], [(22, 0)], [False]),
+    # far along the row's line
+    ([(0, 0), (44, 0)], [(300, 0)], [False]),
+]
+
+
+@pytest.mark.parametrize(("tiles", "unread", "placed"), ROW_PLACE_CASES)
+def test_not_a_tile_in_a_row_place_is_kept(tiles, unread, placed):
+    readings = [_at(*t) for t in tiles]
+    others = [_at(*u) for u in unread]
+    found = _rescue_row_places(readings, others)
+    assert [r in found for r in others] == placed
+
+
+def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure():
+    """Every third crop of the fixture photo read as not a tile: the rows of tiles keep them all,
+    each shown with its tile reading behind ``none``, not sure (a lone tile off the rows may go)."""
+
+    class _EveryThirdNotATile:
+        calls = 0
+
+        def classify(self, crops):
+            out = []
+            for i, _ in enumerate(crops):
+                if i % 3 == 0:
+                    out.append([(NOT_A_TILE, 0.8), ("7s", 0.15), ("8s", 0.05)])
+                else:
+                    out.append([("5p", 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)])
+            return out
+
+        def is_sure(self, code, p):
+            return code != NOT_A_TILE and p >= 0.99
+
+    alone = recognize(_fixture_photo(), classifier=_SureOf5p())
+    rec = recognize(_fixture_photo(), classifier=_EveryThirdNotATile())
+    assert len(rec.tiles) + rec.rejected == len(alone.tiles) == 16
+    # 5 of the 16 read as not a tile; all kept but a box overlapping
+    # its neighbour at the row's end
+    unsure = [t for t in rec.tiles if not t.sure]
+    assert len(unsure) == 4 and rec.rejected == 1
+    unsure = [t for t in rec.tiles if not t.sure]
+    assert unsure and all(t.code == "7s" and t.confidence == pytest.approx(0.15) for t in unsure)
