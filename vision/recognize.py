@@ -317,15 +317,16 @@ def _behind_not_a_tile(owners: list, preds: list, unread: set[int]) -> dict[int,
 
 #: a candidate read as not a tile fills a place in a row when its area is within these multiples of
 #: the area of the row's tiles beside it (one set, one size; a half tile or two tiles are not one)
-ROW_PLACE_AREA = (0.75, 1.33)
-#: ... its centre lies this many tile sizes (square root of the area) from its neighbour's: the next
-#: place along a row, upright or lying, with or without a gap
-ROW_PLACE_STEP = (0.7, 1.5)
+ROW_PLACE_AREA = (0.6, 1.6)
+#: ... its centre lies this many tile sizes (square root of its area) from its neighbour's: the next
+#: place along a row, upright or lying, with or without a gap (a finder's box is often larger than
+#: the tile, so packed tiles lie closer than one box size)
+ROW_PLACE_STEP = (0.55, 1.5)
 #: ... in line with the row: the turn from one step to the next at most this many degrees
 ROW_PLACE_TURN = 20.0
-#: ... and it overlaps no tile by more than this fraction of the smaller area (a box straddling
-#: two tiles overlaps both)
-ROW_PLACE_OVERLAP = 0.2
+#: ... and its overlaps with the tiles, each as a fraction of the smaller area, add up to at most
+#: this (a box straddling two tiles overlaps both by half)
+ROW_PLACE_OVERLAP = 0.5
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -338,7 +339,7 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     """The readings of ``unread`` (candidates read as not a tile, with their best tile reading) that
     fill a place in a row of tiles: the size of the tile beside them (:data:`ROW_PLACE_AREA`), one
     step from it (:data:`ROW_PLACE_STEP`), in line with another tile of the row (between two tiles,
-    or continuing a row of two; :data:`ROW_PLACE_TURN`) and overlapping no tile
+    or continuing a row of two; :data:`ROW_PLACE_TURN`) and overlapping the tiles little
     (:data:`ROW_PLACE_OVERLAP`). A place filled counts as a tile for the next (three tiles in an
     unfamiliar style in a row are all kept). A tile in an unfamiliar artwork style is otherwise
     thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
@@ -365,7 +366,7 @@ def _fills_row_place(q: np.ndarray, tiles: list[np.ndarray]) -> bool:
     centre = q.mean(0)
     lo, hi = ROW_PLACE_AREA
     alike = [t for t in tiles if lo * area <= _quad_area(t) <= hi * area]
-    if any(_overlap(q, t) > ROW_PLACE_OVERLAP for t in tiles):
+    if sum(_overlap(q, t) for t in tiles) > ROW_PLACE_OVERLAP:
         return False
 
     def steps(c: np.ndarray, among: list[np.ndarray]) -> list[np.ndarray]:

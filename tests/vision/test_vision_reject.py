@@ -221,7 +221,7 @@ def _desk(seed: int) -> np.ndarray:
             marks=pytest.mark.xfail(
                 strict=True,
                 reason="known gap (docs/vision.md): one key-sized patch read as 1p (0.9, not sure) is left; "
-                "21 false tiles with the previous classifier",
+                "19 false tiles with the previous classifier",
             ),
         ),
         2,
@@ -389,9 +389,8 @@ def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure()
     alone = recognize(_fixture_photo(), classifier=_SureOf5p())
     rec = recognize(_fixture_photo(), classifier=_EveryThirdNotATile())
     assert len(rec.tiles) + rec.rejected == len(alone.tiles) == 16
-    # 5 of the 16 read as not a tile; all kept but a box overlapping
-    # its neighbour at the row's end
+    # 5 of the 16 read as not a tile, all in rows: all kept
     unsure = [t for t in rec.tiles if not t.sure]
-    assert len(unsure) == 4 and rec.rejected == 1
+    assert len(unsure) == 5 and rec.rejected == 0
     unsure = [t for t in rec.tiles if not t.sure]
     assert unsure and all(t.code == "7s" and t.confidence == pytest.approx(0.15) for t in unsure)
