@@ -344,48 +344,53 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     unfamiliar style in a row are all kept). A tile in an unfamiliar artwork style is otherwise
     thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
     as it continues no row of tiles."""
-    kept = [r.candidate.quad.astype(np.float64) for r in readings]
+    quads = [r.candidate.quad.astype(np.float64) for r in readings]
     found: list[Reading] = []
     pending = list(unread)
     grew = True
-    while grew and pending and len(kept) >= 2:
+    while grew and pending and len(quads) >= 2:
         grew = False
+        centres = np.array([t.mean(0) for t in quads])
+        areas = np.array([_quad_area(t) for t in quads])
         for r in list(pending):
             q = r.candidate.quad.astype(np.float64)
-            if _fills_row_place(q, kept):
-                kept.append(q)
+            if _fills_row_place(q, quads, centres, areas):
+                quads.append(q)
+                centres = np.vstack([centres, q.mean(0)])
+                areas = np.append(areas, _quad_area(q))
                 found.append(r)
                 pending.remove(r)
                 grew = True
     return found
 
 
-def _fills_row_place(q: np.ndarray, tiles: list[np.ndarray]) -> bool:
+def _fills_row_place(q: np.ndarray, quads: list[np.ndarray], centres: np.ndarray, areas: np.ndarray) -> bool:
+    """Whether the quad ``q`` fills a place in a row of the tiles ``quads`` (their centres and areas
+    given): see :func:`_rescue_row_places`."""
     area = _quad_area(q)
     size = area**0.5
     centre = q.mean(0)
-    lo, hi = ROW_PLACE_AREA
-    alike = [t for t in tiles if lo * area <= _quad_area(t) <= hi * area]
-    if sum(_overlap(q, t) for t in tiles) > ROW_PLACE_OVERLAP:
+    dist = np.linalg.norm(centres - centre, axis=1)
+    near = np.flatnonzero(dist <= 2 * ROW_PLACE_STEP[1] * size)  # every tile it could overlap or step to
+    if sum(_overlap(q, quads[i]) for i in near) > ROW_PLACE_OVERLAP:
         return False
+    lo, hi = ROW_PLACE_AREA
+    alike = centres[near[(areas[near] >= lo * area) & (areas[near] <= hi * area)]]
 
-    def steps(c: np.ndarray, among: list[np.ndarray]) -> list[np.ndarray]:
-        return [
-            t.mean(0) - c
-            for t in among
-            if ROW_PLACE_STEP[0] * size <= np.linalg.norm(t.mean(0) - c) <= ROW_PLACE_STEP[1] * size
-        ]
+    def steps(c: np.ndarray) -> np.ndarray:
+        d = alike - c
+        n = np.linalg.norm(d, axis=1)
+        return d[(n >= ROW_PLACE_STEP[0] * size) & (n <= ROW_PLACE_STEP[1] * size)]
 
     def in_line(u: np.ndarray, v: np.ndarray) -> bool:
         cos = float(u @ v) / max(1e-9, float(np.linalg.norm(u) * np.linalg.norm(v)))
         return cos >= np.cos(np.radians(ROW_PLACE_TURN))
 
-    beside = steps(centre, alike)
+    beside = steps(centre)
     for i, u in enumerate(beside):
         if any(in_line(u, -v) for v in beside[i + 1 :]):
             return True  # between two tiles
-        further = steps(centre + u, alike)
-        if any(in_line(u, v) for v in further if np.linalg.norm(v) > 1e-6):
+        if any(in_line(u, v) for v in steps(centre + u)):
             return True  # continuing a row of two
     return False
 
