@@ -16,20 +16,13 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
+from bench_ledger import FILL  # the same mix of writes as the ledger benchmark
 from flask.testing import FlaskClient
 
 from companion.app import create_app
 
 CHECKPOINTS = (1, 1000)
 REPEAT = 40
-WIN = {"winner": "S", "win": {"by": "self_draw"}, "hand": {"concealed": "123m456p789s11222z", "winning_tile": "2z"}}
-FILL: list[tuple[str, dict[str, Any]]] = [
-    ("claims", {"claimer": "S", "from": "W"}),
-    ("kongs", {"type": "kong", "declarer": "S", "from": "W"}),
-    ("hands", {"winners": [WIN]}),
-    ("kongs", {"type": "concealed_kong", "declarer": "N"}),
-    ("draws", {}),
-]
 
 
 class Table:
