@@ -22,7 +22,7 @@ from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
-from vision.recognize import Reading, _drop_odd_white_dragons, _rescue_row_places
+from vision.recognize import Reading, RecognizedTile, _drop_odd_white_dragons, _rescue_row_places, _surplus_copies
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -100,11 +100,15 @@ class _NotATile:
         return [[(NOT_A_TILE, 0.9), ("5z", 0.05), ("1m", 0.01)] for _ in crops]
 
 
-class _SureOf5p:
-    """Reads every crop as 5p; sure of it."""
+#: the faces the fake classifiers answer, crop after crop (never five of one face)
+FAKE_FACES = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)]
+
+
+class _SureOfEveryFace:
+    """Reads the crops as the suited faces in turn; sure of them."""
 
     def classify(self, crops):
-        return [[("5p", 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)] for _ in crops]
+        return [[(FAKE_FACES[i % 27], 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)] for i in range(len(crops))]
 
     def is_sure(self, code, p):
         return code != NOT_A_TILE and p >= 0.99
@@ -123,10 +127,10 @@ def test_candidates_read_as_not_a_tile_are_dropped_and_counted():
 
 
 def test_not_a_tile_never_shows_as_an_alternative_and_sure_is_passed_on():
-    rec = recognize(_fixture_photo(), classifier=_SureOf5p())
+    rec = recognize(_fixture_photo(), classifier=_SureOfEveryFace())
     assert rec.tiles and rec.rejected == 0
     for t in rec.tiles:
-        assert t.sure and t.code == "5p"
+        assert t.sure and t.code in FAKE_FACES
         assert NOT_A_TILE not in [c for c, _ in t.alternatives]
 
 
@@ -380,13 +384,13 @@ def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure()
                 if i % 3 == 0:
                     out.append([(NOT_A_TILE, 0.8), ("7s", 0.15), ("8s", 0.05)])
                 else:
-                    out.append([("5p", 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)])
+                    out.append([(FAKE_FACES[i % 27], 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)])
             return out
 
         def is_sure(self, code, p):
             return code != NOT_A_TILE and p >= 0.99
 
-    alone = recognize(_fixture_photo(), classifier=_SureOf5p())
+    alone = recognize(_fixture_photo(), classifier=_SureOfEveryFace())
     rec = recognize(_fixture_photo(), classifier=_EveryThirdNotATile())
     assert len(rec.tiles) + rec.rejected == len(alone.tiles) == 16
     # 5 of the 16 read as not a tile, all in rows: all kept
@@ -394,3 +398,57 @@ def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure()
     assert len(unsure) == 5 and rec.rejected == 0
     unsure = [t for t in rec.tiles if not t.sure]
     assert unsure and all(t.code == "7s" and t.confidence == pytest.approx(0.15) for t in unsure)
+
+
+# ----------------------------------------------------------------------------------------------
+# a set holds four of each playing tile
+
+
+# tiles as (code, confidence, in the hand) -> (dropped, no longer sure): indices
+SURPLUS_CASES = [
+    # five 1p outside the hand (scoring sticks cut into dot-like pieces): the least sure goes
+    (
+        [("1p", 0.9, False), ("1p", 0.8, False), ("1p", 0.95, False), ("1p", 0.7, False), ("1p", 0.99, False)],
+        {3},
+        set(),
+    ),
+    # four in the hand and two outside: the two outside go, however sure
+    ([("1p", 0.6, True)] * 4 + [("1p", 0.99, False), ("1p", 0.98, False)], {4, 5}, set()),
+    # six in the hand: the two least confident stay, for the player to check
+    ([("7z", c, True) for c in (0.99, 0.5, 0.98, 0.97, 0.4, 0.96)], set(), {1, 4}),
+    # three in the hand, two outside: one of those outside goes, the less confident
+    ([("3s", 0.5, True)] * 3 + [("3s", 0.99, False), ("3s", 0.9, False)], {4}, set()),
+    # four of a face is a full set of it, not a surplus
+    ([("2m", 0.5, False)] * 4 + [("9m", 0.5, False)] * 4, set(), set()),
+    # backs (a wall) and flowers (sets differ, some carry spares) are not counted
+    ([("back", 0.9, False)] * 8 + [("1f", 0.9, True), ("1f", 0.5, False)], set(), set()),
+]
+
+
+@pytest.mark.parametrize(("tiles", "dropped", "doubted"), SURPLUS_CASES)
+def test_a_fifth_copy_of_a_face_is_dropped_outside_the_hand_and_doubted_in_it(tiles, dropped, doubted):
+    rec = [RecognizedTile(code, [[0, 0]] * 4, conf, [(code, conf)], False, 0, 0, True) for code, conf, _ in tiles]
+    groups = [
+        {"tiles": [i for i, t in enumerate(tiles) if t[2]], "hand": True},
+        {"tiles": [i for i, t in enumerate(tiles) if not t[2]], "hand": False},
+    ]
+    assert _surplus_copies(rec, groups) == (dropped, doubted)
+
+
+def test_recognize_never_reports_more_than_four_of_a_face_outside_the_hand():
+    """The fixture photo read by a classifier that sees 1p everywhere: the hand keeps its tiles (the
+    surplus not sure), other groups keep at most four 1p between them, and the rest are counted."""
+
+    class _OnePEverywhere:
+        def classify(self, crops):
+            return [[("1p", 0.999), (NOT_A_TILE, 0.0005), ("2p", 0.0003)] for _ in crops]
+
+        def is_sure(self, code, p):
+            return code != NOT_A_TILE and p >= 0.99
+
+    every = recognize(_fixture_photo(), classifier=_SureOfEveryFace())
+    hand = sum(len(g["tiles"]) for g in every.groups if g["hand"])
+    rec = recognize(_fixture_photo(), classifier=_OnePEverywhere())
+    assert len(rec.tiles) + rec.rejected == len(every.tiles)
+    assert len(rec.tiles) >= hand and sum(t.sure for t in rec.tiles) == 4
+    assert rec.rejected >= 1 and "place(s) not taken as tiles" in rec.to_text()
