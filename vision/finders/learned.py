@@ -18,7 +18,7 @@ is read from its aspect (the classifier settles squarish ones; see :mod:`vision.
 
 A core much longer than a tile is several touching tiles whose seams did not show (a kong
 shown all backs): it is cut by the photo's typical tile width (:func:`instances_from_maps`). A
-core whose tile the face map hardly supports (mean probability under :data:`MIN_FACE_SUPPORT`
+core whose tile the face map hardly supports (mean probability under :func:`min_face_support`
 over the grown quad: a wood knot, a cloth pattern) is dropped.
 
 :func:`available` says whether the model ships; :mod:`vision.finders.select` uses the classical
@@ -29,7 +29,9 @@ found into :class:`~vision.finders.candidate.Candidate` objects.
 from __future__ import annotations
 
 import dataclasses
+import functools
 from dataclasses import dataclass
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -44,11 +46,14 @@ CORE_SHRINK = 0.55  # a core is the tile's top surface scaled by this about its 
 CORE_THRESHOLD = 0.5
 CORE_PAD = 0.0  # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2  # a core this many times longer than wide holds several tiles
-MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (mean probability)
+MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (mean probability);
+# a model's metadata can say otherwise (see min_face_support)
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32  # the tile width a second look aims at
 MIN_LONG = 128  # never look at a photo smaller than this
 MAX_LOOKS = 3
+CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
+FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 
 
 @dataclass(frozen=True, eq=False)
@@ -74,6 +79,19 @@ def normalize(img_bgr: np.ndarray) -> np.ndarray:
 def available() -> bool:
     """Whether the learned finder's model ships."""
     return onnx_model.available(MODEL_NAME)
+
+
+def min_face_support() -> float:
+    """The face support a tile needs (:func:`instances_from_maps`): the shipped model's metadata
+    ``postprocess.min_face_support`` where it gives one (a finder trained on crowded photos marks
+    partly covered faces less surely), else :data:`MIN_FACE_SUPPORT`."""
+    return _support_in(str(onnx_model.model_file(MODEL_NAME, ".json")))
+
+
+@functools.lru_cache(maxsize=8)
+def _support_in(json_path: str) -> float:
+    meta = onnx_model.metadata(MODEL_NAME, Path(json_path).parent)
+    return float(meta.get("postprocess", {}).get("min_face_support", MIN_FACE_SUPPORT))
 
 
 def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
@@ -114,7 +132,7 @@ def instances_from_maps(
     ``(k - 1 + CORE_SHRINK) * W``; the core is cut into ``k`` tiles along its length.
 
     A tile whose quad the face map supports less than ``min_support`` (mean probability; default
-    :data:`MIN_FACE_SUPPORT`) is left out."""
+    :func:`min_face_support`) is left out."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
     if n <= 1:
@@ -156,7 +174,7 @@ def instances_from_maps(
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
             out.append(_tile(order_quad(box * scale), group))
-    min_support = MIN_FACE_SUPPORT if min_support is None else min_support
+    min_support = min_face_support() if min_support is None else min_support
     out = [t for t in out if _face_support(face, t.quad / scale) >= min_support]
     sizes: dict[int, int] = {}
     for t in out:
@@ -197,17 +215,36 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
     close-up of a few large tiles) it is seen again at the size that makes them about
     :data:`TARGET_TILE_PX` wide (between :data:`MIN_LONG` pixels and its own size), at most
-    :data:`MAX_LOOKS` times in all."""
+    :data:`MAX_LOOKS` times in all.
+
+    A tile far wider than 90 pixels (a close-up of a few tiles, seen at 640) can come out in
+    pieces of a plausible width. So tiles measuring over :data:`CHECK_ABOVE_PX` are checked once
+    with a look at half the size (a quarter of the cost): pieces measure about half as wide there,
+    whole tiles that were cut measure nearly as wide as before (over :data:`FRAGMENT_RATIO`), and
+    then the half-size look's width is the one the next look aims from."""
     h, w = img.shape[:2]
     long_ = INPUT_LONG
     maps = predict_maps(img, long_)
+    checked = False
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
         inst = instances_from_maps(*maps, min_support=0.0)
         width = tile_width(inst) * long_ / max(h, w)
-        if not inst or TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
+        if not inst:
             break
+        if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
+            if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:
+                break
+            # tiles far larger than the network learned come out in tile-sized pieces: at half
+            # the size those pieces would measure half as wide, whole tiles measure wider
+            checked = True
+            half = predict_maps(img, long_ // 2)
+            half_inst = instances_from_maps(*half, min_support=0.0)
+            half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
+            if not half_inst or half_width < FRAGMENT_RATIO * width:
+                break
+            long_, maps, width = long_ // 2, half, half_width  # and on to the size they want
         new = int(min(max(h, w), max(MIN_LONG, long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
