@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from training import scenes as _scenes
-from vision.finders.learned import CORE_SHRINK, MODEL_NAME
+from vision.finders.learned import CORE_SHRINK, MIN_FACE_SUPPORT, MODEL_NAME
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -65,6 +65,12 @@ def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tup
 #: ``--phone-share`` before the photos are rendered; 0 renders only :func:`training.scenes.make_scene`)
 PHONE_SHARE = {"value": 0.5}
 
+#: share of the training photos cut down to a frame-filling close-up (:func:`_zoomed`: tiles 64-150
+#: px wide, beyond the 10-90 px of the other photos), set by ``--zoom-share``. A photo is first seen
+#: at 640 px, where a close-up's tiles can be 130 px wide: the network must find such a tile whole
+#: (so :func:`vision.finders.learned.find_tiles` looks again, smaller), not in tile-sized pieces.
+ZOOM_SHARE = {"value": 0.0}
+
 
 def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     """One training photo (BGR uint8 at 448-832 px long side), its face/core masks and quads: a
@@ -74,13 +80,18 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     rng = np.random.default_rng(seed)
     long_side = int(rng.choice([800, 1000, 1200]))
     size = (long_side * 3 // 4, long_side) if rng.random() < 0.35 else (long_side, long_side * 3 // 4)
+    finish = _zoomed if rng.random() < ZOOM_SHARE["value"] else _scaled
     if rng.random() < PHONE_SHARE["value"]:
         from training.phone_scenes import make_phone_scene
 
-        return _scaled(make_phone_scene(rng, size=size), size, rng)
+        return finish(make_phone_scene(rng, size=size), size, rng)
     kw: dict = {}
     u = rng.random()
-    if u < 0.22:
+    if finish is _zoomed:  # a hand near the camera: its tiles are large before the cut
+        kw["fill"] = float(rng.uniform(0.7, 1.0))
+        if u < 0.25:
+            kw.update(standing=True, n_rows=1, n_indicators=0)
+    elif u < 0.22:
         kw["grid"] = (int(rng.integers(2, 6)), int(rng.integers(5, 19)))
         kw["fill"] = float(rng.uniform(0.55, 0.95))
     elif u < 0.32:
@@ -91,7 +102,7 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
         kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
     r = rng.random()
     kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
-    return _scaled(_scenes.make_scene(rng, size=size, **kw), size, rng)
+    return finish(_scenes.make_scene(rng, size=size, **kw), size, rng)
 
 
 def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
@@ -103,6 +114,39 @@ def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
     face, core = target_masks(sc.tiles, (h, w), s)
     quads = [np.asarray(t["quad"], np.float32) * s for t in sc.tiles]
     return img, face, core, quads
+
+
+MAX_UPSCALE = 2.2  # a close-up enlarges the rendered scene at most this much
+
+
+def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
+    """A frame-filling close-up cut from the scene: a window around one of its tiles, scaled to
+    448-832 px on the long side so its tiles come out 64-150 px wide (tiles cut by the window's edge
+    stay in the masks as far as they show), enlarging at most :data:`MAX_UPSCALE` times;
+    :func:`_scaled` when the scene's tiles are too small for that or already that large."""
+    quads = [np.asarray(t["quad"], np.float64) for t in sc.tiles]
+    if not quads:
+        return _scaled(sc, size, rng)
+    width = float(np.median([min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]))
+    out_long = int(rng.integers(448, 833))
+    s = min(float(rng.uniform(64, 150)), MAX_UPSCALE * width) / max(width, 1.0)
+    if s * width < 56:  # it would take a blurry enlargement: phone close-ups are sharp
+        return _scaled(sc, size, rng)
+    win = (min(size[0], int(out_long / s)), min(size[1], int(out_long * 3 / 4 / s)))
+    if size[1] > size[0]:
+        win = (min(size[0], int(out_long * 3 / 4 / s)), min(size[1], int(out_long / s)))
+    if max(win) >= max(size) or min(win) < 8:
+        return _scaled(sc, size, rng)
+    centre = quads[int(rng.integers(len(quads)))].mean(0) + rng.uniform(-1, 1, 2) * width
+    x0 = int(np.clip(centre[0] - win[0] / 2, 0, size[0] - win[0]))
+    y0 = int(np.clip(centre[1] - win[1] / 2, 0, size[1] - win[1]))
+    w, h = int(round(win[0] * s)), int(round(win[1] * s))
+    img = cv2.resize(sc.image[y0 : y0 + win[1], x0 : x0 + win[0]], (w, h), interpolation=cv2.INTER_LINEAR)
+    shifted = [{"quad": (q - (x0, y0)).tolist()} for q in quads]
+    face, core = target_masks(shifted, (h, w), s)
+    kept = [((q - (x0, y0)) * s).astype(np.float32) for q in quads]
+    kept = [q for q in kept if q[:, 0].min() >= 0 and q[:, 1].min() >= 0 and q[:, 0].max() <= w and q[:, 1].max() <= h]
+    return img, face, core, kept
 
 
 def _gen(seeds):
@@ -217,7 +261,7 @@ def normalize(img_bgr: np.ndarray) -> np.ndarray:
 # validation: tiles found by the same post-processing as inference
 
 
-def validate(model, val, max_items: int = 200) -> dict:
+def validate(model, val, max_items: int = 200, min_support: float | None = None) -> dict:
     import torch
 
     from training.evaluate import match_quads
@@ -229,7 +273,7 @@ def validate(model, val, max_items: int = 200) -> dict:
         for img, _face, _core, quads in val[:max_items]:
             x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
             out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
-            pred = instances_from_maps(out[0], out[1], scale=2.0)
+            pred = instances_from_maps(out[0], out[1], scale=2.0, min_support=min_support)
             pairs = match_quads([q.tolist() for q in quads], [p.quad for p in pred])
             n_gt += len(quads)
             n_pred += len(pred)
@@ -340,6 +384,13 @@ def _arguments(argv) -> argparse.Namespace:
     ap.add_argument("--init", default=None, help="state_dict to continue from")
     ap.add_argument("--init-onnx", default=None, help="exported model (.onnx) to continue from (batch norms frozen)")
     ap.add_argument("--phone-share", type=float, default=0.5, help="share of phone-like photos (training.phone_scenes)")
+    ap.add_argument("--zoom-share", type=float, default=0.0, help="share of photos cut to frame-filling close-ups")
+    ap.add_argument(
+        "--min-face-support",
+        type=float,
+        default=MIN_FACE_SUPPORT,
+        help="face support a tile needs (written to the metadata's postprocess, read at inference)",
+    )
     ap.add_argument(
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
@@ -384,7 +435,7 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
         if step % 100 == 0:
             print(f"  step {step} loss {loss.item():.4f} lr {lr:.5f} {time.time() - t0:.0f} s", flush=True)
         if step % 1000 == 0:
-            v = validate(model, val, 60)
+            v = validate(model, val, 60, a.min_face_support)
             log.append({"step": step, **v})
             print(f"  validation: {v}", flush=True)
             torch.save(model.state_dict(), cache / "tile_segmenter.pt")
@@ -428,6 +479,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
             "normalisation": "x / 255 - 0.5",
         },
         "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
+        "postprocess": {"min_face_support": a.min_face_support},
         "training": {
             "synthetic_photos": a.scenes,
             "validation_photos": n_val,
@@ -463,6 +515,7 @@ def main(argv=None) -> int:
     cache.mkdir(parents=True, exist_ok=True)
 
     PHONE_SHARE["value"] = a.phone_share
+    ZOOM_SHARE["value"] = a.zoom_share
     if a.phone_share > 0:
         from training import backgrounds
 
@@ -482,7 +535,7 @@ def main(argv=None) -> int:
     train_budget = max(60.0, budget - (time.time() - t_start) - 120)
     step, log, train_s = _train(model, data, val, a, train_budget, cache)
     torch.save(model.state_dict(), cache / "tile_segmenter.pt")
-    v = validate(model, val, len(val))
+    v = validate(model, val, len(val), a.min_face_support)
     print(f"final validation on {len(val)} photos: {v}", flush=True)
     out.mkdir(parents=True, exist_ok=True)
     onnx_path = out / f"{MODEL_NAME}.onnx"
