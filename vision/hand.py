@@ -174,7 +174,9 @@ def _runs(gs: list[_Group]) -> list[list[_Group]]:
 
 def _hand_run(runs: list[list[_Group]]) -> list[_Group]:
     """The run most likely the hand: most face-up tiles (weighed by tile size squared against the
-    largest), then larger tiles, then lower in the photo."""
+    largest), then larger tiles, then lower in the photo; on a tie (two lone tiles of one size on
+    one line) the first in reading order, whatever the photo's scale (scores are compared rounded,
+    since scaling a photo changes their last digits)."""
     sizes = {id(r): float(np.median([g.size for g in r])) for r in runs}
     biggest = max(max(sizes.values()), 1e-9)  # degenerate quads (a finder's zero-area box) have size 0
     ys = [g.image_y for r in runs for g in r]
@@ -185,7 +187,7 @@ def _hand_run(runs: list[list[_Group]]) -> list[_Group]:
         low = (float(np.mean([g.image_y for g in run])) - lo) / (hi - lo + 1e-9)
         return min(HAND_MAX, sum(g.faces for g in run)) * rel**2 + rel + 0.5 * low
 
-    return max(runs, key=score)
+    return max(runs, key=lambda run: round(score(run), 9))
 
 
 def _overlaps(g: _Group, x0: float, x1: float) -> bool:

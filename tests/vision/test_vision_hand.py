@@ -175,6 +175,20 @@ def test_verdicts_hold_for_any_layout_and_do_not_depend_on_scale_or_position(lay
     assert hand.judge(codes, moved, gs) == verdicts
 
 
+@pytest.mark.parametrize("scale", [0.3, 1.0, 1.7, 3.0])
+def test_a_tie_between_two_lone_tiles_is_broken_the_same_way_at_any_scale(scale):
+    """Two lone tiles of one size on one line score alike: the first in reading order is the hand's
+    row at every scale (hypothesis found scale 0.3 picking the other one)."""
+    tiles = _row(0, 203, 1, code="1m", w=36.0, h=48.0, label="a") + _row(
+        203, 203, 1, code="1m", w=36.0, h=48.0, label="b"
+    )
+    labels, codes, quads = zip(*tiles)
+    order, rows, groups = grouping.arrange(quads)
+    gs = [{"row": rows[i], "tiles": [i]} for i in order]
+    moved = [(np.asarray(q) * scale).tolist() for q in quads]
+    assert [v.reason for v in hand.judge(codes, moved, gs)] == ["hand_row", "indicator"]
+
+
 def test_every_reason_has_a_sentence_and_hand_reasons_are_the_hands():
     assert hand.HAND_REASONS < set(hand.NOTES)
     assert all(hand.Verdict(r).to_dict()["note"].strip() for r in hand.NOTES)
