@@ -50,6 +50,7 @@ MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (me
 # a model's metadata can say otherwise (see min_face_support)
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32  # the tile width a second look aims at
+MIN_TILE_PX = 8  # finds narrower than this at a look (over 80 tiles across the photo) are not tiles
 MIN_LONG = 128  # never look at a photo smaller than this
 MAX_LOOKS = 3
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
@@ -221,7 +222,11 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     pieces of a plausible width. So tiles measuring over :data:`CHECK_ABOVE_PX` are checked once
     with a look at half the size (a quarter of the cost): pieces measure about half as wide there,
     whole tiles that were cut measure nearly as wide as before (over :data:`FRAGMENT_RATIO`), and
-    then the half-size look's width is the one the next look aims from."""
+    then the half-size look's width is the one the next look aims from.
+
+    Finds measuring under :data:`MIN_TILE_PX` (the network learned tiles from about 8 px; that
+    would be over 80 tiles across the photo) are specks of texture, such as letters on keyboard
+    keys: no tiles, and no closer look that would enlarge them into tile-sized finds."""
     h, w = img.shape[:2]
     long_ = INPUT_LONG
     maps = predict_maps(img, long_)
@@ -233,6 +238,8 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
         width = tile_width(inst) * long_ / max(h, w)
         if not inst:
             break
+        if width < MIN_TILE_PX:  # specks of texture: a closer look would only enlarge them
+            return [], maps
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
             if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:
                 break
