@@ -87,10 +87,14 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
         return finish(make_phone_scene(rng, size=size), size, rng)
     kw: dict = {}
     u = rng.random()
-    if finish is _zoomed:  # a hand near the camera: its tiles are large before the cut
-        kw["fill"] = float(rng.uniform(0.7, 1.0))
-        if u < 0.25:
-            kw.update(standing=True, n_rows=1, n_indicators=0)
+    if finish is _zoomed:  # tiles near the camera: large before the cut
+        if u < 0.4:  # a block of touching rows: the close-up is tiles only, no table
+            kw["grid"] = (int(rng.integers(3, 6)), int(rng.integers(5, 12)))
+            kw["fill"] = float(rng.uniform(0.8, 1.0))
+        else:
+            kw["fill"] = float(rng.uniform(0.7, 1.0))
+            if u < 0.55:
+                kw.update(standing=True, n_rows=1, n_indicators=0)
     elif u < 0.22:
         kw["grid"] = (int(rng.integers(2, 6)), int(rng.integers(5, 19)))
         kw["fill"] = float(rng.uniform(0.55, 0.95))
@@ -117,20 +121,28 @@ def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
 
 
 MAX_UPSCALE = 2.2  # a close-up enlarges the rendered scene at most this much
+#: share of the close-ups seen whole at 128-448 px with tiles 24-64 px wide, as the finder's second
+#: look shows a close-up to the network (photos smaller than a patch are padded with mid-grey, as
+#: at inference)
+SMALL_CLOSEUP_SHARE = 0.5
 
 
 def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
     """A frame-filling close-up cut from the scene: a window around one of its tiles, scaled to
-    448-832 px on the long side so its tiles come out 64-150 px wide (tiles cut by the window's edge
+    448-832 px on the long side so its tiles come out 64-150 px wide, or (a :data:`SMALL_CLOSEUP_SHARE`)
+    to 128-448 px with tiles 24-64 px wide (tiles cut by the window's edge
     stay in the masks as far as they show), enlarging at most :data:`MAX_UPSCALE` times;
     :func:`_scaled` when the scene's tiles are too small for that or already that large."""
     quads = [np.asarray(t["quad"], np.float64) for t in sc.tiles]
     if not quads:
         return _scaled(sc, size, rng)
     width = float(np.median([min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]))
-    out_long = int(rng.integers(448, 833))
-    s = min(float(rng.uniform(64, 150)), MAX_UPSCALE * width) / max(width, 1.0)
-    if s * width < 56:  # it would take a blurry enlargement: phone close-ups are sharp
+    if rng.random() < SMALL_CLOSEUP_SHARE:  # as a second look sees a close-up: the photo shrunk
+        out_long, target = int(rng.integers(128, 448)), float(rng.uniform(24, 64))
+    else:
+        out_long, target = int(rng.integers(448, 833)), float(rng.uniform(64, 150))
+    s = min(target, MAX_UPSCALE * width) / max(width, 1.0)
+    if s * width < 0.85 * target:  # it would take a blurry enlargement: phone close-ups are sharp
         return _scaled(sc, size, rng)
     win = (min(size[0], int(out_long / s)), min(size[1], int(out_long * 3 / 4 / s)))
     if size[1] > size[0]:
@@ -231,8 +243,8 @@ def make_batch(data, rng, batch: int, patch: int):
         img, face, core = _augment(img, face, core, rng)
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
-        if (ph, pw) != (h, w):  # pad small photos with an edge copy
-            img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_REFLECT)
+        if (ph, pw) != (h, w):  # pad small photos with mid-grey: zero after normalize, as at inference
+            img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=(127.5, 127.5, 127.5))
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
         # half the patches centred on tiles, half anywhere

@@ -236,14 +236,27 @@ def test_a_desk_without_tiles_yields_no_tiles(clf, seed):
     assert rec.tiles == [], rec.to_text()
 
 
+def _desk_crops(seed: int) -> list[np.ndarray]:
+    """Tile-sized crops of the desk's clutter: each keyboard key, and windows over the paper."""
+    img = cv2.imdecode(np.frombuffer(_desk(seed), np.uint8), cv2.IMREAD_COLOR)
+    keys = [img[465 + r * 66 : 523 + r * 66, 615 + k * 53 : 661 + k * 53] for r in range(5) for k in range(10)]
+    paper = [img[y : y + 60, x : x + 46] for y in range(110, 600, 70) for x in range(90, 450, 56)]
+    return keys + paper
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_not_a_tile_takes_most_false_tiles_off_a_desk(clf, seed):
-    """Against the previous classifier alone (the fallback), at most a third of its false tiles."""
+    """The desk's keys and paper, crop by crop (whatever the finder proposes): the previous
+    classifier alone (the fallback) reads most as tiles with artwork, the shipped one at most a
+    third as many (featureless readings, a blank white dragon or a back, are left to the layout)."""
     assert clf.fallback is not None
-    before = recognize(_desk(seed), classifier=clf.fallback)
-    after = recognize(_desk(seed), classifier=clf)
-    assert len(before.tiles) >= 10 and 3 * len(after.tiles) <= len(before.tiles), after.to_text()
-    assert after.rejected > 0
+    crops = _desk_crops(seed)
+
+    def artwork(c) -> int:
+        return sum(r[0][0] not in (NOT_A_TILE, *FEATURELESS) for r in c.classify(crops))
+
+    before, after = artwork(clf.fallback), artwork(clf)
+    assert before >= 10 and 3 * after <= before, (before, after)
 
 
 @pytest.mark.parametrize("name", ["scene_11", "scene_12", "scene_13"])
