@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from training import scenes as _scenes
-from vision.finders.learned import CORE_SHRINK, MIN_FACE_SUPPORT, MODEL_NAME
+from vision.finders.learned import CORE_SHRINK, MIN_FACE_SUPPORT, MIN_LONG, MODEL_NAME
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -404,6 +404,12 @@ def _arguments(argv) -> argparse.Namespace:
         help="face support a tile needs (written to the metadata's postprocess, read at inference)",
     )
     ap.add_argument(
+        "--min-long",
+        type=int,
+        default=MIN_LONG,
+        help="smallest photo size a look may shrink to (written to the metadata's postprocess, read at inference)",
+    )
+    ap.add_argument(
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
     return ap.parse_args(argv)
@@ -491,7 +497,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
             "normalisation": "x / 255 - 0.5",
         },
         "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
-        "postprocess": {"min_face_support": a.min_face_support},
+        "postprocess": {"min_face_support": a.min_face_support, "min_long": a.min_long},
         "training": {
             "synthetic_photos": a.scenes,
             "validation_photos": n_val,

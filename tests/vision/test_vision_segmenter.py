@@ -153,3 +153,129 @@ def test_core_without_face_support_is_dropped():
     found = learned.instances_from_maps(face, core, scale=2.0)
     assert len(found) == len(sc.tiles) - 1
     assert not match_quads([sc.tiles[0]["quad"]], [f.quad for f in found])
+
+
+# ----------------------------------------------------------------------------------------------
+# which looks the finder takes (a stand-in network: ideal maps at each look's size)
+
+
+def _grid_tiles(cols: int, rows: int, tw: float, th: float) -> list[dict]:
+    return [
+        {
+            "quad": [
+                [c * tw, r * th],
+                [(c + 1) * tw - 2, r * th],
+                [(c + 1) * tw - 2, (r + 1) * th - 2],
+                [c * tw, (r + 1) * th - 2],
+            ]
+        }
+        for r in range(rows)
+        for c in range(cols)
+    ]
+
+
+def _split(tiles: list[dict], k: int) -> list[dict]:
+    """Each tile cut into k x k tile-shaped pieces, as a network shows a tile far larger than it learned."""
+    out = []
+    for t in tiles:
+        q = np.asarray(t["quad"], np.float64)
+        (x0, y0), (x1, y1) = q.min(0), q.max(0)
+        dx, dy = (x1 - x0) / k, (y1 - y0) / k
+        for i in range(k):
+            for j in range(k):
+                a, b = x0 + i * dx, y0 + j * dy
+                out.append({"quad": [[a, b], [a + dx - 1, b], [a + dx - 1, b + dy - 1], [a, b + dy - 1]]})
+    return out
+
+
+def _stand_in(monkeypatch, photo_tiles, fragments_above: float | None = None, specks: bool = False):
+    """Replace the network: ideal maps of ``photo_tiles`` (quads in photo pixels) at each look's
+    size, cut into pieces where tiles are wider than ``fragments_above`` px; ``specks`` maps every
+    tile at a tenth of its size. Returns the list of look sizes taken."""
+    looks = []
+
+    def predict(img, long_side=learned.INPUT_LONG):
+        h, w = img.shape[:2]
+        s = long_side / max(h, w)
+        tiles = [{"quad": (np.asarray(t["quad"], np.float64) * s).tolist()} for t in photo_tiles]
+        width = min(np.ptp(np.asarray(tiles[0]["quad"])[:, 0]), np.ptp(np.asarray(tiles[0]["quad"])[:, 1]))
+        if specks:
+            tiles = [
+                {
+                    "quad": (
+                        np.asarray(t["quad"]).mean(0) + (np.asarray(t["quad"]) - np.asarray(t["quad"]).mean(0)) * 0.1
+                    ).tolist()
+                }
+                for t in tiles
+            ]
+        elif fragments_above is not None and width > fragments_above:
+            tiles = _split(tiles, 3)
+        looks.append(long_side)
+        face, core = _maps_from_tiles(tiles, (int(round(h * s)) + 2, int(round(w * s)) + 2))
+        return face, core, 2.0 / s
+
+    monkeypatch.setattr(learned, "predict_maps", predict)
+    return looks
+
+
+def test_tiles_cut_into_pieces_at_the_first_look_are_caught_at_half_the_size(monkeypatch):
+    """A close-up whose tiles are 128 px at the first look: a network that cuts tiles over 90 px into
+    pieces shows 43 px tiles there, a plausible width; at half the size the tiles come out whole and
+    measure 64 px, so the finder looks again at the size it wants and finds every tile whole."""
+    img = np.zeros((720, 900, 3), np.uint8)
+    truth = _grid_tiles(5, 3, 180, 240)
+    looks = _stand_in(monkeypatch, truth, fragments_above=90)
+    found, _ = learned.find_tiles(img)
+    assert looks[:2] == [640, 320] and len(looks) == 3 and looks[2] < 320
+    assert len(found) == 15 and len(match_quads([t["quad"] for t in truth], [f.quad for f in found])) == 15
+
+
+def test_whole_tiles_pass_the_check_at_half_the_size(monkeypatch):
+    """Tiles 48 px wide at the first look, found whole at every size: the check at half the size
+    measures them half as wide, so the first look stands."""
+    img = np.zeros((720, 960, 3), np.uint8)
+    looks = _stand_in(monkeypatch, _grid_tiles(10, 2, 72, 96))
+    found, _ = learned.find_tiles(img)
+    assert looks == [640, 320] and len(found) == 20
+
+
+def test_specks_of_texture_get_no_closer_look(monkeypatch):
+    """Finds under 8 px at the first look (letters on keyboard keys, grain): no tiles, no second look."""
+    img = np.zeros((900, 1200, 3), np.uint8)
+    looks = _stand_in(monkeypatch, _grid_tiles(10, 5, 50, 60), specks=True)
+    found, _ = learned.find_tiles(img)
+    assert found == [] and looks == [640]
+
+
+def test_post_processing_settings_come_with_the_model(tmp_path, monkeypatch):
+    """A model's metadata can set the face support a tile needs and the smallest look; without
+    them the finder's defaults hold."""
+    import json
+
+    from vision import onnx_model
+
+    (tmp_path / "tile_segmenter.json").write_text(
+        json.dumps({"postprocess": {"min_face_support": 0.4, "min_long": 300}})
+    )
+    monkeypatch.setenv(onnx_model.ENV_DIR, str(tmp_path))
+    assert learned.min_face_support() == 0.4 and learned.min_long() == 300
+    bare = tmp_path / "bare"
+    bare.mkdir()
+    (bare / "tile_segmenter.json").write_text(json.dumps({"format": "mjc-tile-segmenter/1"}))
+    monkeypatch.setenv(onnx_model.ENV_DIR, str(bare))
+    assert learned.min_face_support() == learned.MIN_FACE_SUPPORT and learned.min_long() == learned.MIN_LONG
+
+
+def test_training_close_ups_show_tiles_larger_than_the_other_photos():
+    """``--zoom-share``: a close-up cut from a scene has tiles 24-150 px wide, and its masks hold one
+    core per tile it shows whole."""
+    from training.train_segmenter import _zoomed
+
+    sizes = []
+    for seed in range(6):
+        rng = np.random.default_rng(seed)
+        sc = scenes.make_scene(seed, size=(1000, 750), face_fn=scenes._placeholder_face, fill=0.95)
+        img, face, core, quads = _zoomed(sc, (1000, 750), rng)
+        assert face.shape == core.shape == img.shape[:2] and not (core & (1 - face)).any()
+        sizes += [min(np.ptp(q[:, 0]), np.ptp(q[:, 1])) for q in quads]
+    assert sizes and 24 <= np.median(sizes) <= 150 and max(sizes) > 60

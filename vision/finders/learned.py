@@ -51,7 +51,7 @@ MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (me
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32  # the tile width a second look aims at
 MIN_TILE_PX = 8  # finds narrower than this at a look (over 80 tiles across the photo) are not tiles
-MIN_LONG = 128  # never look at a photo smaller than this
+MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
@@ -86,13 +86,24 @@ def min_face_support() -> float:
     """The face support a tile needs (:func:`instances_from_maps`): the shipped model's metadata
     ``postprocess.min_face_support`` where it gives one (a finder trained on crowded photos marks
     partly covered faces less surely), else :data:`MIN_FACE_SUPPORT`."""
-    return _support_in(str(onnx_model.model_file(MODEL_NAME, ".json")))
+    return float(_postprocess().get("min_face_support", MIN_FACE_SUPPORT))
+
+
+def min_long() -> int:
+    """The smallest size a look shrinks a photo to (:func:`find_tiles`): the shipped model's metadata
+    ``postprocess.min_long`` where it gives one (a finder that learned from larger photos misses
+    tiles in a whole photo shrunk much further), else :data:`MIN_LONG`."""
+    return int(_postprocess().get("min_long", MIN_LONG))
+
+
+def _postprocess() -> dict:
+    """The ``postprocess`` settings in the shipped model's metadata (``{}`` when it has none)."""
+    return _postprocess_in(str(onnx_model.model_file(MODEL_NAME, ".json")))
 
 
 @functools.lru_cache(maxsize=8)
-def _support_in(json_path: str) -> float:
-    meta = onnx_model.metadata(MODEL_NAME, Path(json_path).parent)
-    return float(meta.get("postprocess", {}).get("min_face_support", MIN_FACE_SUPPORT))
+def _postprocess_in(json_path: str) -> dict:
+    return dict(onnx_model.metadata(MODEL_NAME, Path(json_path).parent).get("postprocess", {}))
 
 
 def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
@@ -215,7 +226,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     thin below about 20. The photo is first seen at :data:`INPUT_LONG` pixels; while its tiles come
     out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
     close-up of a few large tiles) it is seen again at the size that makes them about
-    :data:`TARGET_TILE_PX` wide (between :data:`MIN_LONG` pixels and its own size), at most
+    :data:`TARGET_TILE_PX` wide (between :func:`min_long` pixels and its own size), at most
     :data:`MAX_LOOKS` times in all.
 
     A tile far wider than 90 pixels (a close-up of a few tiles, seen at 640) can come out in
@@ -241,7 +252,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
         if width < MIN_TILE_PX:  # specks of texture: a closer look would only enlarge them
             return [], maps
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
-            if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:
+            if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
                 break
             # tiles far larger than the network learned come out in tile-sized pieces: at half
             # the size those pieces would measure half as wide, whole tiles measure wider
@@ -252,7 +263,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
             if not half_inst or half_width < FRAGMENT_RATIO * width:
                 break
             long_, maps, width = long_ // 2, half, half_width  # and on to the size they want
-        new = int(min(max(h, w), max(MIN_LONG, long_ * TARGET_TILE_PX / max(width, 1.0))))
+        new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
         long_ = new
