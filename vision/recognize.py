@@ -17,8 +17,8 @@ a blank white dragon, comes back from the classifier's fallback as ``back`` or `
 rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide), unless it fills a place
 in a row of tiles (:func:`_rescue_row_places`): tile artwork unlike any the classifier learnt is
 still a tile where the row says one lies, shown with its best tile reading and never sure. A set
-holds four of each playing tile: readings beyond four of one face outside the hand are dropped and
-counted too, those in the hand lose "sure" (:func:`_surplus_copies`). Each tile says whether it is
+holds four of each playing tile: readings beyond four of one face are not sure
+(:func:`_surplus_copies`). Each tile says whether it is
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
 right at least 99.5 % of the time on held-out real crops.
 
@@ -28,7 +28,6 @@ Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives 
 
 from __future__ import annotations
 
-import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -82,7 +81,7 @@ class Recognition:
     height: int = 0
     timings_ms: dict = field(default_factory=dict)
     reason: str | None = None
-    rejected: int = 0  # candidates dropped as "not a tile" (so read, or a fifth copy of a face)
+    rejected: int = 0  # candidates the classifier read as "not a tile"
 
     @property
     def codes(self) -> list[str]:
@@ -118,7 +117,7 @@ class Recognition:
             f"{len(self.tiles)} tiles ({sum(t.sure for t in self.tiles)} sure) in "
             f"{len({t.row for t in self.tiles})} row(s), {len(self.groups)} group(s); "
             f"{self.width}x{self.height} photo, {self.timings_ms.get('total', 0):.0f} ms"
-            + (f"; {self.rejected} place(s) not taken as tiles" if self.rejected else "")
+            + (f"; {self.rejected} place(s) read as not a tile" if self.rejected else "")
         ]
         for row in sorted({g["row"] for g in self.groups}):
             parts = []
@@ -455,47 +454,29 @@ def _upright(quad: np.ndarray, rotation: int) -> np.ndarray:
 COPIES_PER_SET = 4
 
 
-def _surplus_copies(tiles: list[RecognizedTile], groups: list[dict]) -> tuple[set[int], set[int]]:
+def _surplus_copies(tiles: list[RecognizedTile], groups: list[dict]) -> set[int]:
     """A set holds :data:`COPIES_PER_SET` of each playing tile, so beyond that many readings of one
-    face the least likely are wrong: tiles outside the hand first, then the least confident. Returns
-    ``(drop, doubt)``, indices into ``tiles``: a surplus tile outside the hand is not a tile of this
-    set (scoring sticks cut into dot-like pieces, a second set in the photo) and is dropped; one in
-    the hand stays and is no longer sure, for the player to check."""
+    face some are wrong. The surplus, the least likely of them (tiles outside the hand first, then
+    the least confident), is returned as indices into ``tiles``: such a tile stays (it is as often a
+    real tile read wrong as a stray, such as a scoring stick cut into dot-like pieces) but is no
+    longer sure, so the page asks the player to check it."""
     in_hand = {i for g in groups if g.get("hand") for i in g["tiles"]}
     by_code: dict[str, list[int]] = {}
     for i, t in enumerate(tiles):
         if t.code != "back" and not t.code.endswith("f"):
             by_code.setdefault(t.code, []).append(i)
-    drop: set[int] = set()
-    doubt: set[int] = set()
+    surplus: set[int] = set()
     for idx in by_code.values():
-        surplus = len(idx) - COPIES_PER_SET
-        if surplus > 0:
-            for i in sorted(idx, key=lambda i: (i in in_hand, tiles[i].confidence))[:surplus]:
-                (doubt if i in in_hand else drop).add(i)
-    return drop, doubt
+        extra = len(idx) - COPIES_PER_SET
+        if extra > 0:
+            surplus.update(sorted(idx, key=lambda i: (i in in_hand, tiles[i].confidence))[:extra])
+    return surplus
 
 
-def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict], int]:
-    """The tiles in reading order (quads in the photo's own pixels), their groups
+def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict]]:
+    """The tiles in reading order (quads in the photo's own pixels) and their groups
     (:func:`vision.grouping.arrange` on the footprints as found), each judged hand or not
-    (:func:`vision.hand.judge`), and how many readings were dropped as surplus copies of a face
-    (:func:`_surplus_copies`; the rest are arranged again without them)."""
-    tiles, groups, order = _arranged(readings, ph)
-    drop, doubt = _surplus_copies(tiles, groups)
-    if not drop and not doubt:
-        return tiles, groups, 0
-    kept = [
-        dataclasses.replace(readings[order[k]], sure=False) if k in doubt else readings[order[k]]
-        for k in range(len(tiles))
-        if k not in drop
-    ]
-    tiles, groups, _ = _arranged(kept, ph)
-    return tiles, groups, len(drop)
-
-
-def _arranged(readings: list[Reading], ph: _photo.Photo) -> tuple[list[RecognizedTile], list[dict], list[int]]:
-    """:func:`_arrange` without the surplus rule; also the reading behind each tile."""
+    (:func:`vision.hand.judge`); a surplus copy of a face (:func:`_surplus_copies`) is not sure."""
     order, row_of, group_of = _grouping.arrange([r.candidate.quad for r in readings])
     tiles = []
     for i in order:
@@ -521,7 +502,9 @@ def _arranged(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognize
         g["codes"] = _group_codes([tiles[i].code for i in g["tiles"]])
     for g, verdict in zip(out, _hand.judge([t.code for t in tiles], [t.quad for t in tiles], out)):
         g.update(verdict.to_dict())
-    return tiles, out, list(order)
+    for i in _surplus_copies(tiles, out):
+        tiles[i].sure = False
+    return tiles, out
 
 
 def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
@@ -546,8 +529,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
     if readings:
-        rec.tiles, rec.groups, surplus = _arrange(readings, ph)
-        rec.rejected += surplus
+        rec.tiles, rec.groups = _arrange(readings, ph)
     elif rec.reason is None:
         rec.reason = (
             "no tiles found: no bright tile faces stood out from the surface"

@@ -360,10 +360,7 @@ class Recognition(OpenAnswer):
     groups: list[RecognizedGroup]
     timings_ms: dict[str, float]
     reason: str | None = None
-    rejected: int = Field(
-        0,
-        description="places the tile finder proposed that were not taken as tiles: read as not a tile, or a fifth copy of a face",
-    )
+    rejected: int = Field(0, description="places the tile finder proposed that the classifier read as not a tile")
     photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")
     photo_id: int | None = Field(None, description="a table photo: its id, for the recorded hand")
     seq: int | None = Field(None, description="the table camera's reading: the number of the frame read")
