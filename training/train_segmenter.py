@@ -144,9 +144,7 @@ def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
     s = min(target, MAX_UPSCALE * width) / max(width, 1.0)
     if s * width < 0.85 * target:  # it would take a blurry enlargement: phone close-ups are sharp
         return _scaled(sc, size, rng)
-    win = (min(size[0], int(out_long / s)), min(size[1], int(out_long * 3 / 4 / s)))
-    if size[1] > size[0]:
-        win = (min(size[0], int(out_long * 3 / 4 / s)), min(size[1], int(out_long / s)))
+    win = tuple(min(n, int(out_long * n / max(size) / s)) for n in size)  # the scene's aspect
     if max(win) >= max(size) or min(win) < 8:
         return _scaled(sc, size, rng)
     centre = quads[int(rng.integers(len(quads)))].mean(0) + rng.uniform(-1, 1, 2) * width
