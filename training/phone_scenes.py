@@ -24,13 +24,16 @@ noise, JPEG) of :mod:`training.scenes` apply.
 Ground truth per tile, as :class:`training.scenes.Scene` gives it: ``code``, ``quad`` (clockwise
 from the top-left of the upright face, output pixels), ``rotated`` (the face's up points more than
 45 degrees away from image-up), ``row`` and ``group``; only for tiles at least
-:data:`MIN_VISIBLE` visible (tiles under others or under a finger are left out).
+:data:`MIN_VISIBLE` visible. Tiles partly under others or under a finger (at least
+:data:`MIN_PARTIAL` visible), and tiles cut by the photo's edge, are the scene's ``partial`` quads:
+neither to be found nor to be missed. Each scene draws its faces from one set (:func:`deck`).
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -40,7 +43,8 @@ from training import scenes as _scenes
 from training.clutter import rect_poly
 
 KINDS = ("diagonal", "tray", "rack", "pile", "clutter")
-MIN_VISIBLE = 0.8  # fraction of a tile's face that must show for it to have ground truth
+MIN_VISIBLE = 0.8  # fraction of a tile's face (as drawn) that must show for it to have ground truth
+MIN_PARTIAL = 0.25  # tiles showing less than MIN_VISIBLE but at least this much are "partial"
 
 
 @dataclass
@@ -56,6 +60,15 @@ class Spot:
     row: int
     group: int
     standing: bool = False
+
+
+def deck(rng) -> Callable[[], str]:
+    """Draws from one shuffled set, as a real table does: four of each of the 34 playing tiles, then
+    (a tray holding more than 136) the eight flowers; a scene never shows a fifth copy of a face."""
+    order = [str(c) for c in rng.permutation(np.repeat(_scenes.PLAY_CODES, 4))]
+    order += [str(c) for c in rng.permutation(_scenes.ALL_CODES[34:])]
+    it = iter(order)
+    return lambda: next(it)
 
 
 # --------------------------------------------------------------------------------------------
@@ -134,11 +147,13 @@ def layout_pile(rng, codes_fn) -> list[Spot]:
 
 @dataclass
 class _Canvas:
-    """The table plane being drawn: ``img`` (float32 BGR) and ``ids`` (which tile's face shows at
-    each pixel: its index, -1 for none)."""
+    """The table plane being drawn: ``img`` (float32 BGR), ``ids`` (which tile's face shows at
+    each pixel: its index, -1 for none) and ``drawn`` (each tile's face pixels as drawn, before
+    anything covered them: what "visible" is measured against)."""
 
     img: np.ndarray
     ids: np.ndarray
+    drawn: dict[int, int] = field(default_factory=dict)
 
     def cover(self, poly: np.ndarray) -> None:
         """Mark ``poly`` as covering every tile face under it."""
@@ -165,6 +180,7 @@ def _tile_sprite(face: np.ndarray, mask: np.ndarray, quad: np.ndarray, canvas: _
     roi[:] = f * m + roi * (1 - m)
     ids = canvas.ids[y0:y1, x0:x1]
     ids[m[:, :, 0] > 0.5] = index
+    canvas.drawn[index] = int((m[:, :, 0] > 0.5).sum())
 
 
 def _body(canvas: _Canvas, quad: np.ndarray, thick: float, standing: bool, back_col: np.ndarray, split: float) -> None:
@@ -267,7 +283,7 @@ def make_phone_scene(
         size = (long_side * 3 // 4, long_side) if rng.random() < 0.35 else (long_side, long_side * 3 // 4)
     W, H = size
     aspect = rng.uniform(0.70, 0.80)
-    spots, tray = _spots(kind, rng, aspect, lambda: str(rng.choice(_scenes.PLAY_CODES)))
+    spots, tray = _spots(kind, rng, aspect, deck(rng))
     corners = [rect_poly(p.cx, p.cy, aspect, 1.0, p.angle) for p in spots]
     pts = np.concatenate(corners + ([tray] if tray is not None else []))
     lo, hi = pts.min(0), pts.max(0)
@@ -373,27 +389,33 @@ def _camera(rng, size: tuple[int, int], margin: int, perspective: float | None, 
 
 
 def _photograph(canvas: _Canvas, rng, spots, quads, size, Mg, perspective, degrade) -> _scenes.Scene:
-    """The camera's view of the plane, with ground truth for the tiles that mostly show."""
+    """The camera's view of the plane, with ground truth for the tiles that mostly show; tiles that
+    partly show (:data:`MIN_PARTIAL`, or cut by the photo's edge) are the scene's ``partial``."""
     W, H = size
-    tiles = []
+    tiles, partial = [], []
     for i, (q, p) in enumerate(zip(quads, spots)):
-        area = abs(cv2.contourArea(q))
-        shown = float((canvas.ids == i).sum()) / max(1.0, area)
+        # measured against the face as drawn (its rounded corners never count as hidden)
+        shown = float((canvas.ids == i).sum()) / max(1, canvas.drawn.get(i, 0))
         if shown >= MIN_VISIBLE:
             tiles.append({"code": p.code, "quad": q, "rotated": False, "row": p.row, "group": p.group})
+        elif shown >= MIN_PARTIAL:
+            partial.append(q)
     Hm, warped = _camera(rng, (W, H), Mg, perspective, [t["quad"] for t in tiles])
     img = cv2.warpPerspective(canvas.img, Hm, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    out = []
+    out, cut = [], []
     for t, w in zip(tiles, warped):
         if w[:, 0].min() < 0 or w[:, 1].min() < 0 or w[:, 0].max() > W - 1 or w[:, 1].max() > H - 1:
+            cut.append(w)
             continue
         up = w[0] - w[3]  # the face's up in the photo
         t["rotated"] = bool(abs(math.degrees(math.atan2(up[0], -up[1]))) > 45)
         t["quad"] = [[float(a), float(b)] for a, b in w]
         out.append(t)
+    for q in partial:
+        cut.append(cv2.perspectiveTransform(q.reshape(1, 4, 2).astype(np.float64), Hm).reshape(4, 2))
     if degrade:
         img = _scenes._degrade(img, rng)
     img = np.clip(img, 0, 255).astype(np.uint8)
     if degrade and rng.random() < 0.7:
         img = _scenes._jpeg_roundtrip(img, int(rng.integers(60, 95)))
-    return _scenes.Scene(img, out)
+    return _scenes.Scene(img, out, [[[float(a), float(b)] for a, b in q] for q in cut])

@@ -32,6 +32,10 @@ PLAY_CODES = ALL_CODES[:34]
 class Scene:
     image: np.ndarray  # BGR uint8
     tiles: list[dict] = field(default_factory=list)
+    #: quads (photo pixels) of tiles only partly shown (under other tiles or a finger, or cut by the
+    #: photo's edge): finding one is no false tile and missing one no miss, and the finder's training
+    #: neither rewards nor punishes marking them
+    partial: list[list[list[float]]] = field(default_factory=list)
 
     @property
     def codes(self) -> list[str]:

@@ -22,7 +22,9 @@ kept apart for validation (core F1 and tile recall / precision).
 
 The network is a four-level U-Net (16-24-40-64 channels, stride-2 stem, dilated bottleneck,
 189k parameters, output at half the input resolution); loss = BCE(face) + BCE(core) +
-Dice(core). ONNX export is checked against PyTorch.
+Dice(core), none of it counted on a scene's partly shown tiles (``Scene.partial``: under other tiles
+or a finger, or cut by the photo's edge), where marking a tile is neither right nor wrong. ONNX
+export is checked against PyTorch.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ import math
 import multiprocessing as mp
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import cv2
 import numpy as np
@@ -61,6 +63,27 @@ def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tup
     return face, core
 
 
+def care_mask(partial: list, face: np.ndarray, scale: float) -> np.ndarray:
+    """Where the loss counts (uint8 0/1): everywhere but on the ``partial`` quads (scaled by
+    ``scale``), a tile's own ``face`` always."""
+    care = np.ones(face.shape, np.uint8)
+    for q in partial:
+        cv2.fillPoly(care, [np.round(np.asarray(q, np.float64) * scale * 4).astype(np.int32)], 0, shift=2)
+    care[face > 0] = 1
+    return care
+
+
+class Sample(NamedTuple):
+    """One training photo: BGR uint8, its face, core and care masks (:func:`target_masks`,
+    :func:`care_mask`) and the quads of the tiles it shows whole (for validation)."""
+
+    img: np.ndarray
+    face: np.ndarray
+    core: np.ndarray
+    quads: list
+    care: np.ndarray
+
+
 #: share of the training photos drawn by :func:`training.phone_scenes.make_phone_scene` (set by
 #: ``--phone-share`` before the photos are rendered; 0 renders only :func:`training.scenes.make_scene`)
 PHONE_SHARE = {"value": 0.5}
@@ -72,8 +95,8 @@ PHONE_SHARE = {"value": 0.5}
 ZOOM_SHARE = {"value": 0.0}
 
 
-def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
-    """One training photo (BGR uint8 at 448-832 px long side), its face/core masks and quads: a
+def make_sample(seed: int) -> Sample:
+    """One training photo (BGR uint8 at 448-832 px long side), its masks and quads: a
     phone-like photo (:mod:`training.phone_scenes`: rows at an angle, trays, racks, piles, clutter on
     real backgrounds) for a :data:`PHONE_SHARE` of the seeds, else a :func:`training.scenes.make_scene`
     hand, block of rows, close-up or standing hand."""
@@ -109,15 +132,15 @@ def make_sample(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, list]:
     return finish(_scenes.make_scene(rng, size=size, **kw), size, rng)
 
 
-def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
-    """The scene's photo scaled to 448-832 px on the long side, its face/core masks and quads."""
+def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator) -> Sample:
+    """The scene's photo scaled to 448-832 px on the long side, its masks and quads."""
     target_long = int(rng.integers(448, 833))
     s = target_long / max(size)
     w, h = int(round(size[0] * s)), int(round(size[1] * s))
     img = cv2.resize(sc.image, (w, h), interpolation=cv2.INTER_AREA)
     face, core = target_masks(sc.tiles, (h, w), s)
     quads = [np.asarray(t["quad"], np.float32) * s for t in sc.tiles]
-    return img, face, core, quads
+    return Sample(img, face, core, quads, care_mask(sc.partial, face, s))
 
 
 MAX_UPSCALE = 2.2  # a close-up enlarges the rendered scene at most this much
@@ -127,7 +150,7 @@ MAX_UPSCALE = 2.2  # a close-up enlarges the rendered scene at most this much
 SMALL_CLOSEUP_SHARE = 0.5
 
 
-def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
+def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator) -> Sample:
     """A frame-filling close-up cut from the scene: a window around one of its tiles, scaled to
     448-832 px on the long side so its tiles come out 64-150 px wide, or (a :data:`SMALL_CLOSEUP_SHARE`)
     to 128-448 px with tiles 24-64 px wide (tiles cut by the window's edge
@@ -156,7 +179,8 @@ def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator):
     face, core = target_masks(shifted, (h, w), s)
     kept = [((q - (x0, y0)) * s).astype(np.float32) for q in quads]
     kept = [q for q in kept if q[:, 0].min() >= 0 and q[:, 1].min() >= 0 and q[:, 0].max() <= w and q[:, 1].max() <= h]
-    return img, face, core, kept
+    care = care_mask([np.asarray(q, np.float64) - (x0, y0) for q in sc.partial], face, s)
+    return Sample(img, face, core, kept, care)
 
 
 def _gen(seeds):
@@ -220,31 +244,35 @@ def build_model():
 # batches
 
 
-def _augment(img, face, core, rng):
+def _augment(img, face, core, care, rng):
     k = int(rng.integers(0, 4))
     if k:
-        img, face, core = (np.rot90(a, k).copy() for a in (img, face, core))
+        img, face, core, care = (np.rot90(a, k).copy() for a in (img, face, core, care))
     if rng.random() < 0.5:
-        img, face, core = (a[:, ::-1].copy() for a in (img, face, core))
+        img, face, core, care = (a[:, ::-1].copy() for a in (img, face, core, care))
     img = img.astype(np.float32)
     img = img * rng.uniform(0.75, 1.25, 3)[None, None, :] + rng.uniform(-25, 25)
     if rng.random() < 0.3:
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
-    return np.clip(img, 0, 255), face, core
+    return np.clip(img, 0, 255), face, core, care
 
 
-def make_batch(data, rng, batch: int, patch: int):
+def make_batch(data: list[Sample], rng, batch: int, patch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Random patches: inputs, (face, core) targets and the loss weights (the care mask) at half
+    the patch's resolution."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
     ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
+    ws = np.ones((batch, 1, patch // 2, patch // 2), np.float32)
     for b in range(batch):
-        img, face, core, _ = data[int(rng.integers(len(data)))]
-        img, face, core = _augment(img, face, core, rng)
+        sample = data[int(rng.integers(len(data)))]
+        img, face, core, care = _augment(sample.img, sample.face, sample.core, sample.care, rng)
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
         if (ph, pw) != (h, w):  # pad small photos with mid-grey: zero after normalize, as at inference
             img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=(127.5, 127.5, 127.5))
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
+            care = cv2.copyMakeBorder(care, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=1)
         # half the patches centred on tiles, half anywhere
         if rng.random() < 0.6 and face.any():
             ys_, xs_ = np.nonzero(face[::4, ::4])
@@ -258,7 +286,8 @@ def make_batch(data, rng, batch: int, patch: int):
         xs[b] = normalize(img[sl]).transpose(2, 0, 1)
         for ci, m in enumerate((face, core)):
             ys[b, ci] = cv2.resize(m[sl].astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
-    return xs, ys
+        ws[b, 0] = cv2.resize(care[sl].astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
+    return xs, ys, ws
 
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
@@ -280,7 +309,8 @@ def validate(model, val, max_items: int = 200, min_support: float | None = None)
     model.eval()
     n_gt = n_pred = n_hit = 0
     with torch.no_grad():
-        for img, _face, _core, quads in val[:max_items]:
+        for sample in val[:max_items]:
+            img, quads = sample.img, sample.quads
             x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
             out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
             pred = instances_from_maps(out[0], out[1], scale=2.0, min_support=min_support)
@@ -414,7 +444,8 @@ def _arguments(argv) -> argparse.Namespace:
 
 
 def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: float, cache: Path):
-    """Train ``model`` on random patches of ``data`` (BCE on both maps plus Dice on the core map),
+    """Train ``model`` on random patches of ``data`` (BCE on both maps plus Dice on the core map,
+    weighted by the care mask),
     AdamW with a short warm-up and a cosine schedule over ``max(steps done, time used)`` within
     ``train_budget`` seconds; validated and saved to ``cache`` every 1000 steps. Returns the steps
     done, the validation log and the seconds spent."""
@@ -436,11 +467,11 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             lr *= (step + 1) / 100
         for g in opt.param_groups:
             g["lr"] = lr
-        xb, yb = make_batch(data, rng, a.batch, a.patch)
-        x, y = torch.from_numpy(xb), torch.from_numpy(yb)
+        xb, yb, wb = make_batch(data, rng, a.batch, a.patch)
+        x, y, wt = torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
         logits = model(x)
-        bce = F.binary_cross_entropy_with_logits(logits, y)
-        pc = torch.sigmoid(logits[:, 1])
+        bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)
+        pc = torch.sigmoid(logits[:, 1]) * wt[:, 0]
         inter = (pc * y[:, 1]).sum()
         dice = 1 - (2 * inter + 1) / (pc.sum() + y[:, 1].sum() + 1)
         loss = 2 * bce + dice

@@ -85,6 +85,46 @@ def test_covered_tiles_have_no_ground_truth():
     )
     sc = phone_scenes._photograph(canvas, rng, spots, quads, (W, H), Mg, 0.0, False)
     assert [t["code"] for t in sc.tiles] == ["2m", "3m"]
+    assert sc.partial == []  # the first tile shows nothing at all: it is not even partly there
+
+
+@pytest.mark.parametrize("covered, kept", [(0.0, True), (0.18, True), (0.3, False)])
+def test_visible_share_is_measured_against_the_face_as_drawn(covered, kept):
+    # one tile alone; a bar (a rack's front edge) hides the lowest ``covered`` of its face. The
+    # face's rounded corners are not "hidden": a tile missing only its feet still has ground truth
+    W, H, Mg, unit = 400, 300, 80, 100.0
+    canvas = phone_scenes._Canvas(
+        np.full((H + 2 * Mg, W + 2 * Mg, 3), 90, np.float32), np.full((H + 2 * Mg, W + 2 * Mg), -1, np.int32)
+    )
+    spots = [phone_scenes.Spot("1m", 280.0, 230.0, 0.0, 0, 0, standing=True)]
+    quads = [clutter.rect_poly(p.cx, p.cy, 0.75 * unit, unit, p.angle) for p in spots]
+    rng = np.random.default_rng(0)
+    phone_scenes._draw_tiles(
+        canvas, rng, spots, quads, unit, np.array([40, 140, 40], np.float32), scenes._placeholder_face
+    )
+    if covered:
+        canvas.cover(clutter.rect_poly(280.0, 280.0 - covered * unit / 2, 2 * unit, covered * unit, 0.0))
+    sc = phone_scenes._photograph(canvas, rng, spots, quads, (W, H), Mg, 0.0, False)
+    assert [t["code"] for t in sc.tiles] == (["1m"] if kept else [])
+    # a tile that partly shows is neither a tile to find nor background
+    assert len(sc.partial) == (0 if kept else 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_scene_draws_from_one_set(seed):
+    # four of each playing tile; a tray of more than 136 tiles holds the eight flowers too
+    rng = np.random.default_rng(seed)
+    draw = phone_scenes.deck(rng)
+    codes = [draw() for _ in range(144)]
+    assert sorted(codes) == sorted(list(scenes.PLAY_CODES) * 4 + scenes.ALL_CODES[34:])
+    assert all(c[1] != "f" for c in codes[:136])
+    with pytest.raises(StopIteration):
+        draw()
+    for kind in phone_scenes.KINDS:
+        counts = {}
+        for t in _scene(seed, kind).tiles:
+            counts[t["code"]] = counts.get(t["code"], 0) + 1
+        assert max(v for c, v in counts.items() if c != "back") <= 4
 
 
 def test_clutter_alone_has_no_tiles():

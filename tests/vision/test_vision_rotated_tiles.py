@@ -73,3 +73,21 @@ def test_quads_follow_turned_tiles_and_crops_come_upright(kind, seed):
         assert "top" in bands or "bottom" in bands, "a crop shows the face upright (or upside down)"
         if _up_angle(sc.tiles[g]["quad"]) < 40:  # turned less than 45 degrees: the first guess is upright
             assert bands[0] == "top", (_up_angle(sc.tiles[g]["quad"]), bands)
+
+
+def test_finds_on_partly_shown_tiles_are_neither_found_nor_false():
+    """The benchmark leaves out a find that lies mostly on a partly shown tile (``Scene.partial``):
+    the scene shows it, but not enough to be a tile that must be found."""
+    from types import SimpleNamespace
+
+    from training.evaluate import _ignored, on_partial
+
+    partial = [[[100.0, 100.0], [160.0, 100.0], [160.0, 180.0], [100.0, 180.0]]]
+    inside = [[105.0, 110.0], [155.0, 110.0], [155.0, 175.0], [105.0, 175.0]]
+    beside = [[200.0, 100.0], [260.0, 100.0], [260.0, 180.0], [200.0, 180.0]]
+    straddling = [[140.0, 100.0], [200.0, 100.0], [200.0, 180.0], [140.0, 180.0]]
+    assert on_partial(inside, partial) and not on_partial(beside, partial)
+    assert not on_partial(straddling, partial)  # a third on it: a false tile still
+    sc = SimpleNamespace(partial=partial)
+    assert _ignored([], [inside, beside], sc) == {0}
+    assert _ignored([(0, 0, 0.9)], [inside, beside], sc) == set()  # matched to a tile: counted

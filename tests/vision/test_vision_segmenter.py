@@ -275,7 +275,37 @@ def test_training_close_ups_show_tiles_larger_than_the_other_photos():
     for seed in range(6):
         rng = np.random.default_rng(seed)
         sc = scenes.make_scene(seed, size=(1000, 750), face_fn=scenes._placeholder_face, fill=0.95)
-        img, face, core, quads = _zoomed(sc, (1000, 750), rng)
-        assert face.shape == core.shape == img.shape[:2] and not (core & (1 - face)).any()
+        img, face, core, quads, care = _zoomed(sc, (1000, 750), rng)
+        assert face.shape == core.shape == care.shape == img.shape[:2] and not (core & (1 - face)).any()
         sizes += [min(np.ptp(q[:, 0]), np.ptp(q[:, 1])) for q in quads]
     assert sizes and 24 <= np.median(sizes) <= 150 and max(sizes) > 60
+
+
+def test_partly_shown_tiles_do_not_count_in_training():
+    """A scene's partial tiles (``Scene.partial``) are left out of the loss (care 0), except where a
+    whole tile's face lies: that always counts."""
+    from training.train_segmenter import care_mask, target_masks
+
+    whole = {"quad": [[10.0, 10.0], [40.0, 10.0], [40.0, 50.0], [10.0, 50.0]]}
+    partial = [[[30.0, 20.0], [70.0, 20.0], [70.0, 60.0], [30.0, 60.0]]]
+    face, _core = target_masks([whole], (80, 100), 0.5)
+    care = care_mask(partial, face, 0.5)
+    assert care.shape == face.shape and care.dtype == np.uint8
+    assert care[20, 30] == 0 and care[5, 5] == 1  # on the partial tile / on the table
+    assert care[face > 0].all()  # where it overlaps the whole tile, the whole tile counts
+
+
+def test_training_batches_weigh_partly_shown_tiles_zero():
+    from training.phone_scenes import make_phone_scene
+    from training.train_segmenter import _scaled, make_batch
+
+    for seed in range(40):
+        sc = make_phone_scene(seed, "pile", size=(640, 480), face_fn=scenes._placeholder_face)
+        if sc.partial:
+            break
+    assert sc.partial, "piles have tiles partly under others"
+    sample = _scaled(sc, (640, 480), np.random.default_rng(0))
+    assert (sample.care == 0).any() and sample.care[sample.face > 0].all()
+    _x, y, w = make_batch([sample], np.random.default_rng(1), 4, 128)
+    assert w.shape == (4, 1, 64, 64) and w.min() >= 0 and w.max() <= 1
+    assert not ((w[:, 0] < 0.01) & (y[:, 0] > 0.99)).any()  # a whole tile's face is never ignored
