@@ -465,6 +465,13 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--negatives", type=int, default=2000, help="'not a tile' crops seen per epoch")
     ap.add_argument(
+        "--phone-crops",
+        type=int,
+        default=0,
+        help="phone-like scenes whose tiles are cut, as the recogniser cuts them, into extra training "
+        "crops (training.phone_crops; 0: none)",
+    )
+    ap.add_argument(
         "--distill",
         type=float,
         default=0.0,
@@ -519,6 +526,7 @@ class _Tiles:
     Xn: np.ndarray
     Xnv: np.ndarray
     neg_record: dict
+    phone_record: dict | None = None
 
 
 def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
@@ -549,8 +557,19 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
     Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
+    phone_record = None
+    if a.phone_crops > 0:
+        from training.phone_crops import phone_tile_crops
+
+        t0 = time.time()
+        Xp, codes, phone_record = phone_tile_crops(a.phone_crops, (INPUT_W, INPUT_H))
+        Xs = np.concatenate([Xs, Xp])
+        ys = np.concatenate([ys, np.array([CLASSES.index(c) for c in codes], np.int64)])
+        print(f"cut {len(Xp)} tile crops from {a.phone_crops} phone-like photos in {time.time() - t0:.0f}s", flush=True)
     Xn, Xnv, rec = _load_negatives(data, faces, a.featureless_std)
-    return _Tiles(art, split, tr_names, ho_names, Xr, yr, Xrv, yrv, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec)
+    return _Tiles(
+        art, split, tr_names, ho_names, Xr, yr, Xrv, yrv, Xho, yho, Xs, ys, Xsv, ysv, Xn, Xnv, rec, phone_record
+    )
 
 
 NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v2.npz"
@@ -821,6 +840,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 f"{negatives.TILE_MARGIN} tile widths), synthetic clutter (training.negative_crops)",
             },
             "synthetic_train_tiles": int(len(d.Xs)),
+            **({"phone_photo_crops": d.phone_record} if d.phone_record else {}),
             "real_train_crops": int(len(d.tr_names)),
             "real_val_crops": int(len(d.yrv)),
             "real_source": "camerash-mahjong-dataset tiles-resized (labelled crops), minus held-out sets",
