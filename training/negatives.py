@@ -300,7 +300,7 @@ def _on_tile_fraction(quad: np.ndarray, tiles: list[np.ndarray], shape) -> float
 
 
 def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[np.ndarray]:
-    """The finders' proposals off every tile (:data:`OFF_TILE`) on ``n_scenes`` phone-like scenes
+    """The finders' proposals off every tile, whole or partly shown (:data:`OFF_TILE`), on ``n_scenes`` phone-like scenes
     of every kind (seeds ``seed0`` on, never the benchmark's), as crops. Real tables are cut only
     from the training part of the background photos (:func:`is_heldout_background`)."""
     from training import backgrounds
@@ -313,7 +313,8 @@ def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[
         rng = np.random.default_rng(seed0 + i)
         size = (1600, 1200) if i % 2 else (1200, 1600)
         sc = make_phone_scene(rng, KINDS[i % len(KINDS)], size=size, tables=tables)
-        tiles = [np.asarray(t["quad"], np.float32) for t in sc.tiles]
+        # a find on a partly shown tile (under another, cut by the edge) is not a clean negative
+        tiles = [np.asarray(q, np.float32) for q in [t["quad"] for t in sc.tiles] + sc.partial]
         for finder in ("learned", "classical"):
             try:
                 cands = find_candidates(sc.image, finder=finder)
