@@ -300,9 +300,10 @@ def _on_tile_fraction(quad: np.ndarray, tiles: list[np.ndarray], shape) -> float
 
 
 def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[np.ndarray]:
-    """The finders' proposals off every tile, whole or partly shown (:data:`OFF_TILE`), on ``n_scenes`` phone-like scenes
-    of every kind (seeds ``seed0`` on, never the benchmark's), as crops. Real tables are cut only
-    from the training part of the background photos (:func:`is_heldout_background`)."""
+    """The finders' proposals off every tile, whole or partly shown (:data:`OFF_TILE`), on
+    ``n_scenes`` phone-like scenes of every kind (seeds ``seed0`` on, never the benchmark's), as
+    crops. Real tables are cut only from the training part of the background photos
+    (:func:`is_heldout_background`)."""
     from training import backgrounds
     from training.phone_scenes import KINDS, make_phone_scene
     from vision.finders import find_candidates
