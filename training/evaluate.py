@@ -305,7 +305,6 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
             codes, quads, dt = detector.detect(data)
             pairs = match_quads(gt_q, quads, thr=0.3)  # axis-aligned boxes: looser IoU
             ignored = _ignored(pairs, quads, sc)
-            codes = [c for i, c in enumerate(codes) if i not in ignored]
             # the detector has no flower classes: count them as unreadable for it
             row = {
                 "name": name,
@@ -314,7 +313,7 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
                 "found": len(pairs),
                 "read": sum(gt_c[g] == codes[p] for g, p, _ in pairs),
                 "ms": dt,
-                **sequence_scores(gt_c, codes),
+                **sequence_scores(gt_c, [c for i, c in enumerate(codes) if i not in ignored]),
             }
             row["exact_photo"] = row["read"] == len(gt_q) and row["n_pred"] == len(gt_q)
             res["detector"].append(row)

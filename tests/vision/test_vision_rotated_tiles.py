@@ -91,3 +91,22 @@ def test_finds_on_partly_shown_tiles_are_neither_found_nor_false():
     sc = SimpleNamespace(partial=partial)
     assert _ignored([], [inside, beside], sc) == {0}
     assert _ignored([(0, 0, 0.9)], [inside, beside], sc) == set()  # matched to a tile: counted
+
+
+def test_the_detector_is_scored_with_the_same_partly_shown_rule():
+    """A compared system's find on a partly shown tile is left out too, and its reading of the
+    tiles it matched still counts (indices of the unfiltered finds)."""
+    from types import SimpleNamespace
+
+    from training.evaluate import eval_scenes
+
+    tile = [[200.0, 100.0], [260.0, 100.0], [260.0, 180.0], [200.0, 180.0]]
+    partial = [[100.0, 100.0], [160.0, 100.0], [160.0, 180.0], [100.0, 180.0]]
+    sc = SimpleNamespace(tiles=[{"quad": tile, "code": "5p"}], codes=["5p"], partial=[partial])
+
+    class Detector:
+        def detect(self, data):  # the partly shown tile first: the matched find is second
+            return ["1m", "5p"], [partial, tile], 1.0
+
+    row = eval_scenes([("one", b"", sc)], detector=Detector(), finders={})["detector"][0]
+    assert (row["n_pred"], row["found"], row["read"], row["exact_photo"]) == (1, 1, 1, True)
