@@ -323,8 +323,7 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
 def _ignored(pairs, pred_quads, sc) -> set[int]:
     """The predictions matched to no tile that lie on a partly shown one (:func:`on_partial`)."""
     matched = {p for _g, p, _v in pairs}
-    partial = getattr(sc, "partial", [])
-    return {i for i, q in enumerate(pred_quads) if i not in matched and on_partial(q, partial)}
+    return {i for i, q in enumerate(pred_quads) if i not in matched and on_partial(q, sc.partial)}
 
 
 def _score_scene(name, data, sc, gt_q, gt_c, classifier, finder) -> dict:

@@ -8,8 +8,8 @@ quadrilateral that is never exactly the tile's. :func:`phone_tile_crops` cuts su
 ground-truth tile of a scene (faces and backs; a tile at least
 :data:`training.phone_scenes.MIN_VISIBLE` visible), its quad's corners moved as a finder's are
 (:data:`CORNER_JITTER` of the tile's height each, the whole quad grown or shrunk by
-:data:`SCALE_JITTER`), rectified upright (:func:`vision.finders.geometry.rectify`) at the height
-the recogniser would use, then resized to the classifier's input. Scenes use seeds from
+:data:`SCALE_JITTER`), cut upright as the recogniser cuts a candidate
+(:func:`vision.finders.geometry.with_crops`), then resized to the classifier's input. Scenes use seeds from
 :data:`PHONE_CROP_SEED0` (the benchmark's b4-b8 use 9000-9499, the "not a tile" crops
 30000-30059) and only the training part of the background photos.
 """
@@ -43,7 +43,8 @@ def crops_of_scene(image: np.ndarray, tiles: list[dict], rng: np.random.Generato
     """Upright crops (``size`` = (width, height)) of up to :data:`MAX_PER_SCENE` of ``tiles`` (ground
     truth in ``image`` pixels), from ``image`` scaled to the recogniser's working size; and their
     codes."""
-    from vision.finders.geometry import CROP_MAX_H, rectify
+    from vision.finders.candidate import Candidate
+    from vision.finders.geometry import with_crops
     from vision.photo import WORK_MAX, WORK_MIN
 
     s = min(1.0, float(rng.integers(WORK_MIN, WORK_MAX + 1)) / max(image.shape[:2]))
@@ -52,10 +53,7 @@ def crops_of_scene(image: np.ndarray, tiles: list[dict], rng: np.random.Generato
     crops, codes = [], []
     for i in pick:
         q = jittered_quad(np.asarray(tiles[i]["quad"], np.float32) * s, rng)
-        side_a, side_b = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
-        ch = int(np.clip(side_b, 24, CROP_MAX_H))
-        cw = max(12, int(round(ch * side_a / max(side_b, 1.0))))
-        crop = rectify(work, q, cw, ch)
+        crop = with_crops(work, Candidate(quad=q)).crops[0][1]  # upright, as the recogniser cuts it
         crops.append(cv2.resize(crop, size, interpolation=cv2.INTER_AREA))
         codes.append(str(tiles[i]["code"]))
     return crops, codes
