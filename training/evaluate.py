@@ -57,13 +57,21 @@ DETECTOR_MAP = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "
 # metrics
 
 
+def quad_intersection(a, b) -> float:
+    """The area two convex quads share (0 when OpenCV cannot intersect them)."""
+    try:
+        inter, _ = cv2.intersectConvexConvex(
+            np.asarray(a, np.float32).reshape(4, 2), np.asarray(b, np.float32).reshape(4, 2)
+        )
+    except cv2.error:
+        return 0.0
+    return float(inter)
+
+
 def quad_iou(a, b) -> float:
     a = np.asarray(a, np.float32).reshape(4, 2)
     b = np.asarray(b, np.float32).reshape(4, 2)
-    try:
-        inter, _ = cv2.intersectConvexConvex(a, b)
-    except cv2.error:
-        return 0.0
+    inter = quad_intersection(a, b)
     union = abs(cv2.contourArea(a)) + abs(cv2.contourArea(b)) - inter
     return float(inter / union) if union > 0 else 0.0
 
@@ -71,16 +79,8 @@ def quad_iou(a, b) -> float:
 def on_partial(pred_quad, partial: list, share: float = 0.5) -> bool:
     """Whether at least ``share`` of ``pred_quad`` lies on one of a scene's partly shown tiles
     (``Scene.partial``): such a find is neither a tile found nor a false tile."""
-    p = np.asarray(pred_quad, np.float32).reshape(4, 2)
-    area = abs(cv2.contourArea(p))
-    for q in partial:
-        try:
-            inter, _ = cv2.intersectConvexConvex(p, np.asarray(q, np.float32).reshape(4, 2))
-        except cv2.error:
-            continue
-        if area > 0 and inter / area >= share:
-            return True
-    return False
+    area = abs(cv2.contourArea(np.asarray(pred_quad, np.float32).reshape(4, 2)))
+    return area > 0 and any(quad_intersection(pred_quad, q) / area >= share for q in partial)
 
 
 def match_quads(gt_quads, pred_quads, thr: float = 0.5) -> list[tuple[int, int, float]]:
