@@ -10,6 +10,7 @@ it is squarish (:data:`AMBIGUOUS_RATIO`), that the classifier must settle which 
 from __future__ import annotations
 
 import dataclasses
+import math
 
 import cv2
 import numpy as np
@@ -23,23 +24,22 @@ CROP_MAX_H = 160  # crops are at most this high (and at least 24 px)
 
 
 def order_quad(pts: np.ndarray) -> np.ndarray:
-    """Order 4 points clockwise starting at the top-left, with 'up' as close to image-up as possible."""
+    """Order 4 points clockwise starting at the top-left, with 'up' as close to image-up as possible:
+    of the four starts, the one whose edge 0->1 points right, is the most horizontal and, between two
+    as horizontal, lies higher."""
     pts = np.asarray(pts, np.float32).reshape(4, 2)
-    c = pts.mean(axis=0)
-    ang = np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0])
-    pts = pts[np.argsort(ang)]  # clockwise in image coords (y down)
-    # choose the start so that edge 0->1 is the top edge: most horizontal edge pair, the upper one
-    best, best_s = 0, None
-    for s in range(4):
-        q = np.roll(pts, -s, axis=0)
-        top = q[1] - q[0]
-        if top[0] <= 0:
-            continue
-        angle = abs(np.arctan2(top[1], top[0]))
-        key = (angle, (q[0, 1] + q[1, 1]) / 2)
-        if best_s is None or key < best_s:
-            best, best_s = s, key
-    return np.roll(pts, -best, axis=0)
+    xy = pts.tolist()  # (plain floats: four points are cheaper without numpy's per-call cost)
+    cx, cy = sum(p[0] for p in xy) / 4, sum(p[1] for p in xy) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))  # clockwise (y down)
+    xy = [xy[i] for i in order]
+
+    def key(s: int) -> tuple[float, float]:  # edge s runs from corner s to corner s + 1
+        (x0, y0), (x1, y1) = xy[s], xy[(s + 1) % 4]
+        return abs(math.atan2(y1 - y0, x1 - x0)), (y0 + y1) / 2
+
+    starts = [s for s in range(4) if xy[(s + 1) % 4][0] - xy[s][0] > 0]
+    best = min(starts, key=key) if starts else 0
+    return np.roll(pts[order], -best, axis=0)
 
 
 def aspect_score(ratio: float, lying: bool) -> float:
@@ -73,9 +73,12 @@ def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.nda
 
 
 def with_crops(img: np.ndarray, cd: Candidate) -> Candidate:
-    """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter both
-    ways for a lying one (a tile may lie either way round); all three for an ambiguous one. The
-    geometric guess comes first, so that it wins a tie (no classifier)."""
+    """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter
+    clockwise for a lying one; both for an ambiguous one, the geometric guess first (so that it wins
+    a tie, with no classifier).
+
+    A lying tile may lie either way round, but one quarter turn is enough: the other is its
+    half-turn, which the classifier reads with every crop (:mod:`vision.classifier`)."""
     q = cd.quad
     side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
@@ -85,12 +88,10 @@ def with_crops(img: np.ndarray, cd: Candidate) -> Candidate:
         cw = max(12, int(round(ch * side_a / max(side_b, 1))))
         crops.append((0, rectify(img, q, cw, ch)))
     if cd.lying or cd.ambiguous:
-        # lying: the face's height runs along the image's horizontal edge
+        # lying: the face's height runs along the image's horizontal edge; turned clockwise on the
+        # table (face top points right), the upright top-left is the quad's top-right
         ch = int(np.clip(side_a, 24, CROP_MAX_H))
         cw = max(12, int(round(ch * side_b / max(side_a, 1))))
-        # rotated clockwise on the table (face top points right): upright top-left = quad's top-right
-        q_cw = np.roll(q, -1, axis=0)
-        q_ccw = np.roll(q, 1, axis=0)
-        lying = [(90, rectify(img, q_cw, cw, ch)), (-90, rectify(img, q_ccw, cw, ch))]
-        crops = lying + crops if cd.lying else crops + lying
+        lying = (90, rectify(img, np.roll(q, -1, axis=0), cw, ch))
+        crops.insert(0 if cd.lying else 1, lying)
     return dataclasses.replace(cd, crops=tuple(crops))

@@ -145,6 +145,11 @@ def instances_from_maps(
 
     A tile whose quad the face map supports less than ``min_support`` (mean probability; default
     :func:`min_face_support`) is left out."""
+    return _supported(face, scale, _cores(face, core, scale), min_support)
+
+
+def _cores(face: np.ndarray, core: np.ndarray, scale: float) -> list[LearnedTile]:
+    """Every core's tile (:func:`instances_from_maps`), before the face support is asked."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
     if n <= 1:
@@ -186,8 +191,14 @@ def instances_from_maps(
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
             out.append(_tile(order_quad(box * scale), group))
+    return out
+
+
+def _supported(face: np.ndarray, scale: float, tiles: list[LearnedTile], min_support: float | None) -> list[LearnedTile]:
+    """``tiles`` that the face map supports at least ``min_support`` (default
+    :func:`min_face_support`; 0 keeps all without measuring), with their regions' tile counts."""
     min_support = min_face_support() if min_support is None else min_support
-    out = [t for t in out if _face_support(face, t.quad / scale) >= min_support]
+    out = tiles if min_support <= 0 else [t for t in tiles if _face_support(face, t.quad / scale) >= min_support]
     sizes: dict[int, int] = {}
     for t in out:
         sizes[t.group] = sizes.get(t.group, 0) + 1
@@ -241,11 +252,12 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     h, w = img.shape[:2]
     long_ = INPUT_LONG
     maps = predict_maps(img, long_)
+    cores = _cores(*maps)
     checked = False
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
-        inst = instances_from_maps(*maps, min_support=0.0)
+        inst = _supported(maps[0], maps[2], cores, 0.0)
         width = tile_width(inst) * long_ / max(h, w)
         if not inst:
             break
@@ -258,17 +270,19 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
             # the size those pieces would measure half as wide, whole tiles measure wider
             checked = True
             half = predict_maps(img, long_ // 2)
-            half_inst = instances_from_maps(*half, min_support=0.0)
+            half_cores = _cores(*half)
+            half_inst = _supported(half[0], half[2], half_cores, 0.0)
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
             if not half_inst or half_width < FRAGMENT_RATIO * width:
                 break
-            long_, maps, width = long_ // 2, half, half_width  # and on to the size they want
+            long_, maps, cores, width = long_ // 2, half, half_cores, half_width  # and on to the size they want
         new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
         long_ = new
         maps = predict_maps(img, long_)
-    return instances_from_maps(*maps), maps
+        cores = _cores(*maps)
+    return _supported(maps[0], maps[2], cores, None), maps
 
 
 def candidates(img: np.ndarray, debug: dict | None = None) -> list[Candidate]:
