@@ -194,7 +194,9 @@ def _cores(face: np.ndarray, core: np.ndarray, scale: float) -> list[LearnedTile
     return out
 
 
-def _supported(face: np.ndarray, scale: float, tiles: list[LearnedTile], min_support: float | None) -> list[LearnedTile]:
+def _supported(
+    face: np.ndarray, scale: float, tiles: list[LearnedTile], min_support: float | None
+) -> list[LearnedTile]:
     """``tiles`` that the face map supports at least ``min_support`` (default
     :func:`min_face_support`; 0 keeps all without measuring), with their regions' tile counts."""
     min_support = min_face_support() if min_support is None else min_support
