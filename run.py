@@ -17,6 +17,9 @@ Commands:
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]
                     retrain the learned tile finder on the CPU (``python -m training.train_segmenter``)
+  quantize [ARGS...]
+                    write the int8 copies of the finder and the classifier that the recogniser runs, and
+                    recalibrate the classifier (``python -m training.quantize``); after retraining either
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ EXTRAS = {
     "check": "[dev,check]",
     "train": "[train]",
     "train-segmenter": "[train]",
+    "quantize": "[train]",
 }
 
 # rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra tile faces for training
@@ -119,10 +123,12 @@ def main(argv: list[str]) -> int:
             print(f"[run.py] {' '.join(step)}", flush=True)
             code |= subprocess.call([str(BIN / step[0]), *step[1:]], cwd=ROOT)
         return code
-    elif command in ("train", "train-segmenter"):
+    elif command in ("train", "train-segmenter", "quantize"):
         if not shutil.which("rsvg-convert"):
             apt_install(TRAIN_DEBS, "training (artwork rendering)")
-        module = "training.train_classifier" if command == "train" else "training.train_segmenter"
+        module = {"train": "training.train_classifier", "train-segmenter": "training.train_segmenter"}.get(
+            command, "training.quantize"
+        )
         args = [str(PY), "-m", module, *rest]
     else:  # bench
         split = next((i for i, arg in enumerate(rest) if arg.startswith("-")), len(rest))

@@ -51,6 +51,7 @@ def calibrate(models: Path, data: Path) -> dict:
     thr = calibration.sure_threshold(conf, right)
     prec, n = calibration.sure_precision(conf, right, thr)
     cal = {
+        "network": Path(str(clf.model_path)).name,  # the file that runs (an int8 copy where one ships)
         "temperature": temp,
         "sure_threshold": thr,
         "sure_precision_heldout": round(prec, 4),

@@ -948,6 +948,7 @@ def main(argv=None) -> int:
     versions = {"torch": torch.__version__, "onnx": onnx.__version__, "opset": 17}
     with open(out / "tile_classifier.json", "w") as f:
         json.dump(_metadata(a, d, nparams, run, acc, versions), f, indent=2)
+    (out / "tile_classifier.int8.onnx").unlink(missing_ok=True)  # the old network's: python3 run.py quantize
     print(
         f"wrote {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB) and tile_classifier.json; "
         f"total {time.time() - t_start:.0f}s"

@@ -592,6 +592,7 @@ def main(argv=None) -> int:
     validation = {"final": v, "during": log, "onnx_max_abs_diff": diff}
     meta = _metadata(a, len(val), run, validation, torch.__version__)
     (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))
+    (out / f"{MODEL_NAME}.int8.onnx").unlink(missing_ok=True)  # the old network's: python3 run.py quantize
     print(f"total {time.time() - t_start:.0f} s")
     return 0
 

@@ -71,7 +71,7 @@ class TileClassifier:
         name: str = MODEL_NAME,
     ):
         directory = _directory(model_dir_)
-        self.model_path = onnx_model.model_file(name, ".onnx", directory)
+        self.model_path = onnx_model.runtime_file(name, directory)
         self.metadata: dict = onnx_model.metadata(name, directory)
         self.classes: list[str] = list(self.metadata["classes"])
         inp = self.metadata["input"]

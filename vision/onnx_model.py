@@ -7,6 +7,11 @@ package data of the top-level ``models`` package: ``<name>.onnx`` and its metada
 retrained models), else in the installed ``models`` package (a source checkout and a wheel install
 alike, through :func:`importlib.resources.files`).
 
+A network trained and exported in float32 may also ship an int8 copy for the CPU (made by
+``python3 run.py quantize``, see :mod:`training.quantize`), named in its metadata as
+``runtime.file``: :func:`runtime_file` picks it, unless ``$MJC_FLOAT_MODELS`` is set (to compare
+the two). The float file stays the training artefact (training continues from it).
+
 :func:`session` creates an onnxruntime session lazily, once per model file, under a lock (two
 requests arriving together share one session); onnxruntime's ``run`` is itself thread-safe.
 """
@@ -28,6 +33,8 @@ if TYPE_CHECKING:
         from importlib.abc import Traversable
 
 ENV_DIR = "MJC_MODEL_DIR"
+#: set (to anything but empty) to run the float networks even where an int8 copy ships
+ENV_FLOAT = "MJC_FLOAT_MODELS"
 #: onnxruntime threads per session (the table's machine may be a 2-core box)
 INTRA_OP_THREADS = 2
 
@@ -58,11 +65,21 @@ def metadata(name: str, directory: Traversable | None = None) -> dict:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
 
+def runtime_file(name: str, directory: Traversable | None = None) -> Traversable:
+    """The network file that runs for ``name``: the int8 copy its metadata names as
+    ``runtime.file`` where it ships (and ``$MJC_FLOAT_MODELS`` is not set), else ``<name>.onnx``."""
+    directory = directory if directory is not None else model_dir()
+    copy = (metadata(name, directory).get("runtime") or {}).get("file")
+    if copy and not os.environ.get(ENV_FLOAT) and (directory / copy).is_file():
+        return directory / copy
+    return model_file(name, ".onnx", directory)
+
+
 def session(name: str, directory: Traversable | None = None) -> Any:
-    """The process-wide onnxruntime session of ``<name>.onnx`` in ``directory`` (default
-    :func:`model_dir`), created on first use: CPU only, :data:`INTRA_OP_THREADS` threads, all graph
-    optimisations."""
-    path = model_file(name, ".onnx", directory)
+    """The process-wide onnxruntime session of ``name``'s :func:`runtime_file` in ``directory``
+    (default :func:`model_dir`), created on first use: CPU only, :data:`INTRA_OP_THREADS` threads,
+    all graph optimisations."""
+    path = runtime_file(name, directory)
     key = str(path)
     with _lock:
         sess = _sessions.get(key)

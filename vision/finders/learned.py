@@ -106,9 +106,9 @@ def _postprocess_in(json_path: str) -> dict:
     return dict(onnx_model.metadata(MODEL_NAME, Path(json_path).parent).get("postprocess", {}))
 
 
-def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
-    """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
-    and the factor that takes a map pixel's coordinates back to ``img`` pixels."""
+def network_input(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, int, int, float]:
+    """``(x, ih, iw, s)``: ``img`` (BGR uint8) scaled by ``s`` to ``long_side`` pixels (``ih`` x
+    ``iw``), normalised and zero-padded to a multiple of 16 as the network's 1x3xHxW input."""
     h, w = img.shape[:2]
     s = long_side / max(h, w)
     iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
@@ -116,6 +116,13 @@ def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarr
     H, W = (ih + 15) // 16 * 16, (iw + 15) // 16 * 16
     x = np.zeros((1, 3, H, W), np.float32)
     x[0, :, :ih, :iw] = normalize(small).transpose(2, 0, 1)
+    return x, ih, iw, s
+
+
+def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
+    """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
+    and the factor that takes a map pixel's coordinates back to ``img`` pixels."""
+    x, ih, iw, s = network_input(img, long_side)
     logits = onnx_model.session(MODEL_NAME).run(None, {"image": x})[0][0]
     prob = 1.0 / (1.0 + np.exp(-logits[:, : (ih + 1) // 2, : (iw + 1) // 2]))
     # map pixel i covers input pixels [2i, 2i + 2); input -> img is 1 / s
