@@ -19,7 +19,7 @@ import numpy as np
 
 from training import artwork, calibration
 from training.evaluate_crops import heldout_names
-from vision.classifier import NOT_A_TILE, TileClassifier
+from vision.classifier import MODEL_NAME, NOT_A_TILE, TileClassifier
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -39,9 +39,10 @@ def heldout_logits(clf: TileClassifier, data: Path, models: Path) -> tuple[np.nd
     return lo, lt, np.array([clf.classes.index(labels[n]) for n in names])
 
 
-def calibrate(models: Path, data: Path) -> dict:
-    """Fit and store the calibration of the classifier in ``models``; returns it."""
-    clf = TileClassifier(models)
+def calibrate(models: Path, data: Path, name: str = MODEL_NAME) -> dict:
+    """Fit and store the calibration of the classifier ``name`` (the shipped one, or its fallback
+    ``tile_fallback``) in ``models``; returns it."""
+    clf = TileClassifier(models, name=name)
     lo, lt, y = heldout_logits(clf, data, models)
     temp = calibration.fit_temperature(lo, lt, y)
     p = calibration.tta_probabilities(lo, lt, temp)
@@ -60,20 +61,33 @@ def calibrate(models: Path, data: Path) -> dict:
         "on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= sure_threshold, the "
         f"lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}; python -m training.calibrate",
     }
-    path = models / "tile_classifier.json"
-    meta = json.loads(path.read_text())
-    meta["calibration"] = cal
-    meta["output"]["softmax"] = "divide by calibration.temperature, then apply softmax"
-    path.write_text(json.dumps(meta, indent=2) + "\n")
+    update_metadata(
+        models / f"{name}.json",
+        calibration=cal,
+        output={**clf.metadata.get("output", {}), "softmax": SOFTMAX},
+    )
     return cal
+
+
+SOFTMAX = "divide by calibration.temperature, then apply softmax"
+
+
+def update_metadata(path: Path, **entries) -> None:
+    """Set ``entries`` in the model metadata ``path``, written back with the file's own indent."""
+    text = path.read_text()
+    meta = json.loads(text)
+    meta.update(entries)
+    second = text.splitlines()[1] if text.count("\n") > 1 else ""
+    path.write_text(json.dumps(meta, indent=len(second) - len(second.lstrip()) or 2) + "\n")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
     ap.add_argument("--models", default=str(REPO / "models"))
+    ap.add_argument("--name", default=MODEL_NAME, help="the classifier (tile_classifier or tile_fallback)")
     a = ap.parse_args(argv)
-    print(json.dumps(calibrate(Path(a.models), Path(a.data)), indent=1))
+    print(json.dumps(calibrate(Path(a.models), Path(a.data), a.name), indent=1))
     return 0
 
 

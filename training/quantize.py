@@ -1,11 +1,12 @@
-"""Int8 runtime copies of the shipped finder and classifier (onnxruntime static quantization).
+"""Int8 runtime copies of the shipped finder and classifiers (onnxruntime static quantization).
 
     python3 run.py quantize [--models models/] [--data ../shared/vision-data]
 
 The networks are trained and exported in float32, and the float files stay the training artefacts
 (training continues from them, ``--init-onnx``). On the table's CPU (two cores, AVX2 without int8
-dot-product instructions) the float finder and classifier are most of a photo's time; static int8
-quantization runs them about 1.5 and 2 times faster. Format: QDQ, per-channel int8 weights, uint8
+dot-product instructions) the float finder and classifiers (the classifier and its fallback for
+featureless crops, :data:`CLASSIFIERS`) are most of a photo's time; static int8 quantization runs
+them about 1.5 and 2 times faster. Format: QDQ, per-channel int8 weights, uint8
 activations whose ranges (min-max) are measured on calibration inputs. The first and the last
 layer of each network stay float (:func:`float_layers`): quantized, they moved the finder's face
 map on about 3 % of the pixels and the classifier's top-1 on about 10 % of the crops; kept float,
@@ -16,13 +17,13 @@ Calibration inputs, none of them a benchmark photo:
 * the finder: :data:`CALIBRATION_SCENES` synthetic photos (every phone-like kind of
   :mod:`training.phone_scenes` and the hands of :func:`training.scenes.make_scene`, seeds from
   :data:`CALIBRATION_SEED`) seen as the finder's first look sees them;
-* the classifier: the real crops of the training split (``models/real_crops_split.csv``) and the
+* the classifiers: the real crops of the training split (``models/real_crops_split.csv``) and the
   crops the recogniser cuts from the finds in those photos.
 
 Checked against the float network on inputs not used for calibration (seeds from
 :data:`VALIDATION_SEED`, and the held-out real crops), and recorded in ``<name>.json`` under
 ``runtime`` with the file (``<name>.int8.onnx``), which :func:`vision.onnx_model.runtime_file` then
-runs. The classifier's calibration (temperature, sure threshold) belongs to the network that runs,
+runs. A classifier's calibration (temperature, sure threshold) belongs to the network that runs,
 so it is fitted again afterwards (:func:`training.calibrate.calibrate`).
 """
 
@@ -41,6 +42,7 @@ import cv2
 import numpy as np
 
 from training import artwork
+from training.calibrate import calibrate, update_metadata
 from training.evaluate import match_quads
 from training.evaluate_crops import heldout_names
 from vision import onnx_model
@@ -50,7 +52,8 @@ from vision.finders.candidate import Candidate
 from vision.finders.geometry import with_crops
 
 REPO = Path(__file__).resolve().parent.parent
-NETWORKS = ("tile_segmenter", "tile_classifier")
+#: the classifier and its fallback for featureless crops (see :mod:`vision.classifier`)
+CLASSIFIERS = ("tile_classifier", "tile_fallback")
 CALIBRATION_SCENES = 36
 VALIDATION_SCENES = 18
 CALIBRATION_SEED = 3_000_000
@@ -204,18 +207,13 @@ def _runtime_record(name: str, keep: list[str], calibration: str, validation: di
 
 
 def _write_runtime(models: Path, name: str, record: dict) -> None:
-    path = models / f"{name}.json"
-    meta = json.loads(path.read_text())
-    meta["runtime"] = record
-    path.write_text(json.dumps(meta, indent=1 if name == "tile_segmenter" else 2) + "\n")
+    update_metadata(models / f"{name}.json", runtime=record)
 
 
 def run(models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES) -> dict:
-    """Quantize both networks in ``models``, record it, and recalibrate the classifier. The finds
-    and crops come from the float networks in ``models``; only the calibration runs the int8
-    classifier (opened then for the first time in this process)."""
-    from training.calibrate import calibrate
-
+    """Quantize the three networks in ``models``, record it, and recalibrate the classifiers. The
+    finds and crops come from the float networks in ``models``; only the calibration runs the int8
+    classifiers (opened then for the first time in this process)."""
     os.environ[onnx_model.ENV_DIR] = str(models)
     os.environ[onnx_model.ENV_FLOAT] = "1"
     cal_images = [_scene(CALIBRATION_SEED + i).image for i in range(calibration_scenes)]
@@ -238,41 +236,39 @@ def run(models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES) 
         ),
     )
 
-    clf = TileClassifier(models, name="tile_classifier")
-    src = models / "tile_classifier.onnx"
-    dst = models / "tile_classifier.int8.onnx"
-    real = _real_training_crops(data)
-    found = [c for img in cal_images for c in _found_crops(img)]
-    x = clf.preprocess(real + found)
-    feeds = ({clf.session.get_inputs()[0].name: x[i : i + BATCH]} for i in range(0, len(x), BATCH))
-    keep = quantize(src, dst, feeds)
     from training.train_classifier import read_camerash_labels
 
+    real = _real_training_crops(data)
+    found = [c for img in cal_images for c in _found_crops(img)]
     names = heldout_names(models)
     root = data / "camerash-mahjong-dataset" / "tiles-resized"
     labels = read_camerash_labels(data)
     heldout = [artwork.read_image(root / n, cv2.IMREAD_COLOR) for n in names]
-    report["tile_classifier"] = {
-        "heldout_real_crops": classifier_agreement(src, dst, clf, heldout, [labels[n] for n in names]),
-        "found_crops": classifier_agreement(src, dst, clf, [c for img in val_images for c in _found_crops(img)]),
-    }
-    _write_runtime(
-        models,
-        "tile_classifier",
-        _runtime_record(
-            "tile_classifier",
-            keep,
+    val_crops = [c for img in val_images for c in _found_crops(img)]
+    for name in CLASSIFIERS:
+        clf = TileClassifier(models, name=name)
+        src, dst = models / f"{name}.onnx", models / f"{name}.int8.onnx"
+        x = clf.preprocess(real + found)
+        feeds = ({clf.session.get_inputs()[0].name: x[i : i + BATCH]} for i in range(0, len(x), BATCH))
+        keep = quantize(src, dst, feeds)
+        report[name] = {
+            "heldout_real_crops": classifier_agreement(src, dst, clf, heldout, [labels[n] for n in names]),
+            "found_crops": classifier_agreement(src, dst, clf, val_crops),
+        }
+        inputs = (
+            f"held-out real crops (models/heldout_real_crops.txt); crops cut from the finds in {VALIDATION_SCENES} "
+            f"synthetic photos, seeds {VALIDATION_SEED}+"
+        )
+        calibration_inputs = (
             f"{len(real)} real crops of the training split and {len(found)} crops cut from the finds in the "
-            f"finder's {calibration_scenes} calibration photos",
-            {
-                **report["tile_classifier"],
-                "inputs": f"held-out real crops (models/heldout_real_crops.txt); crops cut from the finds in "
-                f"{VALIDATION_SCENES} synthetic photos, seeds {VALIDATION_SEED}+",
-            },
-        ),
-    )
+            f"finder's {calibration_scenes} calibration photos"
+        )
+        _write_runtime(
+            models, name, _runtime_record(name, keep, calibration_inputs, {**report[name], "inputs": inputs})
+        )
     del os.environ[onnx_model.ENV_FLOAT]
-    report["tile_classifier"]["calibration"] = calibrate(models, data)
+    for name in CLASSIFIERS:
+        report[name]["calibration"] = calibrate(models, data, name)
     return report
 
 

@@ -83,7 +83,7 @@ def test_default_finder_follows_the_model_folder(tmp_path, monkeypatch):
 PHOTOS = MODELS.parent / "tests" / "fixtures" / "photos"
 
 
-@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("name", [*NAMES, "tile_fallback"])
 def test_the_int8_copy_runs_where_it_ships_and_the_float_network_on_request(name, tmp_path, monkeypatch):
     monkeypatch.delenv(onnx_model.ENV_FLOAT, raising=False)
     copy = onnx_model.metadata(name, MODELS)["runtime"]["file"]
