@@ -465,6 +465,12 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--negatives", type=int, default=2000, help="'not a tile' crops seen per epoch")
     ap.add_argument(
+        "--strong-blur",
+        type=float,
+        default=0.0,
+        help="share of the training crops blurred hard (a motion streak or a defocus, training.render.strong_blur)",
+    )
+    ap.add_argument(
         "--phone-crops",
         type=int,
         default=0,
@@ -605,10 +611,13 @@ def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tu
     return pool[order[nv:]], Xnv, record
 
 
-def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _batch(
+    bi: np.ndarray, d: _Tiles, rng: np.random.Generator, strong_blur: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
-    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented. Returns the
-    crops, their classes and whether each is a real crop."""
+    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented; a
+    ``strong_blur`` share of them, of every kind, blurred hard (:func:`training.render.strong_blur`).
+    Returns the crops, their classes and whether each is a real crop."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
     ns = len(d.Xs)
@@ -622,6 +631,8 @@ def _batch(bi: np.ndarray, d: _Tiles, rng: np.random.Generator) -> tuple[np.ndar
         else:
             xb[j] = augment_real(d.Xr[-1 - k], rng)
             yb[j] = d.yr[-1 - k]
+        if strong_blur > 0 and rng.random() < strong_blur:
+            xb[j] = render.strong_blur(xb[j], rng)
     return xb, yb, bi < 0
 
 
@@ -729,7 +740,7 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
             for g in opt.param_groups:
                 g["lr"] = lr_at(progress) * g["scale"]
             step += 1
-            xb, yb, real = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng)
+            xb, yb, real = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng, a.strong_blur)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             with torch.no_grad():
                 t_logits = teacher(x)[:, : len(CLASSES)] if teacher is not None else None
@@ -853,6 +864,11 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 "gaussian/motion blur, down-up sampling, noise, JPEG q35-95",
                 "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
                 "180-degree rotation 50%",
+                *(
+                    [f"strong blur {a.strong_blur:.0%} of crops: motion 8-25% of the width at any angle, or defocus 3-6%"]
+                    if a.strong_blur > 0
+                    else []
+                ),
             ],
             "epochs": round(float(run["epochs"]), 2),
             "steps": run["steps"],

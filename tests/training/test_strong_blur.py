@@ -1,0 +1,27 @@
+"""``--strong-blur`` (:func:`training.render.strong_blur`): a hard motion streak or defocus that
+keeps the crop's size, type and mean, and takes away most of its fine detail."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from training.render import strong_blur
+
+
+def _detail(img: np.ndarray) -> float:
+    return float(cv2.Laplacian(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), cv2.CV_64F).var())
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_strong_blur_takes_away_fine_detail_and_keeps_the_crop(seed):
+    rng = np.random.default_rng(seed)
+    crop = np.full((64, 48, 3), 235, np.uint8)
+    for _ in range(12):  # ink strokes and pips
+        x, y = (int(v) for v in rng.integers(4, 44, 2))
+        cv2.circle(crop, (x, y + 8), int(rng.integers(2, 5)), tuple(int(c) for c in rng.integers(0, 120, 3)), -1)
+    out = strong_blur(crop, rng)
+    assert out.shape == crop.shape and out.dtype == np.uint8
+    assert abs(float(out.mean()) - float(crop.mean())) < 6
+    assert _detail(out) < 0.5 * _detail(crop)
