@@ -12,6 +12,7 @@ Prints tables of
 (b4-b8) phone-like photos (:mod:`training.phone_scenes`, fixed seeds): hand rows at 20-45 degrees,
     sets packed edge to edge in a tray, hands standing in a rack, loose piles, hands among clutter on
     real background photos (:mod:`training.backgrounds`; procedural surfaces when its cache is not built);
+(b9) the b8 photos blurred as by a shaking hand and out of focus (:data:`BLURS`);
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -238,6 +239,29 @@ def phone_scenes(kind: str, n: int):
         rng = np.random.default_rng(seed0 + i)
         sc = make_phone_scene(rng, kind, size=sizes[i % len(sizes)])
         out.append((f"{kind}{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+#: (b9) the b8 photos taken with a shaking hand or out of focus: a horizontal motion streak, and
+#: a defocus (Gaussian sigma), each as a share of the photo's width
+BLURS = {
+    "motion streak 0.5 % of the width": ("motion", 0.005),
+    "defocus sigma 0.15 % of the width": ("defocus", 0.0015),
+}
+
+
+def blurred_scenes(n: int, blur: str) -> list:
+    """The first ``n`` b8 photos (:func:`phone_scenes` ``clutter``) blurred as :data:`BLURS` says."""
+    kind, share = BLURS[blur]
+    out = []
+    for name, data, sc in phone_scenes("clutter", n):
+        img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        if kind == "motion":
+            k = max(3, int(round(img.shape[1] * share)))
+            img = cv2.filter2D(img, -1, np.full((1, k), 1.0 / k, np.float32))
+        else:
+            img = cv2.GaussianBlur(img, (0, 0), img.shape[1] * share)
+        out.append((f"{name}-{kind}", cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), sc))
     return out
 
 
@@ -593,6 +617,21 @@ def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
+def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b9) the b8 photos blurred (:data:`BLURS`), one table per blur, as b4-b8 are reported."""
+    if a.blurred_scenes <= 0:
+        return
+    systems = _with_previous_classifier(clf)
+    for blur in BLURS:
+        res = eval_scenes(blurred_scenes(a.blurred_scenes, blur), classifier=clf, detector=det, finders=systems)
+        summ = {k: _summ(v) for k, v in res.items() if v}
+        report[f"blurred_{BLURS[blur][0]}"] = summ
+        _table(
+            f"(b9) the b8 photos blurred: {blur} ({a.blurred_scenes})",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
+        )
+
+
 def _real_photo_rows(rres: dict) -> list[tuple]:
     """Per labelled real photo: ours and the detector side by side."""
     rows: list[tuple] = [
@@ -765,6 +804,7 @@ def main(argv=None) -> int:
     ap.add_argument("--kong-scenes", type=int, default=12, help="synthetic scenes with concealed kongs (0: skip)")
     ap.add_argument("--standing-scenes", type=int, default=12, help="synthetic scenes of standing hands (0: skip)")
     ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
+    ap.add_argument("--blurred-scenes", type=int, default=12, help="b8 photos blurred, table b9 (0: skip)")
     ap.add_argument(
         "--baseline-models",
         default=None,
@@ -795,6 +835,7 @@ def main(argv=None) -> int:
         print("\n" + det)
     _report_scenes(a, clf, det, report)
     _report_phone(a, clf, det, report)
+    _report_blurred(a, clf, det, report)
     _report_real(data, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)

@@ -865,7 +865,9 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 "brightness/contrast/saturation, grayscale 15%, channel permutation 20%",
                 "180-degree rotation 50%",
                 *(
-                    [f"strong blur {a.strong_blur:.0%} of crops: motion 8-25% of the width at any angle, or defocus 3-6%"]
+                    [
+                        f"strong blur {a.strong_blur:.0%} of crops: motion 8-25% of the width at any angle, or defocus 3-6%"
+                    ]
                     if a.strong_blur > 0
                     else []
                 ),

@@ -25,3 +25,17 @@ def test_strong_blur_takes_away_fine_detail_and_keeps_the_crop(seed):
     assert out.shape == crop.shape and out.dtype == np.uint8
     assert abs(float(out.mean()) - float(crop.mean())) < 6
     assert _detail(out) < 0.5 * _detail(crop)
+
+
+@pytest.mark.parametrize("blur", ["motion streak 0.5 % of the width", "defocus sigma 0.15 % of the width"])
+def test_the_benchmarks_blurred_photos_are_the_b8_photos_with_less_detail(blur):
+    """Table b9 blurs the b8 photos: same scenes (same ground truth), less fine detail."""
+    from training.evaluate import blurred_scenes, phone_scenes
+
+    ((name, data, sc),) = phone_scenes("clutter", 1)
+    ((bname, bdata, bsc),) = blurred_scenes(1, blur)
+    assert bsc is sc or bsc.tiles == sc.tiles
+    assert bname.startswith(name)
+    sharp, blurred = (cv2.imdecode(np.frombuffer(d, np.uint8), cv2.IMREAD_COLOR) for d in (data, bdata))
+    assert blurred.shape == sharp.shape
+    assert _detail(blurred) < 0.6 * _detail(sharp)
