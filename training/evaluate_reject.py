@@ -29,6 +29,8 @@ from vision.recognize import recognize
 
 REPO = Path(__file__).resolve().parent.parent
 MODEL_FILES = ("tile_classifier.onnx", "tile_classifier.json")
+#: the fallback for featureless crops that shipped with a classifier, where one did
+FALLBACK_FILES = ("tile_fallback.onnx", "tile_fallback.json")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -139,9 +141,10 @@ def reliability_report(data: Path, clf: TileClassifier, photos: dict, trained: s
 
 
 def previous_model(out: Path) -> tuple[Path, str] | None:
-    """The classifier shipped before the current one, from git history, written into ``out``:
+    """The classifier shipped before the current one, from git history, written into ``out`` with
+    the fallback that shipped with it (where one did, so it reads featureless crops as it did):
     HEAD's when the working tree's model differs from it, else the one before the last commit that
-    changed it. ``None`` without git or history."""
+    changed it. ``None`` without git or history. Its float network runs (its metadata of then)."""
 
     def git(*args: str) -> str:
         return subprocess.run(["git", *args], cwd=REPO, capture_output=True, text=True, check=True).stdout
@@ -156,6 +159,10 @@ def previous_model(out: Path) -> tuple[Path, str] | None:
         for f in MODEL_FILES:
             blob = subprocess.run(["git", "show", f"{rev}:models/{f}"], cwd=REPO, capture_output=True, check=True)
             (out / f).write_bytes(blob.stdout)
+        for f in FALLBACK_FILES:
+            blob = subprocess.run(["git", "show", f"{rev}:models/{f}"], cwd=REPO, capture_output=True)
+            if blob.returncode == 0:
+                (out / f).write_bytes(blob.stdout)
         return out, rev
     except (OSError, subprocess.CalledProcessError):
         return None
