@@ -256,6 +256,7 @@ def blurred_scenes(n: int, blur: str) -> list:
     out = []
     for name, data, sc in phone_scenes("clutter", n):
         img = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+        assert img is not None  # (the JPEG phone_scenes just encoded)
         if kind == "motion":
             k = max(3, int(round(img.shape[1] * share)))
             img = cv2.filter2D(img, -1, np.full((1, k), 1.0 / k, np.float32))

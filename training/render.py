@@ -363,11 +363,12 @@ def strong_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     w = img.shape[1]
     if rng.random() < 2 / 3:
         n = max(3, int(round(w * rng.uniform(0.08, 0.25))))
-        ker = np.zeros((n, n), np.float32)
-        ker[n // 2, :] = 1
+        line = np.zeros((n, n), np.float32)
+        line[n // 2, :] = 1
         rot = cv2.getRotationMatrix2D(((n - 1) / 2, (n - 1) / 2), float(rng.uniform(0, 180)), 1.0)
-        ker = cv2.warpAffine(ker, rot, (n, n))
-        return cv2.filter2D(img, -1, ker / max(float(ker.sum()), 1e-6), borderType=cv2.BORDER_REFLECT)
+        streak = cv2.warpAffine(line, rot, (n, n))
+        streak = (streak / max(float(streak.sum()), 1e-6)).astype(np.float32)
+        return cv2.filter2D(img, -1, streak, borderType=cv2.BORDER_REFLECT)
     return cv2.GaussianBlur(img, (0, 0), w * float(rng.uniform(0.03, 0.06)))
 
 
