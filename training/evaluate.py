@@ -270,20 +270,27 @@ BASELINE = "ours, baseline finder model"
 
 
 @contextlib.contextmanager
+def _env(name: str, value: str):
+    """The environment variable ``name`` set to ``value`` meanwhile."""
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
+
+
+@contextlib.contextmanager
 def _segmenter_from(directory: str | None):
     """Run the learned finder with the segmenter in ``directory`` (``$MJC_MODEL_DIR``) meanwhile."""
     if directory is None:
         yield
         return
-    old = os.environ.get(onnx_model.ENV_DIR)
-    os.environ[onnx_model.ENV_DIR] = directory
-    try:
+    with _env(onnx_model.ENV_DIR, directory):
         yield
-    finally:
-        if old is None:
-            os.environ.pop(onnx_model.ENV_DIR, None)
-        else:
-            os.environ[onnx_model.ENV_DIR] = old
 
 
 def _recognize(data: bytes, classifier, finder):
@@ -735,20 +742,6 @@ def _report_reject(data: Path, clf, report: dict) -> None:
         print(f"\n(f/g/h) failed: {type(exc).__name__}: {exc}")
 
 
-@contextlib.contextmanager
-def _float_networks():
-    """Run the float networks meanwhile, where int8 copies ship (``$MJC_FLOAT_MODELS``)."""
-    old = os.environ.get(onnx_model.ENV_FLOAT)
-    os.environ[onnx_model.ENV_FLOAT] = "1"
-    try:
-        yield
-    finally:
-        if old is None:
-            os.environ.pop(onnx_model.ENV_FLOAT, None)
-        else:
-            os.environ[onnx_model.ENV_FLOAT] = old
-
-
 def _int8_ships() -> bool:
     return any(onnx_model.runtime_file(n) != onnx_model.model_file(n) for n in ("tile_segmenter", "tile_classifier"))
 
@@ -760,7 +753,7 @@ def _report_timing(runs: int, clf, report: dict) -> None:
 
     timings = {"int8 networks (shipped)" if _int8_ships() else "float networks": time_12mp(runs, classifier=clf)}
     if _int8_ships() and clf is not None:
-        with _float_networks():
+        with _env(onnx_model.ENV_FLOAT, "1"):
             timings["float networks"] = time_12mp(runs, classifier=TileClassifier())
     report["timing_12mp"] = next(iter(timings.values()))
     report["timing_12mp_by_networks"] = timings
