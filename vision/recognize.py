@@ -194,8 +194,9 @@ def _reject(cd: Candidate, code: str, conf: float) -> bool:
 @dataclass(frozen=True, eq=False)
 class Reading:
     """A candidate as the classifier read it: ``quad`` turned so that its corner 0 is the upright
-    face's top-left (by ``rotation``: 0, or 90 / -90 for a tile lying turned clockwise /
-    anticlockwise) and ``top``, the top-3 ``(code, probability)`` readings, the chosen one first."""
+    face's top-left (by ``rotation``: 0, or 90 for a lying tile, read turned clockwise; the
+    classifier reads every crop with its half-turn, so one lying the other way round reads the same)
+    and ``top``, the top-3 ``(code, probability)`` readings, the chosen one first."""
 
     candidate: Candidate
     quad: np.ndarray
@@ -446,7 +447,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
 def _upright(quad: np.ndarray, rotation: int) -> np.ndarray:
     """``quad`` turned so that corner 0 is the upright face's top-left (see :class:`Reading`)."""
     q = quad.astype(np.float64)
-    return np.roll(q, -1 if rotation == 90 else 1, axis=0) if rotation in (90, -90) else q
+    return np.roll(q, -1, axis=0) if rotation == 90 else q
 
 
 #: a set holds this many of each playing tile (suits, winds, dragons); flowers are not counted, since
@@ -488,7 +489,7 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
                 quad=qo,
                 confidence=r.top[0][1],
                 alternatives=r.top,
-                rotated=r.rotation in (90, -90),
+                rotated=r.rotation == 90,
                 row=row_of[i],
                 group=group_of[i],
                 sure=r.sure,
