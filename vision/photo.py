@@ -5,6 +5,11 @@ WebP VP8/VP8L/VP8X, BMP) so absurd sizes are refused before any pixel is decoded
 :func:`load` decodes to a *working* image (long side about 1000-1400 px) and says how working
 pixels map back to the photo as the user sees it (EXIF orientation applied; OpenCV's ``imdecode``
 applies the EXIF orientation tag for full and ``IMREAD_REDUCED_*`` decoding alike, which the tests check).
+It also keeps a *detail* image, the same framing at up to twice the working size where the photo
+has the pixels (:data:`DETAIL_MAX`): tiles are found in the working image and read from the detail
+one, so a small tile in a photo of a full tray keeps the strokes that tell 5 pips from 6. Decoding a
+JPEG one reduction step finer costs little (the entropy decoding, the same at every reduction, is
+most of the time), so the working image is the detail one shrunk.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ MAX_SIDE = 20_000
 MIN_SIDE = 24
 WORK_MIN = 1000  # reduced JPEG decoding keeps the long side at least this big
 WORK_MAX = 1400  # the working image's long side is at most this
+DETAIL_MAX = 2 * WORK_MAX  # the detail image's long side is at most this (tiles are read from it)
 
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 3, 4: 2, 6: 4}  # IHDR colour type -> decoded channels (palette as RGB)
 _JPEG_SOF = {0xC0, 0xC1, 0xC2, 0xC3, 0xC5, 0xC6, 0xC7, 0xC9, 0xCA, 0xCB, 0xCD, 0xCE, 0xCF}
@@ -46,6 +52,7 @@ class Photo:
     scale_x: float  # original x = working x * scale_x
     scale_y: float
     format: str
+    detail: np.ndarray | None = None  # the same framing, larger (or None: the working image is all)
 
 
 def _jpeg_header(data: bytes) -> HeaderInfo:
@@ -184,16 +191,13 @@ def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
     if info.format in ("jpeg", "png") and not info.complete:
         raise ImageError("truncated", f"the {info.format.upper()} file is cut short (no end marker)")
     long_side = max(info.width, info.height)
-    flag = cv2.IMREAD_COLOR
+    # the working size: the largest JPEG reduction that keeps WORK_MIN (shrunk to work_max); the
+    # decode is one step finer unless that reduction is already larger than the working size
+    work_factor = 1
     if info.format == "jpeg":
-        for f, fl in (
-            (8, cv2.IMREAD_REDUCED_COLOR_8),
-            (4, cv2.IMREAD_REDUCED_COLOR_4),
-            (2, cv2.IMREAD_REDUCED_COLOR_2),
-        ):
-            if long_side / f >= WORK_MIN:
-                flag = fl
-                break
+        work_factor = next((f for f in (8, 4, 2) if long_side / f >= WORK_MIN), 1)
+    decode_factor = work_factor if long_side / work_factor > work_max else max(1, work_factor // 2)
+    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[decode_factor]
     buf = np.frombuffer(data, np.uint8)
     try:
         img = cv2.imdecode(buf, flag)
@@ -208,12 +212,22 @@ def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
     if img.dtype != np.uint8:
         img = (img / 257).astype(np.uint8) if img.dtype == np.uint16 else img.astype(np.uint8)
     h, w = img.shape[:2]
-    # Full-resolution oriented size: the stored size, swapped when EXIF rotated by 90 degrees.
     W, H = info.width, info.height
     if W != H and (abs(w / h - H / W) < abs(w / h - W / H)):
         W, H = H, W
-    if max(h, w) > work_max:
-        s = work_max / max(h, w)
-        img = cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)
-        h, w = img.shape[:2]
-    return Photo(np.ascontiguousarray(img), W, H, W / w, H / h, info.format)
+    detail = _shrunk(img, DETAIL_MAX)
+    work = _shrunk(detail, min(work_max, -(-max(h, w) * decode_factor // work_factor)))
+    h, w = work.shape[:2]
+    kept = detail if detail.shape[0] > h else None
+    return Photo(np.ascontiguousarray(work), W, H, W / w, H / h, info.format, kept)
+
+
+def _shrunk(img: np.ndarray, long_side: int) -> np.ndarray:
+    """``img`` shrunk (area interpolation) so that its long side is at most ``long_side``."""
+    import cv2
+
+    h, w = img.shape[:2]
+    if max(h, w) <= long_side:
+        return img
+    s = long_side / max(h, w)
+    return cv2.resize(img, (max(1, round(w * s)), max(1, round(h * s))), interpolation=cv2.INTER_AREA)

@@ -5,7 +5,8 @@
     print(rec.to_text()); json.dumps(rec.to_dict())
 
 Stages (each timed in ``timings_ms``): ``decode`` (header check, reduced JPEG decode with EXIF
-orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`vision.finders`),
+orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`vision.finders`, on the
+working image; each tile's crops are cut from the photo's larger detail image where it has one),
 ``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a lying tile is classified
 both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping`, then
 :mod:`vision.hand`: each group says whether it is the hand, ``"hand": true|false``, with a
@@ -521,7 +522,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     rec = Recognition(width=ph.width, height=ph.height)
     cands: list[Candidate] = []
     try:
-        cands = find_candidates(ph.image, finder=finder)
+        cands = find_candidates(ph.image, finder=finder, detail=ph.detail)
     except Exception as exc:  # never crash on a strange photo
         rec.reason = f"segmentation failed: {type(exc).__name__}: {exc}"
     t2 = time.perf_counter()

@@ -308,6 +308,53 @@ def test_reduced_decode_maps_to_original_pixels():
     assert len(pairs) == len(sc.tiles)
 
 
+def _noise_photo(w: int, h: int) -> np.ndarray:
+    rng = np.random.default_rng(w)
+    return cv2.resize((rng.random((h // 8, w // 8, 3)) * 255).astype(np.uint8), (w, h))
+
+
+@pytest.mark.parametrize(
+    "size,fmt,work_long,detail_long",
+    [
+        ((1200, 900), ".jpg", 1200, None),  # nothing finer than the working image
+        ((2000, 1500), ".jpg", 1000, 2000),  # working at half size, read at full size
+        ((4000, 3000), ".jpg", 1000, 2000),  # working at a quarter, read at half (a 12 MP photo)
+        ((3600, 2700), ".jpg", 1400, 1800),  # the half-size decode is already larger than working
+        ((3000, 2250), ".png", 1400, 2800),  # no reduced decode: shrunk to DETAIL_MAX
+    ],
+)
+def test_detail_image_is_the_working_image_larger(size, fmt, work_long, detail_long):
+    img = _noise_photo(*size)
+    ok, enc = cv2.imencode(fmt, img)
+    ph = photo.load(enc.tobytes())
+    assert max(ph.image.shape[:2]) == work_long and (ph.width, ph.height) == size
+    if detail_long is None:
+        assert ph.detail is None
+        return
+    assert ph.detail is not None and max(ph.detail.shape[:2]) == detail_long
+    h, w = ph.image.shape[:2]
+    assert abs(ph.detail.shape[1] / ph.detail.shape[0] - w / h) < 0.01  # the same framing
+    shrunk = cv2.resize(ph.detail, (w, h), interpolation=cv2.INTER_AREA)
+    assert np.abs(shrunk.astype(int) - ph.image.astype(int)).mean() < 3
+
+
+def test_crops_are_cut_from_the_detail_image():
+    # a 2400x1800 photo: tiles are found in the 1200-px working image and cut from the 2400-px one,
+    # so each crop has twice the pixels and shows the same tile
+    sc = _scene(3, n_rows=2, with_rotated=False, n_indicators=0)
+    ph = photo.load(_jpeg(cv2.resize(sc.image, (2400, 1800), interpolation=cv2.INTER_CUBIC), 92))
+    assert ph.detail is not None and ph.detail.shape[1] == 2 * ph.image.shape[1]
+    coarse = find_candidates(ph.image)
+    fine = find_candidates(ph.image, detail=ph.detail)
+    assert len(coarse) == len(fine) >= len(sc.tiles) - 1
+    for a, b in zip(coarse, fine):
+        np.testing.assert_array_equal(a.quad, b.quad)  # quads stay in working pixels
+        (_, small), (_, large) = a.crops[0], b.crops[0]
+        assert large.shape[0] >= min(160, 1.8 * small.shape[0])
+        down = cv2.resize(large, small.shape[1::-1], interpolation=cv2.INTER_AREA).astype(np.float32)
+        assert np.corrcoef(down.ravel(), small.astype(np.float32).ravel())[0, 1] > 0.9
+
+
 # ----------------------------------------------------------------------------------------------
 # recognition result
 

@@ -72,14 +72,15 @@ def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.nda
     return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def with_crops(img: np.ndarray, cd: Candidate) -> Candidate:
+def with_crops(img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0, 1.0)) -> Candidate:
     """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter
     clockwise for a lying one; both for an ambiguous one, the geometric guess first (so that it wins
-    a tie, with no classifier).
+    a tie, with no classifier). ``scale`` maps the quad's pixels to ``img``'s (x, y): a larger copy
+    of the image the tile was found in gives sharper crops.
 
     A lying tile may lie either way round, but one quarter turn is enough: the other is its
     half-turn, which the classifier reads with every crop (:mod:`vision.classifier`)."""
-    q = cd.quad
+    q = cd.quad.astype(np.float32) * np.asarray(scale, np.float32)
     side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
     crops: list[tuple[int, np.ndarray]] = []

@@ -28,13 +28,22 @@ def finder_name(finder: str | None = None) -> str:
 
 
 def find_candidates(
-    img: np.ndarray, *, finder: str | None = None, crops: bool = True, debug: dict | None = None
+    img: np.ndarray,
+    *,
+    finder: str | None = None,
+    crops: bool = True,
+    detail: np.ndarray | None = None,
+    debug: dict | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
-    :func:`finder_name` picks; with their upright crops unless ``crops`` is false. ``debug``,
-    when given, receives the finder's face ``mask`` (and the learned finder's ``core`` map)."""
+    :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
+    ``detail`` when given (the same framing as ``img``, larger: :attr:`vision.photo.Photo.detail`).
+    ``debug``, when given, receives the finder's face ``mask`` (and the learned finder's ``core``
+    map)."""
     name = finder_name(finder)
     cands = learned.candidates(img, debug) if name == "learned" else classical.candidates(img, debug)
     if crops:
-        cands = [with_crops(img, cd) for cd in cands]
+        src = img if detail is None else detail
+        scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
+        cands = [with_crops(src, cd, scale) for cd in cands]
     return cands
