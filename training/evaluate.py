@@ -13,6 +13,7 @@ Prints tables of
     sets packed edge to edge in a tray, hands standing in a rack, loose piles, hands among clutter on
     real background photos (:mod:`training.backgrounds`; procedural surfaces when its cache is not built);
 (b9) the b8 photos blurred as by a shaking hand and out of focus (:data:`BLURS`);
+(b10) every kind of b4-b8 at the size a phone camera takes, 4000x3000 (:data:`PHONE_SIZE`);
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -238,6 +239,26 @@ def phone_scenes(kind: str, n: int):
     for i in range(n):
         rng = np.random.default_rng(seed0 + i)
         sc = make_phone_scene(rng, kind, size=sizes[i % len(sizes)])
+        out.append((f"{kind}{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
+    return out
+
+
+#: (b10) the size a phone camera takes (12 MP): every kind of b4-b8 photographed at it, seeds from
+#: :data:`PHONE_SIZE_SEED0` on (20 per kind; b4-b8 use 9000-9499, training 30000 and over)
+PHONE_SIZE = (4000, 3000)
+PHONE_SIZE_SEED0 = 9500
+
+
+def phone_size_scenes(kind: str, n: int):
+    """``n`` (at most 20) phone-like scenes of ``kind`` at :data:`PHONE_SIZE`, upright and sideways
+    in turn."""
+    from training.phone_scenes import make_phone_scene
+
+    seed0 = PHONE_SIZE_SEED0 + 20 * list(PHONE_TABLES).index(kind)
+    out = []
+    for i in range(min(n, 20)):
+        rng = np.random.default_rng(seed0 + i)
+        sc = make_phone_scene(rng, kind, size=PHONE_SIZE if i % 2 == 0 else PHONE_SIZE[::-1])
         out.append((f"{kind}{seed0 + i}", sc.jpeg(int(rng.integers(75, 95))), sc))
     return out
 
@@ -640,6 +661,26 @@ def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
+def _report_phone_size(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b10) every kind of b4-b8 at the size a phone takes (:data:`PHONE_SIZE`): one row per kind
+    and system, and all kinds together."""
+    if a.phone_size_scenes <= 0:
+        return
+    rows: list = [SCENE_HEADER]
+    pooled: dict[str, list] = {}
+    for kind, (table, _title, _) in PHONE_TABLES.items():
+        res = eval_scenes(phone_size_scenes(kind, a.phone_size_scenes), classifier=clf, detector=det)
+        for system, r in res.items():
+            if r:
+                pooled.setdefault(system, []).extend(r)
+                rows.append(_fmt_summary(f"{system}, {table} {kind}", _summ(r)))
+    summ = {k: _summ(v) for k, v in pooled.items()}
+    report["phone_size"] = summ
+    rows += [_fmt_summary(f"{k}, all kinds", v) for k, v in summ.items()]
+    w, h = PHONE_SIZE
+    _table(f"(b10) the b4-b8 kinds photographed at {w}x{h} ({a.phone_size_scenes} per kind)", rows)
+
+
 def _real_photo_rows(rres: dict) -> list[tuple]:
     """Per labelled real photo: ours and the detector side by side."""
     rows: list[tuple] = [
@@ -800,6 +841,9 @@ def main(argv=None) -> int:
     ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
     ap.add_argument("--blurred-scenes", type=int, default=12, help="b8 photos blurred, table b9 (0: skip)")
     ap.add_argument(
+        "--phone-size-scenes", type=int, default=4, help="b4-b8 kinds at 4000x3000 per kind, table b10 (0: skip)"
+    )
+    ap.add_argument(
         "--baseline-models",
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
@@ -830,6 +874,7 @@ def main(argv=None) -> int:
     _report_scenes(a, clf, det, report)
     _report_phone(a, clf, det, report)
     _report_blurred(a, clf, det, report)
+    _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)

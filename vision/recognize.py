@@ -15,7 +15,8 @@ both ways and the more confident reading wins), ``group`` (:mod:`vision.grouping
 A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A_TILE`) in every
 orientation is dropped and counted in ``Recognition.rejected`` (a featureless crop, a plain back or
 a blank white dragon, comes back from the classifier's fallback as ``back`` or ``5z``, and the layout
-rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide), unless it fills a place
+rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide; a reading of a size no
+tile of the photo's set has goes too, :func:`_drop_odd_sizes`), unless it fills a place
 in a row of tiles (:func:`_rescue_row_places`): tile artwork unlike any the classifier learnt is
 still a tile where the row says one lies, shown with its best tile reading and never sure. A set
 holds four of each playing tile: readings beyond four of one face are not sure
@@ -264,6 +265,33 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     return [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
 
 
+#: a tile's area lies within these multiples of the median area of the photo's sure readings: one
+#: set per photo, and perspective changes a tile's width across a table about twofold (another
+#: player's tiles at the far side, 0.45 as wide, keep an area of 0.2; a tile nearer the camera than
+#: the hand at 1.6 times the width has 2.5 times the area)
+TILE_AREA_RANGE = (0.15, 4.0)
+#: ... measured only against at least this many readings
+SIZE_REFERENCE_MIN = 3
+
+
+def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
+    """Drop a reading whose area is not within :data:`TILE_AREA_RANGE` times the median area of the
+    sure readings (of every reading with artwork when fewer than :data:`SIZE_REFERENCE_MIN` are
+    sure; no rule with fewer than that). A photo shows one set, whose tiles are one size: a box
+    several times as large (a sheet of paper, a printed pattern read as a tile) or a speck under
+    0.4 of their width is not one of them. Smaller things that pass (a keyboard key is a third of a
+    tile's width) are left to :mod:`vision.hand`, which marks smaller tiles as not the hand."""
+    areas = [_quad_area(r.quad) for r in readings]
+    ref = [a for a, r in zip(areas, readings) if r.sure]
+    if len(ref) < SIZE_REFERENCE_MIN:
+        ref = [a for a, r in zip(areas, readings) if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
+    if len(ref) < SIZE_REFERENCE_MIN:
+        return readings
+    mid = float(np.median(ref))
+    lo, hi = TILE_AREA_RANGE
+    return [r for a, r in zip(areas, readings) if lo * mid <= a <= hi * mid]
+
+
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
     """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
     ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
@@ -406,7 +434,8 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`),
+    every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_stray_backs`,
+    :func:`_drop_odd_white_dragons`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
     could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile (and stay so)."""
@@ -435,7 +464,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             pr = _tiles_only(shown[k]) or pr
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
-    readings = _drop_stray_backs(_drop_odd_white_dragons(readings))
+    readings = _drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))
     unread = [
         Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
         for ci, (rot, k) in sorted(_behind_not_a_tile(owners, raw, not_tiles).items())

@@ -22,7 +22,14 @@ from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
-from vision.recognize import Reading, RecognizedTile, _drop_odd_white_dragons, _rescue_row_places, _surplus_copies
+from vision.recognize import (
+    Reading,
+    RecognizedTile,
+    _drop_odd_sizes,
+    _drop_odd_white_dragons,
+    _rescue_row_places,
+    _surplus_copies,
+)
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -291,6 +298,39 @@ WHITE_DRAGON_CASES = [
 def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, kept):
     rs = [_reading(c, side, ink, 100.0 * i) for i, (c, side, ink) in enumerate(readings)]
     assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+# ----------------------------------------------------------------------------------------------
+# one set per photo: a reading far smaller or larger than the photo's tiles is not one of them
+
+
+def _sized(code: str, side: float, sure: bool, x: float, ink: float = 0.2) -> Reading:
+    quad = np.array([[x, 0], [x + side, 0], [x + side, side * 1.3], [x, side * 1.3]], np.float32)
+    return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure)
+
+
+HAND = [("1m", 40, True), ("2m", 40, True), ("3m", 41, True), ("4m", 39, True)]
+# (code, side, sure) per reading -> the codes kept
+SIZE_CASES = [
+    # specks a quarter as wide as the tiles, one read surely as a one of dots: dropped
+    (HAND + [("1p", 10, True), ("1s", 11, False)], ["1m", "2m", "3m", "4m"]),
+    # a sheet of paper five times as wide read as a tile: dropped
+    (HAND + [("5m", 200, False)], ["1m", "2m", "3m", "4m"]),
+    # farther tiles (across the table, 0.45 of the width) and nearer ones (1.6 of it): kept
+    (HAND + [("7p", 18, False), ("8p", 64, False)], ["1m", "2m", "3m", "4m", "7p", "8p"]),
+    # the reference is the sure readings: many unsure small finds do not outvote the hand
+    (HAND + [("1p", 10, False)] * 6, ["1m", "2m", "3m", "4m"]),
+    # too few sure readings: every reading with artwork is the reference
+    ([("1m", 40, False), ("2m", 40, False), ("3m", 41, True), ("9p", 10, False)], ["1m", "2m", "3m"]),
+    # fewer than three readings: no rule
+    ([("1m", 40, True), ("9p", 10, True)], ["1m", "9p"]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), SIZE_CASES)
+def test_a_reading_must_be_the_size_of_the_photos_tiles(readings, kept):
+    rs = [_sized(c, side, sure, 100.0 * i) for i, (c, side, sure) in enumerate(readings)]
+    assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == kept
 
 
 # ----------------------------------------------------------------------------------------------
