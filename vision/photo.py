@@ -197,7 +197,12 @@ def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
     if info.format == "jpeg":
         work_factor = next((f for f in (8, 4, 2) if long_side / f >= WORK_MIN), 1)
     decode_factor = work_factor if long_side / work_factor > work_max else max(1, work_factor // 2)
-    flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4}[decode_factor]
+    flag = {
+        1: cv2.IMREAD_COLOR,
+        2: cv2.IMREAD_REDUCED_COLOR_2,
+        4: cv2.IMREAD_REDUCED_COLOR_4,
+        8: cv2.IMREAD_REDUCED_COLOR_8,
+    }[decode_factor]
     buf = np.frombuffer(data, np.uint8)
     try:
         img = cv2.imdecode(buf, flag)
@@ -212,6 +217,7 @@ def load(data: bytes, *, work_max: int = WORK_MAX) -> Photo:
     if img.dtype != np.uint8:
         img = (img / 257).astype(np.uint8) if img.dtype == np.uint16 else img.astype(np.uint8)
     h, w = img.shape[:2]
+    # Full-resolution oriented size: the stored size, swapped when EXIF rotated by 90 degrees.
     W, H = info.width, info.height
     if W != H and (abs(w / h - H / W) < abs(w / h - W / H)):
         W, H = H, W

@@ -320,6 +320,7 @@ def _noise_photo(w: int, h: int) -> np.ndarray:
         ((2000, 1500), ".jpg", 1000, 2000),  # working at half size, read at full size
         ((4000, 3000), ".jpg", 1000, 2000),  # working at a quarter, read at half (a 12 MP photo)
         ((3600, 2700), ".jpg", 1400, 1800),  # the half-size decode is already larger than working
+        ((12000, 3000), ".jpg", 1400, 1500),  # so is the eighth-size decode of a panorama
         ((3000, 2250), ".png", 1400, 2800),  # no reduced decode: shrunk to DETAIL_MAX
     ],
 )
