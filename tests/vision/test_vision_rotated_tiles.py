@@ -110,3 +110,72 @@ def test_the_detector_is_scored_with_the_same_partly_shown_rule():
 
     row = eval_scenes([("one", b"", sc)], detector=Detector(), finders={})["detector"][0]
     assert (row["n_pred"], row["found"], row["read"], row["exact_photo"]) == (1, 1, 1, True)
+
+
+def _round_core_maps(tiles, shape):
+    """Ideal face maps with round cores (a disc as wide as the true core's short side): the shape a
+    finder gives a tile it is unsure how to turn, which says nothing of the tile's turn."""
+    face, _ = _ideal_maps(tiles, shape)
+    core = np.zeros_like(face)
+    for t in tiles:
+        q = np.asarray(t["quad"], np.float64) / 2
+        short = min(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0]))
+        c = np.round(q.mean(0)).astype(int)
+        cv2.circle(core, (int(c[0]), int(c[1])), max(2, int(short * learned.CORE_SHRINK / 2)), 1.0, -1)
+    return face, core
+
+
+def _turn_error(a, b) -> float:
+    """Difference in degrees between the turns of two quads, modulo a quarter turn."""
+
+    def turn(q):
+        d = np.asarray(q[1], float) - np.asarray(q[0], float)
+        return math.degrees(math.atan2(d[1], d[0])) % 90
+
+    e = abs(turn(a) - turn(b)) % 90
+    return min(e, 90 - e)
+
+
+@pytest.mark.parametrize("kind, seed", [("pile", 3), ("pile", 5), ("diagonal", 2)])
+def test_quads_turn_the_way_the_tiles_edges_run(kind, seed):
+    """A round core says nothing of which way its tile is turned; the photo's edges over the tile
+    do (``edge_orientation``): with them the quads follow the tiles within a few degrees."""
+    sc = phone_scenes.make_phone_scene(
+        seed,
+        kind,
+        size=(1200, 900),
+        face_fn=_marked_face,
+        n_clutter=0,
+        finger=False,
+        degrade=False,
+        real_background=False,
+    )
+    maps = _round_core_maps(sc.tiles, sc.image.shape[:2])
+    edges = learned.edge_orientation(sc.image, max(sc.image.shape[:2]))
+    assert edges.shape[1:] == maps[0].shape
+    truth = [t["quad"] for t in sc.tiles]
+
+    faces = [g for g, t in enumerate(sc.tiles) if t["code"] != "back"]  # (a back shows no mark)
+
+    def errors(found):  # (a round core's tile comes out square: matched loosely)
+        pairs = match_quads(truth, [f.quad for f in found], thr=0.3)
+        return [_turn_error(truth[g], found[p].quad) for g, p, _ in pairs if g in faces]
+
+    turned = errors(learned.instances_from_maps(*maps, scale=2.0, min_support=0, edges=edges))
+    plain = errors(learned.instances_from_maps(*maps, scale=2.0, min_support=0))
+    assert len(turned) >= 0.9 * len(faces)
+    assert float(np.percentile(turned, 90)) <= 5.0, sorted(turned)
+    assert max(plain) > 10.0  # (without the edges some quads are turned wrong)
+
+
+def test_a_tile_without_edges_keeps_its_cores_rectangle():
+    """Where the photo shows no edges at all over a tile, its core's rectangle is kept as it is."""
+    face = np.zeros((60, 80), np.float32)
+    core = np.zeros((60, 80), np.float32)
+    cv2.rectangle(face, (20, 10), (49, 49), 1.0, -1)
+    cv2.rectangle(core, (28, 21), (41, 38), 1.0, -1)
+    flat = learned.edge_orientation(np.full((120, 160, 3), 200, np.uint8), 160)
+    with_edges = learned.instances_from_maps(face, core, 2.0, min_support=0, edges=flat)
+    without = learned.instances_from_maps(face, core, 2.0, min_support=0)
+    assert len(with_edges) == len(without) == 1
+    assert np.allclose(with_edges[0].quad, without[0].quad)
