@@ -22,7 +22,8 @@ still a tile where the row says one lies, shown with its best tile reading and n
 holds four of each playing tile: readings beyond four of one face are not sure
 (:func:`_surplus_copies`). Each tile says whether it is
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
-right at least 99.5 % of the time on held-out real crops.
+right at least 99.5 % of the time on held-out real crops, and it is not under half the area of the
+photo's other sure tiles (:func:`_unsure_small`: what passes for a tile is mostly smaller).
 
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
@@ -30,6 +31,7 @@ Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives 
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from dataclasses import dataclass, field
 from typing import Any
@@ -292,6 +294,27 @@ def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     return [r for a, r in zip(areas, readings) if lo * mid <= a <= hi * mid]
 
 
+#: a reading this much smaller than the photo's sure tiles (area, times their median) is never sure
+SURE_AREA_MIN = 0.5
+
+
+def _unsure_small(readings: list[Reading]) -> list[Reading]:
+    """``readings`` with those whose area is under :data:`SURE_AREA_MIN` times the median area of
+    the sure readings no longer sure (no rule with fewer than :data:`SIZE_REFERENCE_MIN` sure).
+
+    What passes for a tile is mostly smaller than the tiles (keyboard keys, dice, coins, specks),
+    while the hand is the photo's largest tiles; a tile half the area of the others (another
+    player's, across the table) is not the hand and is seen with fewer pixels. On the benchmark's
+    phone-like photos (b4-b8, 12 per kind; b10, 8 per kind) every sure reading under half the median
+    area was wrong (5: keys read as ``1p`` and ``3z``, specks), and no right one was that small."""
+    areas = [_quad_area(r.quad) for r in readings]
+    ref = [a for a, r in zip(areas, readings) if r.sure]
+    if len(ref) < SIZE_REFERENCE_MIN:
+        return readings
+    floor = SURE_AREA_MIN * float(np.median(ref))
+    return [dataclasses.replace(r, sure=False) if r.sure and a < floor else r for a, r in zip(areas, readings)]
+
+
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
     """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
     ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
@@ -435,7 +458,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
     every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_stray_backs`,
-    :func:`_drop_odd_white_dragons`),
+    :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, :func:`_unsure_small`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
     could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile (and stay so)."""
@@ -464,7 +487,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             pr = _tiles_only(shown[k]) or pr
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
-    readings = _drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))
+    readings = _unsure_small(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings))))
     unread = [
         Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
         for ci, (rot, k) in sorted(_behind_not_a_tile(owners, raw, not_tiles).items())

@@ -29,6 +29,7 @@ from vision.recognize import (
     _drop_odd_white_dragons,
     _rescue_row_places,
     _surplus_copies,
+    _unsure_small,
 )
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -331,6 +332,26 @@ SIZE_CASES = [
 def test_a_reading_must_be_the_size_of_the_photos_tiles(readings, kept):
     rs = [_sized(c, side, sure, 100.0 * i) for i, (c, side, sure) in enumerate(readings)]
     assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == kept
+
+
+UNSURE_CASES = [
+    # a keyboard key a third as wide as the tiles, read surely as a one of dots: kept, not sure
+    (HAND + [("1p", 14, True)], [True, True, True, True, False]),
+    # a tile 0.75 as wide as the others (area 0.56): still sure
+    (HAND + [("7p", 30, True)], [True] * 5),
+    # an unsure small reading stays unsure, a large one keeps its sureness
+    (HAND + [("1p", 14, False), ("8p", 60, True)], [True, True, True, True, False, True]),
+    # fewer than three sure readings: no rule
+    ([("1m", 40, True), ("9p", 10, True)], [True, True]),
+]
+
+
+@pytest.mark.parametrize(("readings", "sure"), UNSURE_CASES)
+def test_a_reading_far_smaller_than_the_sure_tiles_is_not_sure(readings, sure):
+    rs = [_sized(c, side, s, 100.0 * i) for i, (c, side, s) in enumerate(readings)]
+    out = _unsure_small(rs)
+    assert [r.top[0][0] for r in out] == [c for c, _, _ in readings]  # nothing is dropped
+    assert [r.sure for r in out] == sure
 
 
 # ----------------------------------------------------------------------------------------------
