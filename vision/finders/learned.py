@@ -229,25 +229,43 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     return centre, (float(u.max() - u.min()), float(v.max() - v.min())), float(np.degrees(t))
 
 
-def _cores(face: np.ndarray, core: np.ndarray, scale: float, edges: np.ndarray | None = None) -> list[LearnedTile]:
-    """Every core's tile (:func:`instances_from_maps`), before the face support is asked; each
-    core's rectangle turned to ``edges`` (:func:`edge_orientation`) when given."""
+def _core_regions(core: np.ndarray) -> list[tuple[np.ndarray, tuple]]:
+    """Each core of the core map (a connected region over :data:`CORE_THRESHOLD`, leaving out
+    specks under a fifth of the typical core's area): its pixel centres and their minimum-area
+    rectangle (``cv2.minAreaRect``), in map pixels."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
     if n <= 1:
         return []
-    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    typical = float(np.percentile(areas, 75))
-    fb = (face > 0.5).astype(np.uint8)
-    _, flabels = cv2.connectedComponents(fb, connectivity=8)
-    rects = []
+    typical = float(np.percentile(stats[1:, cv2.CC_STAT_AREA].astype(np.float64), 75))
+    out = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
         if area < max(4, 0.2 * typical):
             continue
         ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
         pts = np.column_stack([xs + x + 0.5, ys + y + 0.5]).astype(np.float32)
-        rect = cv2.minAreaRect(pts)
+        out.append((pts, cv2.minAreaRect(pts)))
+    return out
+
+
+def _cores(
+    face: np.ndarray,
+    core: np.ndarray,
+    scale: float,
+    edges: np.ndarray | None = None,
+    regions: list[tuple[np.ndarray, tuple]] | None = None,
+) -> list[LearnedTile]:
+    """Every core's tile (:func:`instances_from_maps`), before the face support is asked; each
+    core's rectangle turned to ``edges`` (:func:`edge_orientation`) when given. ``regions``: the
+    cores as :func:`_core_regions` gives them, when already measured."""
+    regions = _core_regions(core) if regions is None else regions
+    if not regions:
+        return []
+    fb = (face > 0.5).astype(np.uint8)
+    _, flabels = cv2.connectedComponents(fb, connectivity=8)
+    rects = []
+    for pts, rect in regions:
         (cx, cy), (rw, rh), ang = rect if edges is None else _turned_to_edges(pts, rect, edges)
         # (the thresholded core is about as large as the true one: pixel centres span one pixel
         # less than the region, and the blurred map crosses 0.5 about half a pixel outside it)
@@ -333,11 +351,14 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
 
     Finds measuring under :data:`MIN_TILE_PX` (the network learned tiles from about 8 px; that
     would be over 80 tiles across the photo) are specks of texture, such as letters on keyboard
-    keys: no tiles, and no closer look that would enlarge them into tile-sized finds."""
+    keys: no tiles, and no closer look that would enlarge them into tile-sized finds.
+
+    The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
     long_ = INPUT_LONG
     maps = predict_maps(img, long_)
-    cores = _cores(*maps)
+    regions = _core_regions(maps[1])
+    cores = _cores(*maps, regions=regions)
     checked = False
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
@@ -355,21 +376,24 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
             # the size those pieces would measure half as wide, whole tiles measure wider
             checked = True
             half = predict_maps(img, long_ // 2)
-            half_cores = _cores(*half)
+            half_regions = _core_regions(half[1])
+            half_cores = _cores(*half, regions=half_regions)
             half_inst = _supported(half[0], half[2], half_cores, 0.0)
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
             if not half_inst or half_width < FRAGMENT_RATIO * width:
                 break
-            long_, maps, cores, width = long_ // 2, half, half_cores, half_width  # and on to the size they want
+            long_, maps, regions, cores = long_ // 2, half, half_regions, half_cores
+            width = half_width  # and on to the size they want
         new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
         long_ = new
         maps = predict_maps(img, long_)
-        cores = _cores(*maps)
+        regions = _core_regions(maps[1])
+        cores = _cores(*maps, regions=regions)
     # the last look's cores again, each turned the way its tile's edges run (the looks before
     # only measure the tiles' width, which the turn hardly changes)
-    cores = _cores(*maps, edges=edge_orientation(img, long_))
+    cores = _cores(*maps, edges=edge_orientation(img, long_), regions=regions)
     return _supported(maps[0], maps[2], cores, None), maps
 
 
