@@ -306,7 +306,8 @@ def _unsure_small(readings: list[Reading]) -> list[Reading]:
     while the hand is the photo's largest tiles; a tile half the area of the others (another
     player's, across the table) is not the hand and is seen with fewer pixels. On the benchmark's
     phone-like photos (b4-b8, 12 per kind; b10, 8 per kind) every sure reading under half the median
-    area was wrong (5: keys read as ``1p`` and ``3z``, specks), and no right one was that small."""
+    area was wrong (5: three keyboard keys read as ``1p`` and ``3z``, and a ``2p`` in a pile and a
+    ``6s`` in a rack where no tile lay), and no right one was that small."""
     areas = [_quad_area(r.quad) for r in readings]
     ref = [a for a, r in zip(areas, readings) if r.sure]
     if len(ref) < SIZE_REFERENCE_MIN:
