@@ -398,6 +398,8 @@ def _score_scene(name, data, sc, gt_q, gt_c, classifier, finder) -> dict:
         **sequence_scores(gt_c, [c for i, c in enumerate(pc) if i not in ignored]),
     }
     row["exact_photo"] = row["read"] == len(gt_q) and row["n_pred"] == len(gt_q)
+    row["sure"] = sum(t.sure for i, t in enumerate(rec.tiles) if i not in ignored)
+    row["sure_right"] = sum(rec.tiles[p].sure and gt_c[g] == pc[p] for g, p, _ in pairs)
     row["backs_gt"] = gt_c.count("back")
     row["backs_pred"] = pc.count("back")
     row["backs_read"] = sum(gt_c[g] == "back" and pc[p] == "back" for g, p, _ in pairs)
@@ -427,6 +429,9 @@ def _summ(rows: list[dict]) -> dict:
             f"{sum(r['backs_read'] for r in rows)}/{sum(r['backs_gt'] for r in rows)} read, "
             f"{sum(r['backs_pred'] - r['backs_read'] for r in rows)} false"
         )
+    if "sure" in rows[0]:
+        out["sure"] = sum(r["sure"] for r in rows)
+        out["sure_right"] = sum(r["sure_right"] for r in rows)
     if "on_partial" in rows[0]:
         out["on_partial"] = sum(r["on_partial"] for r in rows)
     if "rot_gt" in rows[0]:
@@ -540,7 +545,7 @@ def _table(title: str, rows: list[tuple]) -> None:
 
 def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
     if not s:
-        return (name,) + ("-",) * (9 if with_det else 5)
+        return (name,) + ("-",) * (10 if with_det else 5)
     base = (name, s["photos"], s["tiles"])
     det = (
         (
@@ -548,6 +553,7 @@ def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
             _pct(s.get("det_precision", float("nan"))),
             _pct(s.get("read_recall", float("nan"))),
             _pct(s.get("exact_photo", float("nan"))),
+            _fmt_sure(s),
         )
         if with_det
         else ()
@@ -555,7 +561,27 @@ def _fmt_summary(name: str, s: dict, with_det=True) -> tuple:
     return base + det + (_pct(s["multiset_recall"]), _pct(s["order_acc"]), f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}")
 
 
-SCENE_HEADER = ("system", "photos", "tiles", "found", "prec", "read", "exact", "multiset", "order", "ms med/p95")
+def _fmt_sure(s: dict) -> str:
+    """The share of the tiles shown as sure that are right, and how many were sure (``-`` for a
+    system that says nothing of sureness, such as the detector)."""
+    if "sure" not in s:
+        return "-"
+    return f"{_pct(s['sure_right'] / s['sure']) if s['sure'] else '-'} of {s['sure']}"
+
+
+SCENE_HEADER = (
+    "system",
+    "photos",
+    "tiles",
+    "found",
+    "prec",
+    "read",
+    "exact",
+    "sure right",
+    "multiset",
+    "order",
+    "ms med/p95",
+)
 
 
 def _report_crops(data: Path, per_class: int, clf, report: dict) -> None:
