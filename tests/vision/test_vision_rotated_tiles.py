@@ -23,6 +23,21 @@ def _marked_face(code: str, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
+def _plain_scene(kind: str, seed: int):
+    """A phone-like scene of ``kind`` with marked faces, on a plain surface, without clutter,
+    fingers or the phone's degradations."""
+    return phone_scenes.make_phone_scene(
+        seed,
+        kind,
+        size=(1200, 900),
+        face_fn=_marked_face,
+        n_clutter=0,
+        finger=False,
+        degrade=False,
+        real_background=False,
+    )
+
+
 def _ideal_maps(tiles, shape):
     h, w = shape[0] // 2, shape[1] // 2
     face = np.zeros((h, w), np.float32)
@@ -51,16 +66,7 @@ def _band(crop: np.ndarray) -> str:
 
 @pytest.mark.parametrize("kind, seed", [("diagonal", 1), ("diagonal", 2), ("tray", 4), ("pile", 3)])
 def test_quads_follow_turned_tiles_and_crops_come_upright(kind, seed):
-    sc = phone_scenes.make_phone_scene(
-        seed,
-        kind,
-        size=(1200, 900),
-        face_fn=_marked_face,
-        n_clutter=0,
-        finger=False,
-        degrade=False,
-        real_background=False,
-    )
+    sc = _plain_scene(kind, seed)
     found = learned.instances_from_maps(*_ideal_maps(sc.tiles, sc.image.shape[:2]), scale=2.0)
     pairs = match_quads([t["quad"] for t in sc.tiles], [f.quad for f in found], thr=0.7)
     assert len(pairs) >= 0.9 * len(sc.tiles)
@@ -140,16 +146,7 @@ def _turn_error(a, b) -> float:
 def test_quads_turn_the_way_the_tiles_edges_run(kind, seed):
     """A round core says nothing of which way its tile is turned; the photo's edges over the tile
     do (``edge_orientation``): with them the quads follow the tiles within a few degrees."""
-    sc = phone_scenes.make_phone_scene(
-        seed,
-        kind,
-        size=(1200, 900),
-        face_fn=_marked_face,
-        n_clutter=0,
-        finger=False,
-        degrade=False,
-        real_background=False,
-    )
+    sc = _plain_scene(kind, seed)
     maps = _round_core_maps(sc.tiles, sc.image.shape[:2])
     edges = learned.edge_orientation(sc.image, max(sc.image.shape[:2]))
     assert edges.shape[1:] == maps[0].shape
