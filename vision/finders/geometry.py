@@ -39,7 +39,7 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
 
     starts = [s for s in range(4) if xy[(s + 1) % 4][0] - xy[s][0] > 0]
     best = min(starts, key=key) if starts else 0
-    return np.roll(pts[order], -best, axis=0)
+    return pts[[order[(best + k) % 4] for k in range(4)]]
 
 
 def aspect_score(ratio: float, lying: bool) -> float:

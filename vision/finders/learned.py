@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -136,8 +137,8 @@ def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarr
 
 def _tile(quad: np.ndarray, group: int) -> LearnedTile:
     """The tile of a quadrilateral ordered up = image up: lying when wider than high."""
-    top = float(np.linalg.norm(quad[1] - quad[0]))
-    left = float(np.linalg.norm(quad[3] - quad[0]))
+    (x0, y0), (x1, y1), _, (x3, y3) = quad.tolist()
+    top, left = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
     ratio = max(top, 1e-3) / max(left, 1e-3)
     lying = ratio > 1.0
     return LearnedTile(quad.astype(np.float32), bool(lying), is_ambiguous(ratio), aspect_score(ratio, lying), group)
