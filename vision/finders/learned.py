@@ -213,9 +213,9 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     x1, y1 = np.minimum(np.ceil(box.max(0)).astype(int) + 1, [W, H])
     if x1 <= x0 or y1 <= y0:
         return rect
-    inside = np.zeros((y1 - y0, x1 - x0), np.uint8)
-    cv2.fillPoly(inside, [np.round(box - [x0, y0]).astype(np.int32)], 1)
-    c4, s4, m2 = (float(edges[k, y0:y1, x0:x1][inside > 0].sum()) for k in range(3))
+    inside = np.zeros((y1 - y0, x1 - x0), np.float32)
+    cv2.fillPoly(inside, [np.round(box - [x0, y0]).astype(np.int32)], 1.0)
+    c4, s4, m2 = (edges[:, y0:y1, x0:x1] * inside).sum(axis=(1, 2)).tolist()
     if m2 <= 0 or np.hypot(c4, s4) < EDGE_COHERENCE_MIN * m2:
         return rect
     t = np.arctan2(s4, c4) / 4.0
