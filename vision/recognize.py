@@ -276,6 +276,13 @@ TILE_AREA_RANGE = (0.15, 4.0)
 SIZE_REFERENCE_MIN = 3
 
 
+def _sure_median_area(readings: list[Reading], areas: list[float]) -> float | None:
+    """The median of ``areas`` over the sure readings, or ``None`` with fewer than
+    :data:`SIZE_REFERENCE_MIN` sure readings."""
+    ref = [a for a, r in zip(areas, readings) if r.sure]
+    return float(np.median(ref)) if len(ref) >= SIZE_REFERENCE_MIN else None
+
+
 def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     """Drop a reading whose area is not within :data:`TILE_AREA_RANGE` times the median area of the
     sure readings (of every reading with artwork when fewer than :data:`SIZE_REFERENCE_MIN` are
@@ -284,12 +291,12 @@ def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     0.4 of their width is not one of them. Smaller things that pass (a keyboard key is a third of a
     tile's width) are left to :mod:`vision.hand`, which marks smaller tiles as not the hand."""
     areas = [_quad_area(r.quad) for r in readings]
-    ref = [a for a, r in zip(areas, readings) if r.sure]
-    if len(ref) < SIZE_REFERENCE_MIN:
+    mid = _sure_median_area(readings, areas)
+    if mid is None:
         ref = [a for a, r in zip(areas, readings) if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
-    if len(ref) < SIZE_REFERENCE_MIN:
-        return readings
-    mid = float(np.median(ref))
+        if len(ref) < SIZE_REFERENCE_MIN:
+            return readings
+        mid = float(np.median(ref))
     lo, hi = TILE_AREA_RANGE
     return [r for a, r in zip(areas, readings) if lo * mid <= a <= hi * mid]
 
@@ -309,10 +316,10 @@ def _unsure_small(readings: list[Reading]) -> list[Reading]:
     area was wrong (5: three keyboard keys read as ``1p`` and ``3z``, and a ``2p`` in a pile and a
     ``6s`` in a rack where no tile lay), and no right one was that small."""
     areas = [_quad_area(r.quad) for r in readings]
-    ref = [a for a, r in zip(areas, readings) if r.sure]
-    if len(ref) < SIZE_REFERENCE_MIN:
+    mid = _sure_median_area(readings, areas)
+    if mid is None:
         return readings
-    floor = SURE_AREA_MIN * float(np.median(ref))
+    floor = SURE_AREA_MIN * mid
     return [dataclasses.replace(r, sure=False) if r.sure and a < floor else r for a, r in zip(areas, readings)]
 
 
