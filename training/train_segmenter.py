@@ -88,6 +88,11 @@ class Sample(NamedTuple):
 #: ``--phone-share`` before the photos are rendered; 0 renders only :func:`training.scenes.make_scene`)
 PHONE_SHARE = {"value": 0.5}
 
+#: the kinds of phone-like photo drawn, one of them at random per photo (a kind named twice comes
+#: twice as often), set by ``--phone-kinds``; ``None`` lets :func:`training.phone_scenes.make_phone_scene`
+#: choose among all its kinds alike
+PHONE_KINDS: dict[str, tuple[str, ...] | None] = {"value": None}
+
 #: share of the training photos cut down to a frame-filling close-up (:func:`_zoomed`: tiles 64-150
 #: px wide, beyond the 10-90 px of the other photos), set by ``--zoom-share``. A photo is first seen
 #: at 640 px, where a close-up's tiles can be 130 px wide: the network must find such a tile whole
@@ -107,7 +112,9 @@ def make_sample(seed: int) -> Sample:
     if rng.random() < PHONE_SHARE["value"]:
         from training.phone_scenes import make_phone_scene
 
-        return finish(make_phone_scene(rng, size=size), size, rng)
+        kinds = PHONE_KINDS["value"]
+        kind = str(rng.choice(kinds)) if kinds else None
+        return finish(make_phone_scene(rng, kind, size=size), size, rng)
     kw: dict = {}
     u = rng.random()
     if finish is _zoomed:  # tiles near the camera: large before the cut
@@ -424,6 +431,12 @@ def _arguments(argv) -> argparse.Namespace:
     ap.add_argument("--init", default=None, help="state_dict to continue from")
     ap.add_argument("--init-onnx", default=None, help="exported model (.onnx) to continue from (batch norms frozen)")
     ap.add_argument("--phone-share", type=float, default=0.5, help="share of phone-like photos (training.phone_scenes)")
+    ap.add_argument(
+        "--phone-kinds",
+        default=None,
+        help="comma-separated kinds of phone-like photo to draw from (training.phone_scenes.KINDS; "
+        "a kind named twice comes twice as often); default all alike",
+    )
     ap.add_argument("--zoom-share", type=float, default=0.0, help="share of photos cut to frame-filling close-ups")
     ap.add_argument(
         "--min-face-support",
@@ -441,6 +454,22 @@ def _arguments(argv) -> argparse.Namespace:
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
     return ap.parse_args(argv)
+
+
+def _phone_kinds(text: str | None) -> tuple[str, ...] | None:
+    """The ``--phone-kinds`` list as a tuple of kinds; ``None`` for all alike. An unknown kind is
+    refused with the list of known ones."""
+    if not text:
+        return None
+    from training.phone_scenes import KINDS
+
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown or not kinds:
+        raise SystemExit(
+            f"--phone-kinds: unknown kind(s) {', '.join(unknown) or '(none given)'}; use {', '.join(KINDS)}"
+        )
+    return kinds
 
 
 def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: float, cache: Path):
@@ -563,6 +592,7 @@ def main(argv=None) -> int:
 
     PHONE_SHARE["value"] = a.phone_share
     ZOOM_SHARE["value"] = a.zoom_share
+    PHONE_KINDS["value"] = _phone_kinds(a.phone_kinds)
     if a.phone_share > 0:
         from training import backgrounds
 
