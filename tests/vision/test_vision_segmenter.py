@@ -194,7 +194,7 @@ def _stand_in(monkeypatch, photo_tiles, fragments_above: float | None = None, sp
     tile at a tenth of its size. Returns the list of look sizes taken."""
     looks = []
 
-    def predict(img, long_side=learned.INPUT_LONG):
+    def predict(img, long_side=learned.INPUT_LONG, window=None):
         h, w = img.shape[:2]
         s = long_side / max(h, w)
         tiles = [{"quad": (np.asarray(t["quad"], np.float64) * s).tolist()} for t in photo_tiles]
@@ -212,6 +212,11 @@ def _stand_in(monkeypatch, photo_tiles, fragments_above: float | None = None, sp
             tiles = _split(tiles, 3)
         looks.append(long_side)
         face, core = _maps_from_tiles(tiles, (int(round(h * s)) + 2, int(round(w * s)) + 2))
+        if window is not None:  # the network saw only the window
+            x0, y0, x1, y1 = (int(round(v * s / 2)) for v in window)
+            seen = np.zeros(face.shape, bool)
+            seen[y0:y1, x0:x1] = True
+            face, core = face * seen, core * seen
         return face, core, 2.0 / s
 
     monkeypatch.setattr(learned, "predict_maps", predict)
@@ -309,3 +314,107 @@ def test_training_batches_weigh_partly_shown_tiles_zero():
     _x, y, w = make_batch([sample], np.random.default_rng(1), 4, 128)
     assert w.shape == (4, 1, 64, 64) and w.min() >= 0 and w.max() <= 1
     assert not ((w[:, 0] < 0.01) & (y[:, 0] > 0.99)).any()  # a whole tile's face is never ignored
+
+
+def test_training_can_weigh_the_kinds_of_phone_like_photo(monkeypatch):
+    """``--phone-kinds pile,pile,tray``: each phone-like photo is one of the kinds named, a kind named
+    twice coming twice as often; an unknown kind is refused with the known ones."""
+    from training import phone_scenes, train_segmenter
+
+    assert train_segmenter._phone_kinds("pile, pile,tray") == ("pile", "pile", "tray")
+    assert train_segmenter._phone_kinds(None) is None
+    with pytest.raises(SystemExit, match="unknown kind.*piles.*use diagonal, tray"):
+        train_segmenter._phone_kinds("piles")
+
+    drawn: list = []
+
+    class _Drawn(Exception):
+        pass
+
+    def fake_scene(rng, kind=None, **kw):
+        drawn.append(kind)
+        raise _Drawn
+
+    monkeypatch.setattr(phone_scenes, "make_phone_scene", fake_scene)
+    monkeypatch.setitem(train_segmenter.PHONE_SHARE, "value", 1.0)
+    monkeypatch.setitem(train_segmenter.PHONE_KINDS, "value", ("pile", "pile", "tray"))
+    for seed in range(60):
+        with pytest.raises(_Drawn):
+            train_segmenter.make_sample(seed)
+    assert set(drawn) == {"pile", "tray"} and 30 <= drawn.count("pile") <= 50
+
+
+def test_a_closer_look_runs_only_where_the_tiles_are():
+    """``content_window``: the box round what a look marks as face, grown by two tile widths, its
+    top-left on a whole map pixel of the closer look; the whole photo (``None``) when that box is
+    most of it, or nothing is marked."""
+    face = np.zeros((240, 320), np.float32)  # a look at 640 px of a 4000x3000 photo
+    sc, pad = 12.5, 2 * 40.0  # map pixel to photo pixel; two tile widths of 40 px
+    face[100:120, 150:200] = 0.9
+    win = learned.content_window(face, sc, (3000, 4000, 3), 40.0, 1600)
+    assert win is not None
+    x0, y0, x1, y1 = win
+    assert 150 * sc - pad - 64 / 0.4 <= x0 <= 150 * sc - pad and 200 * sc + pad <= x1 <= 200 * sc + pad + 64 / 0.4 + 1
+    assert 100 * sc - pad - 64 / 0.4 <= y0 <= 100 * sc - pad and 120 * sc + pad <= y1 <= 120 * sc + pad + 64 / 0.4 + 1
+    s = 1600 / 4000  # the window starts on a multiple of 16 of the closer look's input pixels
+    for v in (x0, y0):
+        assert abs(v * s / 16 - round(v * s / 16)) * 16 <= 0.1
+    face[10:230, 10:310] = 0.9
+    assert learned.content_window(face, sc, (3000, 4000, 3), 40.0, 1600) is None
+    assert learned.content_window(np.zeros_like(face), sc, (3000, 4000, 3), 40.0, 1600) is None
+
+
+@needs_model
+def test_a_windowed_look_sees_what_the_whole_look_sees_there():
+    """The maps of a look run over a window match the whole look's inside the window (the window's
+    map pixels line up with the whole photo's), and are 0 outside it."""
+    sc = scenes.make_scene(5, size=(1600, 1200), fill=0.3, face_fn=scenes._placeholder_face)
+    whole = learned.predict_maps(sc.image, 1200)
+    first = learned.predict_maps(sc.image)
+    win = learned.content_window(first[0], first[2], sc.image.shape, 60.0, 1200)
+    assert win is not None
+    for start, end in ((win[0], win[2]), (win[1], win[3])):  # on the closer look's grid of 16
+        assert abs(start * 0.75 / 16 - round(start * 0.75 / 16)) * 16 <= 0.1
+        assert abs((end - start) * 0.75 / 16 - round((end - start) * 0.75 / 16)) * 16 <= 0.1
+    part = learned.predict_maps(sc.image, 1200, win)
+    assert part[2] == whole[2] and part[0].shape == whole[0].shape
+    s = 1200 / 1600 / 2  # photo pixels to map pixels
+    inner = (
+        slice(int((win[1] + 90) * s), int((win[3] - 90) * s)),
+        slice(int((win[0] + 90) * s), int((win[2] - 90) * s)),
+    )
+    for a, b in zip(part[:2], whole[:2]):
+        assert np.abs(a[inner] - b[inner]).mean() < 0.005
+        assert ((a[inner] > 0.5) != (b[inner] > 0.5)).mean() < 0.01
+    assert part[0][: int(win[1] * s) - 1].max() == 0 and part[0][:, int(win[2] * s) + 2 :].max() == 0
+    edges, edges_win = learned.edge_orientation(sc.image, 1200), learned.edge_orientation(sc.image, 1200, win)
+    assert edges.shape == edges_win.shape
+    a, b = edges_win[(slice(None), *inner)], edges[(slice(None), *inner)]
+    assert np.abs(a - b).mean() < 0.01 * np.abs(b).mean()
+
+
+@needs_model
+def test_far_away_tiles_are_found_alike_with_and_without_the_window(monkeypatch):
+    """A hand far from the camera gets a closer look over its window only; it finds the same tiles
+    as a closer look over the whole photo."""
+    sc = scenes.make_scene(21, size=(4000, 3000), fill=0.15, face_fn=scenes._placeholder_face)
+    seen = []
+    orig = learned.predict_maps
+
+    def spy(img, long_side=learned.INPUT_LONG, window=None):
+        seen.append(window)
+        return orig(img, long_side, window)
+
+    monkeypatch.setattr(learned, "predict_maps", spy)
+    windowed, _ = learned.find_tiles(sc.image)
+    assert seen[0] is None and seen[-1] is not None, seen
+    x0, y0, x1, y1 = seen[-1]
+    assert (x1 - x0) * (y1 - y0) < 0.3 * 4000 * 3000
+    monkeypatch.setattr(learned, "CONTENT_MAX_SHARE", 0.0)  # every look over the whole photo
+    seen.clear()
+    whole, _ = learned.find_tiles(sc.image)
+    assert all(w is None for w in seen)
+    gt = [np.asarray(t["quad"]) for t in sc.tiles]
+    a = match_quads(gt, [t.quad for t in windowed])
+    b = match_quads(gt, [t.quad for t in whole])
+    assert len(a) == len(b) >= 0.95 * len(gt)

@@ -61,6 +61,9 @@ CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
 EDGE_TURN_MIN = 6.0  # ... and they overrule the core's rectangle when they differ by more (degrees)
+CONTENT_FACE = 0.25  # a closer look runs over the pixels a look marks as face this surely (content_window)
+CONTENT_PAD = 2.0  # ... grown by this many tile widths on every side
+CONTENT_MAX_SHARE = 0.6  # ... unless that is more of the photo than this: then all of it
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,14 +128,93 @@ def network_input(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndar
     return x, ih, iw, s
 
 
-def predict_maps(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, np.ndarray, float]:
+def predict_maps(
+    img: np.ndarray, long_side: int = INPUT_LONG, window: tuple[int, int, int, int] | None = None
+) -> tuple[np.ndarray, np.ndarray, float]:
     """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
-    and the factor that takes a map pixel's coordinates back to ``img`` pixels."""
-    x, ih, iw, s = network_input(img, long_side)
+    and the factor that takes a map pixel's coordinates back to ``img`` pixels. ``window`` (``x0, y0,
+    x1, y1`` in ``img`` pixels, from :func:`content_window`): only that part is run through the
+    network, the maps are 0 elsewhere."""
+    if window is None:
+        x, ih, iw, s = network_input(img, long_side)
+        return (*_probabilities(x, ih, iw), 2.0 / s)
+    h, w = img.shape[:2]
+    s = long_side / max(h, w)
+    x0, y0, x1, y1 = window
+    x, ih, iw, _ = network_input(img[y0:y1, x0:x1], max(16, int(round(max(x1 - x0, y1 - y0) * s))))
+    shape = _map_shape(h, w, s)
+    face, core = (_pasted(m, shape, x0, y0, s) for m in _probabilities(x, ih, iw))
+    return face, core, 2.0 / s
+
+
+def _probabilities(x: np.ndarray, ih: int, iw: int) -> tuple[np.ndarray, np.ndarray]:
+    """The network's face and core probability maps for the input ``x`` of
+    :func:`network_input` (``ih`` x ``iw`` of it the photo, the rest padding)."""
     logits = onnx_model.session(MODEL_NAME).run(None, {"image": x})[0][0]
     prob = 1.0 / (1.0 + np.exp(-logits[:, : (ih + 1) // 2, : (iw + 1) // 2]))
     # map pixel i covers input pixels [2i, 2i + 2); input -> img is 1 / s
-    return prob[0], prob[1], 2.0 / s
+    return prob[0], prob[1]
+
+
+def _map_shape(h: int, w: int, s: float) -> tuple[int, int]:
+    """The maps' shape for a ``h`` x ``w`` photo seen at scale ``s`` (:func:`network_input`)."""
+    return (max(16, int(round(h * s))) + 1) // 2, (max(16, int(round(w * s))) + 1) // 2
+
+
+def _pasted(part: np.ndarray, shape: tuple[int, ...], x0: int, y0: int, s: float) -> np.ndarray:
+    """A map of a window whose top-left is ``(x0, y0)`` photo pixels (its maps' last two axes)
+    placed in a zero map of the whole photo's ``shape``, seen at scale ``s``."""
+    out = np.zeros(shape, part.dtype)
+    oy, ox = int(round(y0 * s / 2)), int(round(x0 * s / 2))
+    hh, ww = min(part.shape[-2], shape[-2] - oy), min(part.shape[-1], shape[-1] - ox)
+    out[..., oy : oy + hh, ox : ox + ww] = part[..., :hh, :ww]
+    return out
+
+
+def content_window(
+    face: np.ndarray, scale: float, shape: tuple[int, ...], tile_px: float, long_side: int
+) -> tuple[int, int, int, int] | None:
+    """Where a closer look needs to look: the box round every pixel that a look's ``face`` map
+    (``scale``: map pixel to photo pixel) marks as possibly a tile (:data:`CONTENT_FACE`), grown by
+    :data:`CONTENT_PAD` tile widths (``tile_px``, photo pixels) on every side, in photo pixels
+    ``x0, y0, x1, y1``; ``None`` (the whole photo) when that box is over
+    :data:`CONTENT_MAX_SHARE` of it, or nothing is marked.
+
+    A closer look is taken because the tiles came out small: a hand far from the camera, a set in
+    a tray in the middle of the table. The network then runs over the part of the photo where the
+    tiles are, a quarter of it or less, instead of all of it. The window starts where the network
+    at ``long_side`` sees it as it sees the whole photo (:func:`_aligned`), and its sides come to
+    whole multiples of 16 input pixels, so it is scaled as the whole photo is."""
+    h, w = shape[:2]
+    ys, xs = np.nonzero(face > CONTENT_FACE)
+    if not len(xs):
+        return None
+    pad = CONTENT_PAD * tile_px
+    x0, x1 = max(0.0, xs.min() * scale - pad), min(float(w), (xs.max() + 1) * scale + pad)
+    y0, y1 = max(0.0, ys.min() * scale - pad), min(float(h), (ys.max() + 1) * scale + pad)
+    if (x1 - x0) * (y1 - y0) > CONTENT_MAX_SHARE * w * h:
+        return None
+    s = long_side / max(h, w)
+    x0, y0 = _aligned(int(x0), s), _aligned(int(y0), s)
+    span = range(int(math.ceil(64 / s)) + 1)  # its size too, so it is scaled as the photo is
+    x1 = min(w, x0 + _on_grid(range(int(math.ceil(x1)) - x0, int(math.ceil(x1)) - x0 + len(span)), s))
+    y1 = min(h, y0 + _on_grid(range(int(math.ceil(y1)) - y0, int(math.ceil(y1)) - y0 + len(span)), s))
+    return x0, y0, x1, y1
+
+
+def _aligned(x: int, s: float) -> int:
+    """The coordinate at or a little before ``x`` (photo pixels) that falls nearest a multiple of
+    16 of the network's input pixels at scale ``s`` (the network's deepest level sees the input in
+    steps of 16, so a window that starts there sees what the whole photo's look sees); see
+    :func:`_on_grid`."""
+    return _on_grid(range(x, max(-1, x - int(math.ceil(64 / s))) - 1, -1), s)
+
+
+def _on_grid(lengths: range, s: float) -> int:
+    """The first of ``lengths`` (photo pixels) that comes to a multiple of 16 input pixels at scale
+    ``s`` within a tenth of one, else the nearest to one; 64 input pixels of candidates always hold
+    one within ``s`` of it."""
+    return min(lengths, key=lambda c: max(abs(c * s / 16 - round(c * s / 16)) * 16, 0.1))
 
 
 def _tile(quad: np.ndarray, group: int) -> LearnedTile:
@@ -166,7 +248,7 @@ def instances_from_maps(
     return _supported(face, scale, _cores(face, core, scale, edges), min_support)
 
 
-def edge_orientation(img: np.ndarray, long_side: int) -> np.ndarray:
+def edge_orientation(img: np.ndarray, long_side: int, window: tuple[int, int, int, int] | None = None) -> np.ndarray:
     """Which way the edges of ``img`` (BGR uint8) run, at the resolution of the maps
     :func:`predict_maps` gives for ``long_side``: a 3 x h x w array that holds, averaged over the
     input pixels each map pixel covers, ``g^2 cos 4a``, ``g^2 sin 4a`` and ``g^2`` (``g`` the
@@ -175,9 +257,14 @@ def edge_orientation(img: np.ndarray, long_side: int) -> np.ndarray:
     A tile is a rectangle: its outline, and the strokes, sticks and characters of its artwork, run
     along its sides, so over a tile these vectors add up to one pointing at ``4 t``, ``t`` the
     tile's turn modulo 90 degrees (four times the angle, so that edges a quarter turn apart
-    agree; circles such as dots add up to nothing)."""
+    agree; circles such as dots add up to nothing). ``window`` (as for :func:`predict_maps`): only
+    that part is measured, the fields are 0 elsewhere."""
     h, w = img.shape[:2]
     s = long_side / max(h, w)
+    if window is not None:
+        x0, y0, x1, y1 = window
+        part = edge_orientation(img[y0:y1, x0:x1], max(16, int(round(max(x1 - x0, y1 - y0) * s))))
+        return _pasted(part, (3, *_map_shape(h, w, s)), x0, y0, s)
     iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
     grey = cv2.resize(grey, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
@@ -342,7 +429,8 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
     close-up of a few large tiles) it is seen again at the size that makes them about
     :data:`TARGET_TILE_PX` wide (between :func:`min_long` pixels and its own size), at most
-    :data:`MAX_LOOKS` times in all.
+    :data:`MAX_LOOKS` times in all. A closer look (larger than the one before) runs only over the
+    part of the photo where the look before saw tiles (:func:`content_window`).
 
     A tile far wider than 90 pixels (a close-up of a few tiles, seen at 640) can come out in
     pieces of a plausible width. So tiles measuring over :data:`CHECK_ABOVE_PX` are checked once
@@ -360,6 +448,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     maps = predict_maps(img, long_)
     regions = _core_regions(maps[1])
     cores = _cores(*maps, regions=regions)
+    window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
@@ -383,18 +472,20 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
             if not half_inst or half_width < FRAGMENT_RATIO * width:
                 break
-            long_, maps, regions, cores = long_ // 2, half, half_regions, half_cores
+            long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
         new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
+        # a closer look at small tiles runs only where they are
+        window = content_window(maps[0], maps[2], img.shape, tile_width(inst), new) if new > long_ else None
         long_ = new
-        maps = predict_maps(img, long_)
+        maps = predict_maps(img, long_, window)
         regions = _core_regions(maps[1])
         cores = _cores(*maps, regions=regions)
     # the last look's cores again, each turned the way its tile's edges run (the looks before
     # only measure the tiles' width, which the turn hardly changes)
-    cores = _cores(*maps, edges=edge_orientation(img, long_), regions=regions)
+    cores = _cores(*maps, edges=edge_orientation(img, long_, window), regions=regions)
     return _supported(maps[0], maps[2], cores, None), maps
 
 
