@@ -196,18 +196,19 @@ def content_window(
         return None
     s = long_side / max(h, w)
     x0, y0 = _aligned(int(x0), s), _aligned(int(y0), s)
-    span = range(int(math.ceil(64 / s)) + 1)  # its size too, so it is scaled as the photo is
-    x1 = min(w, x0 + _on_grid(range(int(math.ceil(x1)) - x0, int(math.ceil(x1)) - x0 + len(span)), s))
-    y1 = min(h, y0 + _on_grid(range(int(math.ceil(y1)) - y0, int(math.ceil(y1)) - y0 + len(span)), s))
+    reach = int(math.ceil(64 / s))  # 64 input pixels, in photo pixels
+    # its sides too come to multiples of 16 input pixels, so it is scaled as the whole photo is
+    x1 = min(w, x0 + _on_grid(range(math.ceil(x1) - x0, math.ceil(x1) - x0 + reach + 1), s))
+    y1 = min(h, y0 + _on_grid(range(math.ceil(y1) - y0, math.ceil(y1) - y0 + reach + 1), s))
     return x0, y0, x1, y1
 
 
 def _aligned(x: int, s: float) -> int:
-    """The coordinate at or a little before ``x`` (photo pixels) that falls nearest a multiple of
-    16 of the network's input pixels at scale ``s`` (the network's deepest level sees the input in
-    steps of 16, so a window that starts there sees what the whole photo's look sees); see
-    :func:`_on_grid`."""
-    return _on_grid(range(x, max(-1, x - int(math.ceil(64 / s))) - 1, -1), s)
+    """The coordinate at or a little before ``x`` (photo pixels, never below 0) that falls nearest
+    a multiple of 16 of the network's input pixels at scale ``s`` (the network's deepest level sees
+    the input in steps of 16, so a window that starts there sees what the whole photo's look sees);
+    see :func:`_on_grid`."""
+    return _on_grid(range(x, max(0, x - int(math.ceil(64 / s))) - 1, -1), s)
 
 
 def _on_grid(lengths: range, s: float) -> int:
