@@ -1,7 +1,8 @@
-"""Confidence calibration of the classifier: a temperature and a "sure" threshold (numpy only).
+"""Confidence calibration of the classifier: a temperature and a "sure" threshold.
 
 The runtime (:class:`vision.classifier.TileClassifier`) divides the logits by the temperature
-``T`` before the softmax, for the crop and its half-turn, and averages the two probability vectors.
+``T`` before the softmax and, for a crop the network reads under
+:data:`vision.classifier.HALF_TURN_BELOW`, averages it with its half-turn's.
 :func:`fit_temperature` picks the ``T`` that minimises the negative log-likelihood of the true
 classes on a calibration set the classifier never trained on (the held-out real crops: whole tile
 sets never seen). :func:`sure_threshold` then picks the lowest confidence at which the tiles read
@@ -15,6 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.classifier import half_turn_rows, read_probabilities
+
 #: tiles shown as sure must be right this often on held-out real crops
 SURE_PRECISION = 0.995
 TEMPERATURES = np.round(np.exp(np.linspace(np.log(0.3), np.log(5.0), 120)), 4)
@@ -24,16 +27,12 @@ NEVER = 1.01
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
 
 
-def softmax(logits: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    z = logits / temperature
-    z = z - z.max(1, keepdims=True)
-    p = np.exp(z)
-    return p / p.sum(1, keepdims=True)
-
-
 def tta_probabilities(logits: np.ndarray, logits_turned: np.ndarray, temperature: float = 1.0) -> np.ndarray:
-    """The runtime's probabilities: the tempered softmax of a crop and of its half-turn, averaged."""
-    return (softmax(logits, temperature) + softmax(logits_turned, temperature)) / 2
+    """The runtime's probabilities (:func:`vision.classifier.read_probabilities`): the tempered
+    softmax of each crop, averaged with its half-turn's (``logits_turned``, one row per crop) where
+    the network reads the crop under :data:`vision.classifier.HALF_TURN_BELOW`."""
+    rows = half_turn_rows(logits)
+    return read_probabilities(logits, rows, logits_turned[rows], temperature)
 
 
 def fit_temperature(logits: np.ndarray, logits_turned: np.ndarray, labels: np.ndarray) -> float:

@@ -20,7 +20,15 @@ import pytest
 pytest.importorskip("onnxruntime")
 
 from vision import onnx_model  # noqa: E402
-from vision.classifier import NOT_A_TILE, TileClassifier, get_classifier  # noqa: E402
+from vision.classifier import (  # noqa: E402
+    HALF_TURN_BELOW,
+    NOT_A_TILE,
+    TileClassifier,
+    get_classifier,
+    half_turn_rows,
+    read_probabilities,
+    softmax,
+)
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -115,6 +123,39 @@ def test_half_turn_invariant(clf):
     a = [r[0][0] for r in clf.classify(crops)]
     b = [r[0][0] for r in clf.classify(rot)]
     assert a == b
+
+
+@pytest.mark.parametrize(
+    ("logits", "turned", "averaged"),
+    [
+        ([[6.0, 0.0, 0.0]], [[0.0, 6.0, 0.0]], False),  # read at 0.995: its one reading stands
+        ([[2.0, 0.0, 0.0]], [[0.0, 2.0, 0.0]], True),  # read at 0.79: averaged with its half-turn
+        ([[1.0, 1.0, 1.0]], [[3.0, 0.0, 0.0]], True),  # no reading at all: the half-turn decides
+    ],
+)
+def test_only_unsure_crops_are_read_turned(logits, turned, averaged):
+    lo, lt = np.array(logits), np.array(turned)
+    rows = half_turn_rows(lo)
+    assert list(rows) == ([0] if averaged else [])
+    assert (softmax(lo).max(1) < HALF_TURN_BELOW).tolist() == [averaged]
+    for t in (1.0, 0.35):
+        p = read_probabilities(lo, rows, lt[rows], t)
+        want = (softmax(lo, t) + softmax(lt, t)) / 2 if averaged else softmax(lo, t)
+        assert np.allclose(p, want) and np.allclose(p.sum(1), 1.0)
+
+
+def test_half_turn_pass_runs_only_for_unsure_crops_and_agrees_with_both_turns(clf, monkeypatch):
+    crops = [cv2.imread(str(f)) for f in _fixtures()]
+    x = clf.preprocess(crops)
+    lo, lt = clf._run(x), clf._run(x[:, :, ::-1, ::-1])
+    sizes = []
+    run = clf._run
+    monkeypatch.setattr(clf, "_run", lambda batch: sizes.append(len(batch)) or run(batch))
+    p = clf._network(crops, [1.0])[0]  # the primary's own reading (no fallback for featureless crops)
+    unsure = int((softmax(lo).max(1) < HALF_TURN_BELOW).sum())
+    assert sizes == ([len(crops), unsure] if unsure else [len(crops)])
+    both = (softmax(lo) + softmax(lt)) / 2  # every crop read both ways round
+    assert p.argmax(1).tolist() == both.argmax(1).tolist()
 
 
 def test_fast_enough(clf):
