@@ -16,6 +16,7 @@ direction from each tile to its nearest neighbour tells. Tile footprints are rot
 from __future__ import annotations
 
 import math
+from statistics import median
 from typing import NamedTuple
 
 import numpy as np
@@ -117,6 +118,7 @@ def _rows(e: Extents, row_overlap: float) -> list[list[int]]:
     sorted top to bottom."""
     hgt = e.y1 - e.y0
     cy = (e.y0 + e.y1) / 2
+    y0, y1 = e.y0.tolist(), e.y1.tolist()
     rows: list[list[int]] = []
     spans: list[list[float]] = []
     for i in np.argsort(cy):
@@ -132,9 +134,8 @@ def _rows(e: Extents, row_overlap: float) -> list[list[int]]:
         else:
             rows[best].append(int(i))
             # keep the span as the median band, so a tall outlier does not swallow the next row
-            ys0 = np.median([e.y0[j] for j in rows[best]])
-            ys1 = np.median([e.y1[j] for j in rows[best]])
-            spans[best] = [float(ys0), float(ys1)]
+            # (statistics.median: the same value as numpy's, a tenth of its cost on a short list)
+            spans[best] = [median(y0[j] for j in rows[best]), median(y1[j] for j in rows[best])]
     rows.sort(key=lambda r: float(np.median(cy[r])))
     return rows
 
