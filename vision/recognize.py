@@ -212,6 +212,9 @@ class Reading:
 #: a face-down tile belongs to a meld: it lies within this many tile lengths of another tile
 #: (centre to centre: a tile plus the gap that sets a meld apart)
 BACK_REACH = 2.2
+#: ... and two or more backs side by side (a concealed kong) within this many of a face-up tile:
+#: one tile further, for a kong whose back nearest the hand the finder missed
+KONG_REACH = BACK_REACH + 1.0
 
 
 def _quad_area(q: np.ndarray) -> float:
@@ -223,7 +226,9 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     """Keep a tile read as ``back`` only if it is about as large as the face-up tiles and a chain of
     tiles, each within :data:`BACK_REACH` tile lengths of the next, links it to a face-up tile: a
     concealed kong is laid out with the hand, while a back-coloured patch of the table is not a
-    tile."""
+    tile. Two or more backs side by side (each within :data:`BACK_REACH` of another) link to a
+    face-up tile within :data:`KONG_REACH`: a kong whose first back the finder missed lies one tile
+    further from the hand, while a lone patch would need a second one beside it."""
     backs = [i for i, r in enumerate(readings) if r.top[0][0] == "back"]
     if not backs:
         return readings
@@ -233,14 +238,20 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     areas = np.array([_quad_area(q) for q in quads])
     faces = [i for i in range(len(readings)) if i not in set(backs)]
     ref = float(np.median(areas[faces])) if faces else float(np.median(areas))
-    reach = BACK_REACH * float(np.median(lengths))
+    length = float(np.median(lengths))
+    reach = BACK_REACH * length
     linked = set(faces)
     pending = {i for i in backs if 0.55 * ref <= areas[i] <= 1.8 * ref}
+
+    def gap(i: int, tiles: set[int]) -> float:
+        return min(float(np.linalg.norm(centres[i] - centres[j])) for j in tiles)
+
     grew = True
     while grew and pending and linked:
         grew = False
         for i in sorted(pending):
-            if min(np.linalg.norm(centres[i] - centres[j]) for j in linked) <= reach:
+            beside = len(pending) > 1 and gap(i, pending - {i}) <= reach
+            if gap(i, linked) <= (KONG_REACH * length if beside else reach):
                 linked.add(i)
                 pending.discard(i)
                 grew = True

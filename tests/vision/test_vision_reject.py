@@ -27,6 +27,7 @@ from vision.recognize import (
     RecognizedTile,
     _drop_odd_sizes,
     _drop_odd_white_dragons,
+    _drop_stray_backs,
     _rescue_row_places,
     _surplus_copies,
     _unsure_small,
@@ -299,6 +300,29 @@ WHITE_DRAGON_CASES = [
 def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, kept):
     rs = [_reading(c, side, ink, 100.0 * i) for i, (c, side, ink) in enumerate(readings)]
     assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+# ----------------------------------------------------------------------------------------------
+# a face-down tile belongs to the hand's layout
+
+
+ROW = [("1m", 0), ("2m", 1), ("3m", 2), ("4m", 3)]  # (code, place along the row, in tile widths)
+# (code, place) per reading -> the codes kept; tiles 40 px wide and 52 long, places 42 px apart
+STRAY_BACK_CASES = [
+    # a kong of four backs after a gap of one place: kept
+    (ROW + [("back", p) for p in (5, 6, 7, 8)], ["1m", "2m", "3m", "4m"] + ["back"] * 4),
+    # the same kong whose back nearest the hand was missed (2.4 tile lengths off): kept
+    (ROW + [("back", p) for p in (6, 7, 8)], ["1m", "2m", "3m", "4m"] + ["back"] * 3),
+    # one back-coloured patch there: dropped; a kong twice as far: dropped
+    (ROW + [("back", 6)], ["1m", "2m", "3m", "4m"]),
+    (ROW + [("back", p) for p in (8, 9, 10)], ["1m", "2m", "3m", "4m"]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), STRAY_BACK_CASES)
+def test_backs_are_kept_only_beside_the_hand(readings, kept):
+    rs = [_reading(c, 40, 0.0 if c == "back" else 0.2, 42.0 * place) for c, place in readings]
+    assert [r.top[0][0] for r in _drop_stray_backs(rs)] == kept
 
 
 # ----------------------------------------------------------------------------------------------
