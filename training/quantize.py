@@ -41,7 +41,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from training import artwork
+from training import artwork, calibration
 from training.calibrate import calibrate, update_metadata
 from training.evaluate import match_quads
 from training.evaluate_crops import heldout_names
@@ -172,11 +172,12 @@ def finder_agreement(float_path: Path, int8_path: Path, images: list[np.ndarray]
 
 
 def _read(sess, x: np.ndarray) -> np.ndarray:
-    """Top-1 class per crop, each crop averaged with its half-turn as at runtime."""
+    """Top-1 class per crop as the runtime reads it (:func:`training.calibration.tta_probabilities`:
+    averaged with its half-turn where the network is unsure)."""
     name = sess.get_inputs()[0].name
     lo = sess.run(None, {name: x})[0]
     lt = sess.run(None, {name: np.ascontiguousarray(x[:, :, ::-1, ::-1])})[0]
-    return (lo + lt).argmax(1)  # (the argmax of summed logits: the temperature does not move it)
+    return calibration.tta_probabilities(lo, lt).argmax(1)
 
 
 def classifier_agreement(float_path: Path, int8_path: Path, clf: TileClassifier, crops, labels=None) -> dict:

@@ -71,6 +71,7 @@ import numpy as np
 
 from training import artwork, calibration, negatives, render
 from training.artwork import CLASSES
+from vision.classifier import half_turn_rows, read_probabilities
 
 #: the answer for a crop that is not one tile face (hard negatives, :mod:`training.negatives`)
 NOT_A_TILE = "none"
@@ -763,13 +764,16 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
 
 
 def _final_figures(model, d: _Tiles, data: Path) -> dict:
-    """Accuracy with the half-turn test-time augmentation the runtime uses: held-out real crops (with
+    """Accuracy as the runtime reads (a crop read under :data:`vision.classifier.HALF_TURN_BELOW`
+    averaged with its half-turn): held-out real crops (with
     our label fixes, and with the dataset's labels as is), synthetic validation tiles and the
     validation "not a tile" crops; and the calibration (:mod:`training.calibration`) fitted on the
     held-out real crops, which training never saw."""
 
     def tta(X):
-        return (predict(model, X) + predict(model, X[:, ::-1, ::-1].copy())) / 2
+        lo = predict_logits(model, X)
+        rows = half_turn_rows(lo)
+        return read_probabilities(lo, rows, predict_logits(model, X[rows][:, ::-1, ::-1].copy()))
 
     p_ho, p_sv = tta(d.Xho), tta(d.Xsv)
     acc_ho = float((p_ho.argmax(1) == d.yho).mean())
@@ -833,7 +837,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "trained on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= "
             f"sure_threshold, the lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}",
         },
-        "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn",
+        "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn where the crop reads under vision.classifier.HALF_TURN_BELOW",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
         "training": {
             "sources": {

@@ -199,7 +199,8 @@ def _reject(cd: Candidate, code: str, conf: float) -> bool:
 class Reading:
     """A candidate as the classifier read it: ``quad`` turned so that its corner 0 is the upright
     face's top-left (by ``rotation``: 0, or 90 for a lying tile, read turned clockwise; the
-    classifier reads every crop with its half-turn, so one lying the other way round reads the same)
+    classifier is half-turn invariant and reads an unsure crop with its half-turn too, so one lying
+    the other way round reads the same)
     and ``top``, the top-3 ``(code, probability)`` readings, the chosen one first."""
 
     candidate: Candidate

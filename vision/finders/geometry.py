@@ -79,7 +79,7 @@ def with_crops(img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0
     of the image the tile was found in gives sharper crops.
 
     A lying tile may lie either way round, but one quarter turn is enough: the other is its
-    half-turn, which the classifier reads with every crop (:mod:`vision.classifier`)."""
+    half-turn, which the classifier reads alike (:mod:`vision.classifier`)."""
     q = cd.quad.astype(np.float32) * np.asarray(scale, np.float32)
     side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
