@@ -99,6 +99,10 @@ PHONE_KINDS: dict[str, tuple[str, ...] | None] = {"value": None}
 #: (so :func:`vision.finders.learned.find_tiles` looks again, smaller), not in tile-sized pieces.
 ZOOM_SHARE = {"value": 0.0}
 
+#: share of the table photos (:func:`training.scenes.make_scene`) that show concealed kongs, one in
+#: three of them two (a kong's backs, all four in 30 % of kongs), set by ``--kong-share``
+KONG_SHARE = {"value": 0.5}
+
 
 def make_sample(seed: int) -> Sample:
     """One training photo (BGR uint8 at 448-832 px long side), its masks and quads: a
@@ -134,8 +138,8 @@ def make_sample(seed: int) -> Sample:
         kw["fill"] = float(rng.uniform(0.85, 1.0))  # a close-up
     elif u < 0.50:
         kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
-    r = rng.random()
-    kw["n_kongs"] = 0 if r < 0.5 else (1 if r < 0.8 else 2)
+    r, k = rng.random(), KONG_SHARE["value"]
+    kw["n_kongs"] = 0 if r < 1 - k else (1 if r < 1 - 0.4 * k else 2)
     return finish(_scenes.make_scene(rng, size=size, **kw), size, rng)
 
 
@@ -439,6 +443,9 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--zoom-share", type=float, default=0.0, help="share of photos cut to frame-filling close-ups")
     ap.add_argument(
+        "--kong-share", type=float, default=0.5, help="share of the table photos that show concealed kongs (backs)"
+    )
+    ap.add_argument(
         "--min-face-support",
         type=float,
         default=MIN_FACE_SUPPORT,
@@ -592,6 +599,7 @@ def main(argv=None) -> int:
 
     PHONE_SHARE["value"] = a.phone_share
     ZOOM_SHARE["value"] = a.zoom_share
+    KONG_SHARE["value"] = a.kong_share
     PHONE_KINDS["value"] = _phone_kinds(a.phone_kinds)
     if a.phone_share > 0:
         from training import backgrounds

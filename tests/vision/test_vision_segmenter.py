@@ -342,6 +342,32 @@ def test_training_batches_weigh_partly_shown_tiles_zero():
     assert not ((w[:, 0] < 0.01) & (y[:, 0] > 0.99)).any()  # a whole tile's face is never ignored
 
 
+@pytest.mark.parametrize(("share", "with_kongs"), [(0.0, (0, 0)), (0.5, (30, 70)), (1.0, (100, 100))])
+def test_training_can_weigh_the_table_photos_with_kongs(monkeypatch, share, with_kongs):
+    """``--kong-share``: that share of the table photos shows concealed kongs (0.5, the default,
+    draws them as before: one kong in 30 % of the photos, two in 20 %)."""
+    from training import scenes as scenes_module
+    from training import train_segmenter
+
+    kongs: list = []
+
+    class _Drawn(Exception):
+        pass
+
+    def fake_scene(rng, **kw):
+        kongs.append(kw.get("n_kongs", 0))
+        raise _Drawn
+
+    monkeypatch.setattr(scenes_module, "make_scene", fake_scene)
+    monkeypatch.setitem(train_segmenter.PHONE_SHARE, "value", 0.0)
+    monkeypatch.setitem(train_segmenter.KONG_SHARE, "value", share)
+    for seed in range(100):
+        with pytest.raises(_Drawn):
+            train_segmenter.make_sample(seed)
+    assert with_kongs[0] <= sum(k > 0 for k in kongs) <= with_kongs[1]
+    assert set(kongs) <= {0, 1, 2}
+
+
 def test_training_can_weigh_the_kinds_of_phone_like_photo(monkeypatch):
     """``--phone-kinds pile,pile,tray``: each phone-like photo is one of the kinds named, a kind named
     twice coming twice as often; an unknown kind is refused with the known ones."""
