@@ -119,27 +119,14 @@ def _postprocess_in(json_path: str) -> dict:
 def network_input(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndarray, int, int, float]:
     """``(x, ih, iw, s)``: ``img`` (BGR uint8) scaled by ``s`` to ``long_side`` pixels (``ih`` x
     ``iw``), normalised and zero-padded to a multiple of 16 as the network's 1x3xHxW input."""
-    small, s = _scaled(img, long_side)
-    ih, iw = small.shape[:2]
-    return _as_input(small), ih, iw, s
-
-
-def _scaled(img: np.ndarray, long_side: int) -> tuple[np.ndarray, float]:
-    """``img`` scaled by ``s`` so that its long side is ``long_side`` pixels (at least 16 on each
-    side), and ``s``."""
     h, w = img.shape[:2]
     s = long_side / max(h, w)
     iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
-    return cv2.resize(img, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR), s
-
-
-def _as_input(small: np.ndarray) -> np.ndarray:
-    """``small`` (BGR uint8) normalised and zero-padded to a multiple of 16 as the network's
-    1x3xHxW input."""
-    ih, iw = small.shape[:2]
-    x = np.zeros((1, 3, (ih + 15) // 16 * 16, (iw + 15) // 16 * 16), np.float32)
+    small = cv2.resize(img, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
+    H, W = (ih + 15) // 16 * 16, (iw + 15) // 16 * 16
+    x = np.zeros((1, 3, H, W), np.float32)
     x[0, :, :ih, :iw] = normalize(small).transpose(2, 0, 1)
-    return x
+    return x, ih, iw, s
 
 
 def _on_canvas(img: np.ndarray, long_side: int) -> tuple[np.ndarray, int, int, float]:
@@ -148,12 +135,14 @@ def _on_canvas(img: np.ndarray, long_side: int) -> tuple[np.ndarray, int, int, f
     of the photo's shape, at ``(oy, ox)`` input pixels (multiples of 16 near the centre, where the
     network's deepest level sees it as it sees a photo at the corner), as the network's input."""
     h, w = img.shape[:2]
-    small, s = _scaled(img, long_side)
-    ih, iw = small.shape[:2]
+    s = long_side / max(h, w)
+    iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
     cw, ch = max(iw, int(round(w * INPUT_LONG / max(h, w)))), max(ih, int(round(h * INPUT_LONG / max(h, w))))
     oy, ox = (ch - ih) // 2 // 16 * 16, (cw - iw) // 2 // 16 * 16
+    small = cv2.resize(img, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
     canvas = cv2.copyMakeBorder(small, oy, ch - ih - oy, ox, cw - iw - ox, cv2.BORDER_REPLICATE)
-    return _as_input(canvas), oy, ox, s
+    x, _, _, _ = network_input(canvas, max(ch, cw))
+    return x, oy, ox, s
 
 
 def predict_maps(
