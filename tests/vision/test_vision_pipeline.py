@@ -496,20 +496,6 @@ def _closeup(seed, rows=3, cols=5, th=240):
     return np.clip(img, 0, 255).astype(np.uint8), gt
 
 
-def test_frame_filling_closeups_found_tile_by_tile():
-    """Eight photos of tiles filling the frame, touching on every side (114 tiles): the learned
-    finder shrinks them only to a width where their seams still show, in a canvas of the network's
-    size, and finds nearly all (112 when this was written; 102 when it shrank them to 32 px)."""
-    found = total = 0
-    for seed in range(1, 9):
-        img, gt = _closeup(seed)
-        ph = photo.load(_jpeg(img, 92))
-        cands = find_candidates(ph.image, finder="learned", crops=False)
-        found += len(_match(gt, [c.quad * [ph.scale_x, ph.scale_y] for c in cands], thr=0.5))
-        total += len(gt)
-    assert found >= 0.96 * total, f"{found} of {total}"
-
-
 def test_frame_filling_closeup_split_into_tiles(finder):
     for seed in (1, 2):
         img, gt = _closeup(seed)

@@ -54,7 +54,6 @@ MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (me
 # a model's metadata can say otherwise (see min_face_support)
 TILE_PX_RANGE = (20, 64)  # tiles this wide (at the size the network saw) need no second look
 TARGET_TILE_PX = 32  # the tile width a second look aims at
-SHRINK_TILE_PX = 72  # ... when the tiles came out too wide (a close-up): see find_tiles
 MIN_TILE_PX = 8  # finds narrower than this at a look (over 80 tiles across the photo) are not tiles
 MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
@@ -129,40 +128,13 @@ def network_input(img: np.ndarray, long_side: int = INPUT_LONG) -> tuple[np.ndar
     return x, ih, iw, s
 
 
-def _on_canvas(img: np.ndarray, long_side: int) -> tuple[np.ndarray, int, int, float]:
-    """``(x, oy, ox, s)``: ``img`` scaled by ``s`` to ``long_side`` pixels and set, its edges
-    stretched out around it (``cv2.BORDER_REPLICATE``), in a canvas of :data:`INPUT_LONG` pixels
-    of the photo's shape, at ``(oy, ox)`` input pixels (multiples of 16 near the centre, where the
-    network's deepest level sees it as it sees a photo at the corner), as the network's input."""
-    h, w = img.shape[:2]
-    s = long_side / max(h, w)
-    iw, ih = max(16, int(round(w * s))), max(16, int(round(h * s)))
-    cw, ch = max(iw, int(round(w * INPUT_LONG / max(h, w)))), max(ih, int(round(h * INPUT_LONG / max(h, w))))
-    oy, ox = (ch - ih) // 2 // 16 * 16, (cw - iw) // 2 // 16 * 16
-    small = cv2.resize(img, (iw, ih), interpolation=cv2.INTER_AREA if s < 1 else cv2.INTER_LINEAR)
-    canvas = cv2.copyMakeBorder(small, oy, ch - ih - oy, ox, cw - iw - ox, cv2.BORDER_REPLICATE)
-    x, _, _, _ = network_input(canvas, max(ch, cw))
-    return x, oy, ox, s
-
-
 def predict_maps(
     img: np.ndarray, long_side: int = INPUT_LONG, window: tuple[int, int, int, int] | None = None
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """(face, core, scale): probability maps for ``img`` (BGR uint8) seen at ``long_side`` pixels,
     and the factor that takes a map pixel's coordinates back to ``img`` pixels. ``window`` (``x0, y0,
     x1, y1`` in ``img`` pixels, from :func:`content_window`): only that part is run through the
-    network, the maps are 0 elsewhere.
-
-    A look smaller than :data:`INPUT_LONG` (large tiles: a close-up) is run with the photo set in a
-    canvas of that size (:func:`_on_canvas`), the maps cut back to the photo: the network learned
-    tiles lying on a table in photos of hundreds of pixels, and a small input filled edge to edge
-    with tiles is neither."""
-    if window is None and long_side < INPUT_LONG:
-        x, oy, ox, s = _on_canvas(img, long_side)
-        my, mx = _map_shape(img.shape[0], img.shape[1], s)
-        rows, cols = slice(oy // 2, oy // 2 + my), slice(ox // 2, ox // 2 + mx)
-        face, core = _probabilities(x, x.shape[2], x.shape[3])
-        return face[rows, cols], core[rows, cols], 2.0 / s
+    network, the maps are 0 elsewhere."""
     if window is None:
         x, ih, iw, s = network_input(img, long_side)
         return (*_probabilities(x, ih, iw), 2.0 / s)
@@ -457,19 +429,9 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     thin below about 20. The photo is first seen at :data:`INPUT_LONG` pixels; while its tiles come
     out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
     close-up of a few large tiles) it is seen again at the size that makes them about
-    :data:`TARGET_TILE_PX` wide, or :data:`SHRINK_TILE_PX` when they were too wide (between
-    :func:`min_long` pixels and its own size), at most :data:`MAX_LOOKS` times in all. A closer
-    look (larger than the one before) runs only over the part of the photo where the look before
-    saw tiles (:func:`content_window`); a look smaller than :data:`INPUT_LONG` runs with the photo
-    set in a canvas of that size (:func:`predict_maps`).
-
-    Tiles that fill the frame, touching on every side (3 rows of 5, 180 px wide in 900 px), are
-    what the network finds worst at a small size: shrunk so that they are 24-40 px wide, 28-84 of
-    114 such tiles (8 photos) are found; 103 at 56 px, 112-114 at 72-96 px (each set in a canvas of
-    :data:`INPUT_LONG`). Their seams, a few pixels wide, vanish at the small size and the block
-    merges. So a look for large tiles aims at the middle of that range, :data:`SHRINK_TILE_PX`,
-    and never enlarges them (tiles found whole at the half-size look stay as they are there); a
-    closer look at small tiles aims at :data:`TARGET_TILE_PX`.
+    :data:`TARGET_TILE_PX` wide (between :func:`min_long` pixels and its own size), at most
+    :data:`MAX_LOOKS` times in all. A closer look (larger than the one before) runs only over the
+    part of the photo where the look before saw tiles (:func:`content_window`).
 
     A tile far wider than 90 pixels (a close-up of a few tiles, seen at 640) can come out in
     pieces of a plausible width. So tiles measuring over :data:`CHECK_ABOVE_PX` are checked once
@@ -499,7 +461,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
         if width < MIN_TILE_PX:  # specks of texture: a closer look would only enlarge them
             return [], maps
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
-            if checked or width < CHECK_ABOVE_PX or long_ // 2 < min_long():  # (it only measures)
+            if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
                 break
             # tiles far larger than the network learned come out in tile-sized pieces: at half
             # the size those pieces would measure half as wide, whole tiles measure wider
@@ -513,10 +475,7 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
-        if width < TILE_PX_RANGE[0]:  # small tiles: a closer look
-            new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
-        else:  # large tiles (or whole at the half-size look): never enlarged, shrunk to SHRINK_TILE_PX
-            new = int(min(long_, max(min_long(), long_ * SHRINK_TILE_PX / width)))
+        new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
         # a closer look at small tiles runs only where they are
