@@ -12,7 +12,8 @@ Commands:
   check             lint and format check (ruff) and type check (mypy) of the whole tree
   bench [NAME...] [--OPTIONS]
                     run the benchmarks in bench/ (engine, vision, ledger, http, server, writes); options after
-                    the names go to each (``bench server --crash-rounds 20``)
+                    the names go to each (``bench server --crash-rounds 20``); ``bench vision`` installs,
+                    as root, the Debian tools and fonts that draw its synthetic photos (as ``train`` does)
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]
@@ -133,6 +134,10 @@ def main(argv: list[str]) -> int:
     else:  # bench
         split = next((i for i, arg in enumerate(rest) if arg.startswith("-")), len(rest))
         names, options = rest[:split] or ["engine"], rest[split:]
+        if "vision" in names and not shutil.which("rsvg-convert"):
+            # the synthetic photos use every tile artwork training renders; without the renderers
+            # they would be drawn from fewer faces, and the figures would not compare across machines
+            apt_install(TRAIN_DEBS, "the vision benchmark's synthetic photos")
         code = 0
         for name in names:
             code |= subprocess.call([str(PY), str(ROOT / "bench" / f"bench_{name}.py"), *options], cwd=ROOT)

@@ -17,6 +17,8 @@ Prints tables of
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
+(c2) the same photos (hands and rows, not the grids) turned and pasted into real background photos
+    that training never uses (:mod:`training.real_composites`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -474,17 +476,28 @@ def _training_photos() -> set[str]:
 
 
 def eval_real(data: Path, classifier=None, detector=None, finders: dict | None = None) -> dict:
-    labels = load_labels()
+    """(c) every labelled real photo found under ``data`` (the missing ones listed as such)."""
+    items, missing = [], []
+    for name, gt in load_labels().items():
+        p = _photo_path(data, name)
+        if p is None:
+            missing.append(name)
+        else:
+            items.append((name, name, p.read_bytes(), gt))
+    res = eval_labelled(items, classifier, detector, finders)
+    res["missing"] = missing
+    return res
+
+
+def eval_labelled(items, classifier=None, detector=None, finders: dict | None = None) -> dict:
+    """Our systems and the detector on labelled photos: ``items`` of (name, labelled photo, JPEG
+    bytes, labels in reading order); scored as tile multisets and sequences (:func:`sequence_scores`),
+    with whether the classifier saw crops of the labelled photo."""
     trained = _training_photos()
     finders = _finders() if finders is None else finders
     res: dict[str, list] = {k: [] for k in finders}
-    res.update({"detector": [], "missing": []})
-    for name, gt in labels.items():
-        p = _photo_path(data, name)
-        if p is None:
-            res["missing"].append(name)
-            continue
-        raw = p.read_bytes()
+    res["detector"] = []
+    for name, photo, raw, gt in items:
         for system, finder in finders.items():
             rec = _recognize(raw, classifier, finder)
             pred = [t.code for t in rec.tiles]
@@ -492,17 +505,35 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
                 {
                     "name": name,
                     "ms": rec.timings_ms["total"],
-                    "in_training": name in trained,
+                    "in_training": photo in trained,
                     "pred": pred,
+                    "labels": gt,
                     **sequence_scores(gt, pred),
                 }
             )
         if detector is not None and not isinstance(detector, str):
             codes, _, dt = detector.detect(raw)
             res["detector"].append(
-                {"name": name, "ms": dt, "in_training": name in trained, "pred": codes, **sequence_scores(gt, codes)}
+                {
+                    "name": name,
+                    "ms": dt,
+                    "in_training": photo in trained,
+                    "pred": codes,
+                    "labels": gt,
+                    **sequence_scores(gt, codes),
+                }
             )
     return res
+
+
+def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=None) -> dict:
+    """(c2) the labelled real photos pasted into held-out real backgrounds
+    (:mod:`training.real_composites`)."""
+    from training.real_composites import composites
+
+    labelled = ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None)
+    items = [(c.name, c.photo, c.jpeg, c.labels) for c in composites(labelled, per_photo)]
+    return eval_labelled(items, classifier, detector)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -798,6 +829,36 @@ def _report_real(data: Path, clf, det, report: dict) -> None:
     report["real_summary"] = {k: _summ(rres[k]) for k in systems}
 
 
+def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) -> None:
+    """(c2) labelled real photos on held-out real backgrounds, summed up per system, and the
+    composites we read wrong."""
+    from training import real_composites
+
+    if per_photo <= 0:
+        return
+    rres = eval_real_composites(data, per_photo, classifier=clf, detector=det)
+    if not rres["ours"]:
+        print("\n(c2) skipped: no labelled real photos or no background cache (training.backgrounds)")
+        return
+    report["real_composites"] = rres
+    systems = [k for k in rres if k != "detector"] + ["detector"]
+    report["real_composites_summary"] = {k: _summ(rres[k]) for k in systems}
+    _table(
+        f"(c2) labelled real photos of up to {real_composites.MAX_TILES} tiles, turned and pasted into real background "
+        f"photos kept out of training ({len(rres['ours'])} photos, {per_photo} per labelled photo)",
+        _real_summary_rows(rres, systems),
+    )
+    rows: list[tuple] = [("composite", "read beyond the labels", "labels not read")]
+    for r in rres["ours"]:
+        pred, labels = Counter(r["pred"]), Counter(r["labels"])
+        if pred != labels:
+            rows.append(
+                (r["name"], " ".join(sorted((pred - labels).elements())), " ".join(sorted((labels - pred).elements())))
+            )
+    if len(rows) > 1:
+        _table("(c2) ours: the composites whose tiles are not the labels' (as multisets)", rows)
+
+
 def _report_reject(data: Path, clf, report: dict) -> None:
     """(f) reliability and sure precision, (g) false tiles on photos without tiles, (h) previous vs
     current classifier."""
@@ -869,6 +930,7 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--phone-size-scenes", type=int, default=4, help="b4-b8 kinds at 4000x3000 per kind, table b10 (0: skip)"
     )
+    ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
     ap.add_argument(
         "--baseline-models",
         default=None,
@@ -883,6 +945,10 @@ def main(argv=None) -> int:
     data = Path(a.data)
     report: dict = {}
     _BASELINE_DIR.update(dir=a.baseline_models, no_classical=a.no_classical)
+    if a.phone_scenes > 0 or a.blurred_scenes > 0 or a.phone_size_scenes > 0 or a.composites > 0:
+        from training import backgrounds
+
+        backgrounds.ensure_backgrounds()  # b8-b10 and c2 draw on them: fetched once, then cached
 
     clf = None
     try:
@@ -902,6 +968,7 @@ def main(argv=None) -> int:
     _report_blurred(a, clf, det, report)
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
+    _report_real_composites(data, a.composites, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:
