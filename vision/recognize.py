@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -223,6 +224,34 @@ def _quad_area(q: np.ndarray) -> float:
     return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
 
 
+def _centres_and_length(readings: list[Reading]) -> tuple[np.ndarray, float]:
+    """The readings' centres and the median tile length (a quad's longer side), photo pixels."""
+    quads = [r.quad for r in readings]
+    lengths = [max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]
+    return np.array([q.mean(0) for q in quads]), float(np.median(lengths))
+
+
+def _chained(
+    centres: np.ndarray, linked: set[int], pending: set[int], reach: Callable[[int, set[int]], float]
+) -> set[int]:
+    """``linked`` grown by every index of ``pending`` whose centre lies within ``reach(i,
+    still pending)`` of a linked one's, again and again while one joins (a chain of tiles)."""
+    linked, pending = set(linked), set(pending)
+
+    def gap(i: int, tiles: set[int]) -> float:
+        return min(float(np.linalg.norm(centres[i] - centres[j])) for j in tiles)
+
+    grew = True
+    while grew and pending and linked:
+        grew = False
+        for i in sorted(pending):
+            if gap(i, linked) <= reach(i, pending):
+                linked.add(i)
+                pending.discard(i)
+                grew = True
+    return linked
+
+
 def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     """Keep a tile read as ``back`` only if it is about as large as the face-up tiles and a chain of
     tiles, each within :data:`BACK_REACH` tile lengths of the next, links it to a face-up tile: a
@@ -233,50 +262,52 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     backs = [i for i, r in enumerate(readings) if r.top[0][0] == "back"]
     if not backs:
         return readings
-    quads = [r.quad for r in readings]
-    centres = np.array([q.mean(0) for q in quads])
-    lengths = np.array([max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads])
-    areas = np.array([_quad_area(q) for q in quads])
+    centres, length = _centres_and_length(readings)
+    areas = np.array([_quad_area(r.quad) for r in readings])
     faces = [i for i in range(len(readings)) if i not in set(backs)]
     ref = float(np.median(areas[faces])) if faces else float(np.median(areas))
-    length = float(np.median(lengths))
     reach = BACK_REACH * length
-    linked = set(faces)
+
+    def back_reach(i: int, pending: set[int]) -> float:
+        others = pending - {i}
+        beside = bool(others) and min(float(np.linalg.norm(centres[i] - centres[j])) for j in others) <= reach
+        return KONG_REACH * length if beside else reach
+
     pending = {i for i in backs if 0.55 * ref <= areas[i] <= 1.8 * ref}
-
-    def gap(i: int, tiles: set[int]) -> float:
-        return min(float(np.linalg.norm(centres[i] - centres[j])) for j in tiles)
-
-    grew = True
-    while grew and pending and linked:
-        grew = False
-        for i in sorted(pending):
-            beside = len(pending) > 1 and gap(i, pending - {i}) <= reach
-            if gap(i, linked) <= (KONG_REACH * length if beside else reach):
-                linked.add(i)
-                pending.discard(i)
-                grew = True
+    linked = _chained(centres, set(faces), pending, back_reach)
     return [r for i, r in enumerate(readings) if i in linked]
 
 
 #: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
 #: these multiples of their median area (tiles of one set are one size; perspective changes it little)
 WHITE_DRAGON_AREA = (0.6, 1.6)
+#: ... and lie within this many tile lengths (centre to centre) of another tile, as a face-up tile
+#: the hand needs does (an indicator: :data:`vision.hand.INDICATOR_REACH`)
+WHITE_DRAGON_REACH = 4.0
 
 
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     """Drop a tile read as the white dragon (``5z``) whose area is not within
     :data:`WHITE_DRAGON_AREA` times the median area of the readings that carry artwork (ink at least
-    1 %), and every white dragon when no reading carries artwork. A white dragon is the one face a
-    white patch can pass for (paper, an empty tray slot, a white rack, a window frame), so it needs
-    the tile evidence of matching the size of the tiles around it; a photo of blank faces alone is
-    no hand (a winning hand holds at most four white dragons and always tiles with artwork)."""
+    1 %), every white dragon when no reading carries artwork, and one that no chain of tiles, each
+    within :data:`WHITE_DRAGON_REACH` tile lengths of the next, links to a tile read as a face
+    with artwork. A white dragon is the one face a white patch can pass for (paper, a letter of a printed
+    page, an empty tray slot, a white rack, a window frame), so it needs the tile evidence of
+    matching the size of the tiles around it and of lying among them; a photo of blank faces alone
+    is no hand (a winning hand holds at most four white dragons and always tiles with artwork)."""
     inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
     ref = float(np.median(inked))
     lo, hi = WHITE_DRAGON_AREA
-    return [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
+    kept = [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
+    white = {i for i, r in enumerate(kept) if r.top[0][0] == "5z"}
+    if not white:
+        return kept
+    centres, length = _centres_and_length(kept)
+    artwork = {i for i, r in enumerate(kept) if r.top[0][0] not in FEATURELESS}
+    linked = _chained(centres, artwork, white, lambda _i, _pending: WHITE_DRAGON_REACH * length)
+    return [r for i, r in enumerate(kept) if i in linked or r.top[0][0] == "back"]
 
 
 #: a tile's area lies within these multiples of the median area of the photo's sure readings: one

@@ -294,11 +294,30 @@ WHITE_DRAGON_CASES = [
     # other codes are never dropped by this rule
     ([("1m", 40, 0.2), ("2m", 40, 0.2), ("3m", 41, 0.2), ("9p", 80, 0.3)], ["1m", "2m", "3m", "9p"]),
 ]
+# (code, place) per reading -> the codes kept; tiles 40 px wide and 52 long, places 42 px apart
+LONE_WHITE_DRAGON_CASES = [
+    # a white dragon in the row, at its end, and a pung of them there: kept
+    ([("1m", 0), ("5z", 1), ("2m", 2)], ["1m", "5z", "2m"]),
+    ([("1m", 0), ("2m", 1), ("5z", 2), ("5z", 3), ("5z", 4)], ["1m", "2m", "5z", "5z", "5z"]),
+    # one apart from the hand as an indicator lies (4.9 places = 3.96 tile lengths): kept
+    ([("1m", 0), ("2m", 1), ("5z", 5.9)], ["1m", "2m", "5z"]),
+    # a white patch (a letter on a page, a window) far from every tile: dropped, alone or two
+    ([("1m", 0), ("2m", 1), ("5z", 12)], ["1m", "2m"]),
+    ([("1m", 0), ("2m", 1), ("5z", 12), ("5z", 13)], ["1m", "2m"]),
+    # a back is no tile with artwork: a white patch beside a kong far from the hand is dropped
+    ([("1m", 0), ("back", 12), ("5z", 13)], ["1m", "back"]),
+]
 
 
 @pytest.mark.parametrize(("readings", "kept"), WHITE_DRAGON_CASES)
 def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, kept):
     rs = [_reading(c, side, ink, 100.0 * i) for i, (c, side, ink) in enumerate(readings)]
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+@pytest.mark.parametrize(("readings", "kept"), LONE_WHITE_DRAGON_CASES)
+def test_a_white_dragon_must_lie_among_tiles_with_artwork(readings, kept):
+    rs = [_reading(c, 40, 0.0 if c in ("5z", "back") else 0.2, 42.0 * place) for c, place in readings]
     assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
 
 
