@@ -176,3 +176,67 @@ def test_a_tile_without_edges_keeps_its_cores_rectangle():
     without = learned.instances_from_maps(face, core, 2.0, min_support=0)
     assert len(with_edges) == len(without) == 1
     assert np.allclose(with_edges[0].quad, without[0].quad)
+
+
+def _row_maps(turns: list[float | None], row_turn: float = -25.0) -> tuple[np.ndarray, np.ndarray]:
+    """Face and core maps of touching tiles (24 x 32 map pixels) in a row turned ``row_turn``
+    degrees, the ``i``-th core a rectangle turned ``turns[i]`` degrees, or a disc where ``None``."""
+    face = np.zeros((200, 300), np.float32)
+    core = np.zeros_like(face)
+    t = math.radians(row_turn)
+    for i, turn in enumerate(turns):
+        c = (40 + 24 * i * math.cos(t), 150 + 24 * i * math.sin(t))
+        cv2.fillPoly(face, [np.round(cv2.boxPoints((c, (24, 32), row_turn))).astype(np.int32)], 1.0)
+        if turn is None:
+            cv2.circle(core, (round(c[0]), round(c[1])), 7, 1.0, -1)
+        else:
+            box = cv2.boxPoints((c, (24 * learned.CORE_SHRINK, 32 * learned.CORE_SHRINK), turn))
+            cv2.fillPoly(core, [np.round(box).astype(np.int32)], 1.0)
+    return face, core
+
+
+ROW_TURN_CASES = [
+    # a round core in a row: it says nothing of its turn, its neighbours do
+    ([-25.0, -25.0, None, -25.0, -25.0], 2, 5.0),
+    # a round core at the row's end: two neighbours on one side are enough
+    ([-25.0, -25.0, -25.0, None], 3, 5.0),
+]
+
+
+@pytest.mark.parametrize(("turns", "index", "within"), ROW_TURN_CASES)
+def test_a_core_that_cannot_say_its_turn_takes_its_neighbours(turns, index, within):
+    """Touching tiles lie turned alike (a row, a meld, a tray): a core whose own rectangle says
+    little (a disc) is turned as its agreeing neighbours lie (``_turned_as_neighbours``)."""
+    face, core = _row_maps(turns)
+    flat = learned.edge_orientation(np.full((400, 600, 3), 200, np.uint8), 600)  # (no edges to say it)
+    found = learned.instances_from_maps(face, core, 2.0, min_support=0, edges=flat)
+    assert len(found) == len(turns)
+    truth = cv2.boxPoints(((0, 0), (24, 32), -25.0))
+    centre = [f for f in found if np.allclose(f.quad.mean(0) / 2, _row_centre(index), atol=2)]
+    assert len(centre) == 1
+    assert _turn_error(truth, centre[0].quad) <= within
+    plain = learned.instances_from_maps(face, core, 2.0, min_support=0)  # (no edges: no turning at all)
+    assert any(_turn_error(truth, f.quad) > 10 for f in plain)
+
+
+def _row_centre(i: int, row_turn: float = -25.0) -> np.ndarray:
+    t = math.radians(row_turn)
+    return np.array([40 + 24 * i * math.cos(t), 150 + 24 * i * math.sin(t)])
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # a core that is clearly a rectangle turned its own way keeps its turn
+        [-25.0, -25.0, 0.0, -25.0, -25.0],
+        # neighbours that disagree (tiles in a pile) say nothing
+        [10.0, -40.0, None, 30.0, -5.0],
+    ],
+)
+def test_a_core_keeps_its_own_turn_where_it_says_it_or_its_neighbours_disagree(turns):
+    face, core = _row_maps(turns)
+    flat = learned.edge_orientation(np.full((400, 600, 3), 200, np.uint8), 600)
+    with_edges = learned.instances_from_maps(face, core, 2.0, min_support=0, edges=flat)
+    without = learned.instances_from_maps(face, core, 2.0, min_support=0)
+    assert len(with_edges) == len(without) == len(turns)
+    assert all(np.allclose(a.quad, b.quad) for a, b in zip(with_edges, without))

@@ -61,6 +61,12 @@ CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
 EDGE_TURN_MIN = 6.0  # ... and they overrule the core's rectangle when they differ by more (degrees)
+ROW_NEIGHBOURS = 4  # a core is turned as the nearest this many cores of its face region lie (_turned_as_neighbours)
+ROW_REACH = 3.0  # ... within this many typical core lengths (two tiles along a row: 2.8)
+ROW_AGREEMENT = 0.95  # ... when their turns agree this well (length of their mean unit vector at 4x the angle)
+ROW_TURN_MIN = 6.0  # ... and differ from its own by more than this (degrees)
+ROW_FIT_MAX = 1.12  # ... and its pixels fit their turn's rectangle at most this much more loosely
+ROW_SIDE_MAX = 12.0  # ... and two of them lie beside it along that turn or across it, within this (degrees)
 CONTENT_FACE = 0.25  # a closer look runs over the pixels a look marks as face this surely (content_window)
 CONTENT_PAD = 2.0  # ... grown by this many tile widths on every side
 CONTENT_MAX_SHARE = 0.6  # ... unless that is more of the photo than this: then all of it
@@ -310,12 +316,7 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     turn = abs(np.degrees(t) - ang) % 90
     if min(turn, 90 - turn) <= EDGE_TURN_MIN:
         return rect
-    c, s = np.cos(t), np.sin(t)
-    u = pts[:, 0] * c + pts[:, 1] * s
-    v = -pts[:, 0] * s + pts[:, 1] * c
-    uc, vc = (u.max() + u.min()) / 2, (v.max() + v.min()) / 2
-    centre = (float(uc * c - vc * s), float(uc * s + vc * c))
-    return centre, (float(u.max() - u.min()), float(v.max() - v.min())), float(np.degrees(t))
+    return (*_extent(pts, float(np.degrees(t))), float(np.degrees(t)))
 
 
 def _core_regions(core: np.ndarray) -> list[tuple[np.ndarray, tuple]]:
@@ -361,6 +362,8 @@ def _cores(
         rw, rh = rw + CORE_PAD, rh + CORE_PAD
         group = int(flabels[int(cy), int(cx)]) if 0 <= int(cy) < fb.shape[0] and 0 <= int(cx) < fb.shape[1] else 0
         rects.append(((cx, cy), (rw, rh), ang, group))
+    if edges is not None:
+        rects = _turned_as_neighbours(rects, regions)
     singles = [min(rw, rh) for _, (rw, rh), _, _ in rects if max(rw, rh) <= MERGED_RATIO * min(rw, rh)]
     width = float(np.median(singles)) / CORE_SHRINK if singles else 0.0
     out = []
@@ -381,6 +384,64 @@ def _cores(
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
             out.append(_tile(order_quad(box * scale), group))
+    return out
+
+
+def _extent(pts: np.ndarray, angle: float) -> tuple[tuple[float, float], tuple[float, float]]:
+    """The centre and the sides of the rectangle turned by ``angle`` degrees round the points
+    ``pts`` (map pixels)."""
+    t = np.deg2rad(angle)
+    c, s = np.cos(t), np.sin(t)
+    u = pts[:, 0] * c + pts[:, 1] * s
+    v = -pts[:, 0] * s + pts[:, 1] * c
+    uc, vc = (u.max() + u.min()) / 2, (v.max() + v.min()) / 2
+    return (float(uc * c - vc * s), float(uc * s + vc * c)), (float(u.max() - u.min()), float(v.max() - v.min()))
+
+
+def _turned_as_neighbours(rects: list[tuple], regions: list[tuple[np.ndarray, tuple]]) -> list[tuple]:
+    """``rects`` (``((cx, cy), (w, h), angle, face region)`` per core, map pixels; ``regions`` the
+    cores as :func:`_core_regions` gives them) with a core turned as its neighbours lie where they
+    agree and it does not.
+
+    Tiles that touch lie side by side, turned alike: a hand's row, a meld, a tray. A small core (a
+    tile some 20 pixels wide at the look, a row at a diagonal) comes out roundish, and its own
+    rectangle can be turned 10-20 degrees off its row while its neighbours' agree. So where the
+    :data:`ROW_NEIGHBOURS` nearest cores of its face region (at least two, within :data:`ROW_REACH`
+    typical core lengths, two of them beside it along the turn or across it)
+    agree on a turn (:data:`ROW_AGREEMENT`) that differs from its own by more than
+    :data:`ROW_TURN_MIN` degrees, and its pixels fit a rectangle at that turn nearly as tightly as
+    their tightest one (area at most :data:`ROW_FIT_MAX` times), the core takes that turn. Tiles in a pile
+    lie at any turn: their neighbours do not agree, or the core's own pixels say otherwise."""
+    if len(rects) < 3:
+        return rects
+    centres = np.array([r[0] for r in rects], np.float64)
+    vec = np.array([[np.cos(np.deg2rad(4 * r[2])), np.sin(np.deg2rad(4 * r[2]))] for r in rects])
+    typical = float(np.median([max(size) for _, size, _, _ in rects]))
+    out = list(rects)
+    for i, (_centre, _size, ang, group) in enumerate(rects):
+        if not group:
+            continue
+        d = np.hypot(*(centres - centres[i]).T)
+        near = [j for j in np.argsort(d) if j != i and rects[j][3] == group and d[j] <= ROW_REACH * typical]
+        near = near[:ROW_NEIGHBOURS]
+        if len(near) < 2:
+            continue
+        mean = vec[near].mean(0)
+        if np.hypot(*mean) < ROW_AGREEMENT:
+            continue
+        turn = float(np.degrees(np.arctan2(mean[1], mean[0])) / 4)
+        # ... and lie side by side with it along that turn, as tiles in a row or a tray do
+        ways = np.degrees(np.arctan2(*(centres[near] - centres[i])[:, ::-1].T)) - turn
+        if int((np.minimum(ways % 90, 90 - ways % 90) <= ROW_SIDE_MAX).sum()) < 2:
+            continue
+        off = abs(turn - ang) % 90
+        if min(off, 90 - off) <= ROW_TURN_MIN:
+            continue
+        pts, (_, (tw, th), _) = regions[i]
+        centre, (w, h) = _extent(pts, turn)
+        if w * h > ROW_FIT_MAX * max(tw * th, 1e-6):
+            continue
+        out[i] = (centre, (w + CORE_PAD, h + CORE_PAD), turn, group)
     return out
 
 
