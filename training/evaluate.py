@@ -18,7 +18,7 @@ Prints tables of
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
 (c2) the same photos (hands and rows, not the grids) turned and pasted into real background photos
-    that training never uses (:mod:`training.real_composites`), scored as (c);
+    that the classifier's negatives leave out (:mod:`training.real_composites`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -527,7 +527,7 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
 
 
 def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=None) -> dict:
-    """(c2) the labelled real photos pasted into held-out real backgrounds
+    """(c2) the labelled real photos pasted into real background photos
     (:mod:`training.real_composites`)."""
     from training.real_composites import composites
 
@@ -830,8 +830,8 @@ def _report_real(data: Path, clf, det, report: dict) -> None:
 
 
 def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) -> None:
-    """(c2) labelled real photos on held-out real backgrounds, summed up per system, and the
-    composites we read wrong."""
+    """(c2) labelled real photos on real backgrounds, summed up per system, and the composites we
+    read wrong."""
     from training import real_composites
 
     if per_photo <= 0:
@@ -844,8 +844,9 @@ def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) 
     systems = [k for k in rres if k != "detector"] + ["detector"]
     report["real_composites_summary"] = {k: _summ(rres[k]) for k in systems}
     _table(
-        f"(c2) labelled real photos of up to {real_composites.MAX_TILES} tiles, turned and pasted into real background "
-        f"photos kept out of training ({len(rres['ours'])} photos, {per_photo} per labelled photo)",
+        f"(c2) labelled real photos of up to {real_composites.MAX_TILES} tiles, turned and pasted into the real "
+        f"background photos the classifier's negatives leave out ({len(rres['ours'])} photos, {per_photo} per "
+        "labelled photo; the finder's synthetic photos used them under synthetic tiles)",
         _real_summary_rows(rres, systems),
     )
     rows: list[tuple] = [("composite", "read beyond the labels", "labels not read")]

@@ -1,13 +1,15 @@
-"""Labelled real photos laid on real backgrounds the models never saw: table (c2) of the benchmark.
+"""Labelled real photos laid on real background photos: table (c2) of the benchmark.
 
 The labelled real photos (``training/labels/real_photos.json``) show real tiles, but on their own
 plain surfaces. A player's photo shows more: the table round the hand, a cloth, wood, sand,
 leaves, a brick wall. Each composite here is one labelled photo (hands and catalogue rows: the
 144-tile grids are left out), turned by up to :data:`MAX_TURN` degrees, scaled so its long side
-is 35-65 % of the frame's, and pasted whole at a random place into a random crop of a background
-photo that training never uses (:func:`training.negatives.is_heldout_background`). The tiles stay
-real photos; everything round them is a real photo too. Seeds are fixed, so every run builds
-the same JPEGs; the labels of the pasted photo are the labels of the composite.
+is 35-65 % of the frame's, and pasted whole at a random place into a random crop of one of the
+background photos the classifier never learned "not a tile" from
+(:func:`training.negatives.is_heldout_background`, 14 of 51). The tile finder's synthetic
+training photos drew their table planes from all 51 (under synthetic tiles), so for the finder
+these are known surfaces under real tiles it never saw. Seeds are fixed, so every run builds the
+same JPEGs; the labels of the pasted photo are the labels of the composite.
 """
 
 from __future__ import annotations
@@ -63,7 +65,8 @@ def paste(photo: np.ndarray, background: np.ndarray, rng: np.random.Generator) -
 
 def composites(labelled: Iterator[tuple[str, Path, list[str]]], per_photo: int, seed0: int = 11000) -> list[Composite]:
     """``per_photo`` composites of every labelled photo (name, path, labels) with at most
-    :data:`MAX_TILES` tiles, on held-out backgrounds (none when their cache is not built)."""
+    :data:`MAX_TILES` tiles, on the backgrounds the classifier's negatives leave out (none when
+    their cache is not built)."""
     held = [b for b in backgrounds.load_manifest() if is_heldout_background(background_name(b))]
     out: list[Composite] = []
     if not held:

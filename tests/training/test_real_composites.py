@@ -1,0 +1,54 @@
+"""Table (c2)'s composites (:mod:`training.real_composites`): a labelled photo turned and pasted whole
+into a background photo, deterministically (no network: synthetic photo and background)."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from training import real_composites
+
+
+def _photo() -> np.ndarray:
+    """A 300 x 200 'photo': mid grey with a white border, so its outline can be found."""
+    img = np.full((200, 300, 3), 128, np.uint8)
+    img[:4], img[-4:], img[:, :4], img[:, -4:] = 255, 255, 255, 255
+    return img
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_pasted_photo_lies_whole_inside_the_frame_at_its_share(seed):
+    background = np.zeros((1500, 2000, 3), np.uint8)
+    out = real_composites.paste(_photo(), background, np.random.default_rng(seed))
+    assert out.shape == background.shape
+    mask = (out.max(axis=2) > 0).astype(np.uint8)
+    ys, xs = np.nonzero(mask)
+    # whole: nothing of it touches the frame's border
+    assert ys.min() > 0 and xs.min() > 0 and ys.max() < 1499 and xs.max() < 1999
+    # turned by at most MAX_TURN, its long side 35-65 % of the frame's (the turned box's, at most)
+    (_, (w, h), angle) = cv2.minAreaRect(np.column_stack([xs, ys]).astype(np.float32))
+    long_ = max(w, h)
+    assert 0.3 * 2000 <= long_ <= 0.66 * 2000
+    turn = min(abs(angle) % 90, 90 - abs(angle) % 90)
+    assert turn <= real_composites.MAX_TURN + 1
+
+
+def test_composites_are_the_same_on_every_run_and_keep_the_labels(tmp_path, monkeypatch):
+    from training import backgrounds
+
+    wall = np.random.default_rng(0).integers(0, 255, (600, 800, 3), np.uint8)
+    b = backgrounds.Background("images/wall.jpg", "pkg", "1.0", "usr/share/wall.jpg", "GPL-2+", "wall")
+    monkeypatch.setattr(backgrounds, "load_manifest", lambda *a, **k: [b])
+    monkeypatch.setattr(backgrounds, "read_background", lambda *a, **k: wall)
+    monkeypatch.setattr(real_composites, "is_heldout_background", lambda name: True)
+    cv2.imwrite(str(tmp_path / "hand.png"), _photo())
+    cv2.imwrite(str(tmp_path / "grid.png"), _photo())
+    labelled = [("hand.png", tmp_path / "hand.png", ["1m", "2m"]), ("grid.png", tmp_path / "grid.png", ["1p"] * 144)]
+    first = real_composites.composites(iter(labelled), 3)
+    again = real_composites.composites(iter(labelled), 3)
+    assert [c.jpeg for c in first] == [c.jpeg for c in again]
+    # the 144-tile grid is left out; each composite carries its photo's labels
+    assert [c.photo for c in first] == ["hand.png"] * 3
+    assert all(c.labels == ["1m", "2m"] for c in first)
+    assert len({c.jpeg for c in first}) == 3
