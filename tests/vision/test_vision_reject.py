@@ -25,6 +25,7 @@ from vision.finders import Candidate
 from vision.recognize import (
     Reading,
     RecognizedTile,
+    _drop_lone_unsure,
     _drop_odd_sizes,
     _drop_odd_white_dragons,
     _drop_stray_backs,
@@ -354,6 +355,27 @@ def _sized(code: str, side: float, sure: bool, x: float, ink: float = 0.2) -> Re
 
 
 HAND = [("1m", 40, True), ("2m", 40, True), ("3m", 41, True), ("4m", 39, True)]
+# (code, sure, place) per reading -> the codes kept; tiles 40 px wide and 52 long, places 42 px apart
+LONE_CASES = [
+    # an unsure reading in the row, and one beside it as an indicator lies (3.96 tile lengths): kept
+    ([("1m", True, 0), ("2m", False, 1), ("3m", True, 2)], ["1m", "2m", "3m"]),
+    ([("1m", True, 0), ("2m", True, 1), ("7z", False, 5.9)], ["1m", "2m", "7z"]),
+    # an unsure reading far from every tile (a logo, a key): dropped; a sure one there: kept
+    ([("1m", True, 0), ("2m", True, 1), ("1s", False, 12)], ["1m", "2m"]),
+    ([("1m", True, 0), ("2m", True, 1), ("1s", True, 12)], ["1m", "2m", "1s"]),
+    # two unsure readings side by side far away keep each other
+    ([("1m", True, 0), ("2m", True, 1), ("1s", False, 12), ("2s", False, 13)], ["1m", "2m", "1s", "2s"]),
+    # a photo of one tile: no rule
+    ([("1s", False, 0)], ["1s"]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), LONE_CASES)
+def test_an_unsure_reading_far_from_every_tile_is_dropped(readings, kept):
+    rs = [_sized(code, 40, sure, 42.0 * place) for code, sure, place in readings]
+    assert [r.top[0][0] for r in _drop_lone_unsure(rs)] == kept
+
+
 # (code, side, sure) per reading -> the codes kept
 SIZE_CASES = [
     # specks a quarter as wide as the tiles, one read surely as a one of dots: dropped
