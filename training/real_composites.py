@@ -75,6 +75,8 @@ def composites(labelled: Iterator[tuple[str, Path, list[str]]], per_photo: int, 
         if len(labels) > MAX_TILES:
             continue
         photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+        if photo is None:
+            raise FileNotFoundError(f"labelled photo {path} cannot be read; check ../shared/vision-data")
         for k in range(per_photo):
             rng = np.random.default_rng(seed0 + 100 * i + k)
             size = SIZES[int(rng.random() < 0.4)]
