@@ -231,21 +231,22 @@ def _centres_and_length(readings: list[Reading]) -> tuple[np.ndarray, float]:
     return np.array([q.mean(0) for q in quads]), float(np.median(lengths))
 
 
+def _gap(centres: np.ndarray, i: int, others: set[int]) -> float:
+    """The distance from centre ``i`` to the nearest of ``others`` (infinite when there is none)."""
+    return min((float(np.linalg.norm(centres[i] - centres[j])) for j in others), default=float("inf"))
+
+
 def _chained(
     centres: np.ndarray, linked: set[int], pending: set[int], reach: Callable[[int, set[int]], float]
 ) -> set[int]:
     """``linked`` grown by every index of ``pending`` whose centre lies within ``reach(i,
     still pending)`` of a linked one's, again and again while one joins (a chain of tiles)."""
     linked, pending = set(linked), set(pending)
-
-    def gap(i: int, tiles: set[int]) -> float:
-        return min(float(np.linalg.norm(centres[i] - centres[j])) for j in tiles)
-
     grew = True
     while grew and pending and linked:
         grew = False
         for i in sorted(pending):
-            if gap(i, linked) <= reach(i, pending):
+            if _gap(centres, i, linked) <= reach(i, pending):
                 linked.add(i)
                 pending.discard(i)
                 grew = True
@@ -269,9 +270,7 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     reach = BACK_REACH * length
 
     def back_reach(i: int, pending: set[int]) -> float:
-        others = pending - {i}
-        beside = bool(others) and min(float(np.linalg.norm(centres[i] - centres[j])) for j in others) <= reach
-        return KONG_REACH * length if beside else reach
+        return KONG_REACH * length if _gap(centres, i, pending - {i}) <= reach else reach
 
     pending = {i for i in backs if 0.55 * ref <= areas[i] <= 1.8 * ref}
     linked = _chained(centres, set(faces), pending, back_reach)
@@ -307,7 +306,7 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     centres, length = _centres_and_length(kept)
     artwork = {i for i, r in enumerate(kept) if r.top[0][0] not in FEATURELESS}
     linked = _chained(centres, artwork, white, lambda _i, _pending: WHITE_DRAGON_REACH * length)
-    return [r for i, r in enumerate(kept) if i in linked or r.top[0][0] == "back"]
+    return [r for i, r in enumerate(kept) if i not in white or i in linked]
 
 
 #: a tile's area lies within these multiples of the median area of the photo's sure readings: one
@@ -384,12 +383,8 @@ def _drop_lone_unsure(readings: list[Reading]) -> list[Reading]:
     if len(readings) < 2:
         return readings
     centres, length = _centres_and_length(readings)
-    keep = []
-    for i, r in enumerate(readings):
-        gaps = np.hypot(*(centres - centres[i]).T)
-        gaps[i] = np.inf
-        keep.append(r.sure or float(gaps.min()) <= LONE_REACH * length)
-    return [r for r, k in zip(readings, keep) if k]
+    every = set(range(len(readings)))
+    return [r for i, r in enumerate(readings) if r.sure or _gap(centres, i, every - {i}) <= LONE_REACH * length]
 
 
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
