@@ -51,15 +51,15 @@ def calibrate(models: Path, data: Path, name: str = MODEL_NAME) -> dict:
     conf, right = p.max(1), (pred == y) & (pred != none)
     thr = calibration.sure_threshold(conf, right)
     prec, n = calibration.sure_precision(conf, right, thr)
+    unsure = calibration.unsure_suits([clf.classes[i] for i in y], [clf.classes[i] for i in pred])
     cal = {
         "network": Path(str(clf.model_path)).name,  # the file that runs (an int8 copy where one ships)
         "temperature": temp,
         "sure_threshold": thr,
         "sure_precision_heldout": round(prec, 4),
         "sure_crops_heldout": n,
-        "method": "temperature minimising the NLL of the held-out real crops (whole tile sets never trained "
-        "on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= sure_threshold, the "
-        f"lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}; python -m training.calibrate",
+        "unsure_suits": unsure,
+        "method": f"{calibration.METHOD}; python -m training.calibrate",
     }
     update_metadata(
         models / f"{name}.json",

@@ -790,6 +790,7 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
     conf, right = pc.max(1), (pc.argmax(1) == d.yho) & (pc.argmax(1) != none)
     thr = calibration.sure_threshold(conf, right)
     prec, n_sure = calibration.sure_precision(conf, right, thr)
+    unsure = calibration.unsure_suits([MODEL_CLASSES[i] for i in d.yho], [MODEL_CLASSES[i] for i in pc.argmax(1)])
     print(
         f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is; "
         f"{lost_ho:.4f} read as not a tile), synthetic val {acc_sv:.4f} ({len(d.ysv)}), "
@@ -807,6 +808,7 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
             "sure_threshold": thr,
             "sure_precision_heldout": round(prec, 4),
             "sure_crops_heldout": n_sure,
+            "unsure_suits": unsure,
         },
     }
 
@@ -833,9 +835,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
         "output": {"name": "logits", "softmax": "divide by calibration.temperature, then apply softmax"},
         "calibration": {
             **acc["calibration"],
-            "method": "temperature minimising the NLL of the held-out real crops (whole tile sets never "
-            "trained on), half-turn TTA as at runtime; a tile is sure when its calibrated confidence >= "
-            f"sure_threshold, the lowest threshold whose sure crops are right >= {calibration.SURE_PRECISION}",
+            "method": calibration.METHOD,
         },
         "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn where the crop reads under vision.classifier.HALF_TURN_BELOW",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",

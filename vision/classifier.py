@@ -14,7 +14,9 @@ model trained with hard negatives, :data:`NOT_A_TILE` (``none``): the crop is no
 
 Calibration: the metadata's ``calibration`` gives a ``temperature`` the logits are divided by
 before the softmax (fitted on held-out real crops) and a ``sure_threshold``: a tile read at or
-above it is right at least 99.5 % of the time on held-out real crops (:meth:`TileClassifier.is_sure`).
+above it is right at least 99.5 % of the time on held-out real crops (:meth:`TileClassifier.is_sure`),
+and ``unsure_suits``: the suits (``f``, the flowers) whose held-out crops are read right less often
+than that, whose readings are never shown as sure (:meth:`TileClassifier.suit_can_be_sure`).
 A model without calibration has temperature 1 and no tile is sure.
 
 Featureless faces: a plain tile back and a blank white dragon look, in a crop, like paper, an
@@ -121,6 +123,8 @@ class TileClassifier:
         self.sure_threshold: float | None = (
             float(cal["sure_threshold"]) if cal.get("sure_threshold") is not None else None
         )
+        #: suit letters whose readings are never shown as sure (:meth:`suit_can_be_sure`)
+        self.unsure_suits: frozenset[str] = frozenset(cal.get("unsure_suits", ()))
         self.session = onnx_model.session(name, directory)
         self._input_name = self.session.get_inputs()[0].name
         #: the previous classifier asked about crops read as ``none`` (see the module docstring)
@@ -222,6 +226,13 @@ class TileClassifier:
         """Whether a reading is sure: a tile class (not :data:`NOT_A_TILE`) at or above the
         calibrated ``sure_threshold``."""
         return code != NOT_A_TILE and self.sure_threshold is not None and probability >= self.sure_threshold
+
+    def suit_can_be_sure(self, code: str) -> bool:
+        """Whether a sure reading of ``code`` may be shown as sure: its suit is not one the
+        classifier reads right less often than a sure tile must be on the held-out sets
+        (``unsure_suits``; the flowers, whose designs vary most from set to set). Such a reading
+        still counts as a confident tile for the recogniser's layout rules."""
+        return code[-1] not in self.unsure_suits if len(code) == 2 else True
 
 
 def _directory(model_dir_: str | os.PathLike | Traversable | None) -> Traversable:

@@ -22,8 +22,10 @@ still a tile where the row says one lies, shown with its best tile reading and n
 holds four of each playing tile: readings beyond four of one face are not sure
 (:func:`_surplus_copies`). Each tile says whether it is
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
-right at least 99.5 % of the time on held-out real crops, and it is not under half the area of the
-photo's other sure tiles (:func:`_unsure_small`: what passes for a tile is mostly smaller).
+right at least 99.5 % of the time on held-out real crops, its suit is not one the classifier reads
+less reliably than that (the flowers: :meth:`vision.classifier.TileClassifier.suit_can_be_sure`),
+and it is not under half the area of the photo's other sure tiles (:func:`_unsure_small`: what
+passes for a tile is mostly smaller).
 
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
@@ -561,6 +563,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
     readings = _drop_lone_unsure(_unsure_small(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))))
+    can_be_sure = getattr(clf, "suit_can_be_sure", None)
+    if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)
+        readings = [dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) else r for r in readings]
     unread = [
         Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
         for ci, (rot, k) in sorted(_behind_not_a_tile(owners, raw, not_tiles).items())

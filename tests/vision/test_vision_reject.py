@@ -66,6 +66,25 @@ def test_sure_threshold_table(conf, right, threshold):
     assert calibration.sure_threshold(np.array(conf), np.array(right)) == pytest.approx(threshold, abs=2e-3)
 
 
+# (true codes, read codes) -> the suits never shown as sure
+UNSURE_SUIT_CASES = [
+    # every crop read right: none
+    (["1m", "5p", "9s", "7z", "3f"], ["1m", "5p", "9s", "7z", "3f"], []),
+    # one flower in two read wrong: the flowers (a suit read wrong elsewhere is not blamed)
+    (["3f", "7f", "2m"], ["7f", "7f", "2m"], ["f"]),
+    # one wrong in 200 is right 99.5 % of the time: still sure; one wrong in 199 is not
+    (["4p"] * 200, ["4p"] * 199 + ["5p"], []),
+    (["4p"] * 199, ["4p"] * 198 + ["5p"], ["p"]),
+    # the back is a class of its own
+    (["back", "back", "1s"], ["none", "back", "1s"], ["back"]),
+]
+
+
+@pytest.mark.parametrize(("truth", "read", "unsure"), UNSURE_SUIT_CASES)
+def test_unsure_suits_are_those_read_right_too_rarely(truth, read, unsure):
+    assert calibration.unsure_suits(truth, read) == unsure
+
+
 def test_temperature_fit_softens_an_overconfident_model():
     rng = np.random.default_rng(0)
     labels = rng.integers(0, 5, 400)
@@ -144,6 +163,26 @@ def test_not_a_tile_never_shows_as_an_alternative_and_sure_is_passed_on():
         assert NOT_A_TILE not in [c for c, _ in t.alternatives]
 
 
+def test_a_sure_flower_is_kept_as_a_tile_but_never_shown_sure():
+    """A classifier sure of every face that cannot vouch for flowers: every tile is kept as with
+    one that can (the layout rules count a confident flower as a tile), the flowers unsure."""
+
+    class _FlowersToo(_SureOfEveryFace):
+        faces = [*FAKE_FACES[:8], "3f", "7f"]
+
+        def classify(self, crops):
+            return [[(self.faces[i % 10], 0.999), (NOT_A_TILE, 0.0005), ("6p", 0.0003)] for i in range(len(crops))]
+
+        def suit_can_be_sure(self, code):
+            return not code.endswith("f")
+
+    rec = recognize(_fixture_photo(), classifier=_FlowersToo())
+    assert len(rec.tiles) == len(recognize(_fixture_photo(), classifier=_SureOfEveryFace()).tiles)
+    flowers = [t for t in rec.tiles if t.code.endswith("f")]
+    assert flowers and not any(t.sure for t in flowers)
+    assert all(t.sure for t in rec.tiles if not t.code.endswith("f"))
+
+
 # ----------------------------------------------------------------------------------------------
 # the shipped classifier
 
@@ -168,6 +207,9 @@ def test_shipped_model_is_calibrated(shipped):
     assert cal["sure_precision_heldout"] >= calibration.SURE_PRECISION
     assert shipped.temperature == cal["temperature"] and shipped.sure_threshold == cal["sure_threshold"]
     assert shipped.is_sure("5p", 0.9999) and not shipped.is_sure("5p", cal["sure_threshold"] - 0.01)
+    # the held-out flowers: 15 of 16 crops read right, under the 99.5 % a sure tile promises
+    assert cal["unsure_suits"] == ["f"] and shipped.unsure_suits == {"f"}
+    assert not shipped.suit_can_be_sure("3f") and shipped.suit_can_be_sure("5p") and shipped.suit_can_be_sure("back")
 
 
 def test_metadata_records_the_reject_class_and_its_sources(clf):
