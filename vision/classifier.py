@@ -150,8 +150,11 @@ class TileClassifier:
             batch[i] = cv2.resize(c, (self.width, self.height), interpolation=interp)
         if not self.bgr:
             batch = batch[..., ::-1]
-        x = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0
-        return (x - self._mean) / self._std
+        # (pixel / 255 - mean) / std, in place on one contiguous float copy
+        x = np.ascontiguousarray(batch.transpose(0, 3, 1, 2), dtype=np.float32)
+        x *= 1.0 / (255.0 * self._std)
+        x -= self._mean / self._std
+        return x
 
     # -- inference -----------------------------------------------------------------------------
     def probabilities(self, crops: Sequence[np.ndarray], *, calibrated: bool = True) -> np.ndarray:

@@ -228,14 +228,18 @@ def _quad_area(q: np.ndarray) -> float:
 
 def _centres_and_length(readings: list[Reading]) -> tuple[np.ndarray, float]:
     """The readings' centres and the median tile length (a quad's longer side), photo pixels."""
-    quads = [r.quad for r in readings]
-    lengths = [max(np.linalg.norm(q[1] - q[0]), np.linalg.norm(q[3] - q[0])) for q in quads]
-    return np.array([q.mean(0) for q in quads]), float(np.median(lengths))
+    if not readings:
+        return np.zeros((0, 2)), float("nan")
+    quads = np.array([r.quad for r in readings], np.float64)
+    sides = np.hypot(*(quads[:, [1, 3]] - quads[:, [0]]).transpose(2, 0, 1))
+    return quads.mean(1), float(np.median(sides.max(1)))
 
 
 def _gap(centres: np.ndarray, i: int, others: set[int]) -> float:
     """The distance from centre ``i`` to the nearest of ``others`` (infinite when there is none)."""
-    return min((float(np.linalg.norm(centres[i] - centres[j])) for j in others), default=float("inf"))
+    if not others:
+        return float("inf")
+    return float(np.hypot(*(centres[list(others)] - centres[i]).T).min())
 
 
 def _chained(
@@ -565,7 +569,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     readings = _drop_lone_unsure(_unsure_small(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))))
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
     if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)
-        readings = [dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) else r for r in readings]
+        readings = [
+            dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) else r for r in readings
+        ]
     unread = [
         Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
         for ci, (rot, k) in sorted(_behind_not_a_tile(owners, raw, not_tiles).items())

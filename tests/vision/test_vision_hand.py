@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import vision
 from vision import grouping, hand
-from vision.finders.geometry import order_quad
+from vision.finders.geometry import ink_fraction, order_quad
 
 HAND_W, HAND_H = 60.0, 80.0
 
@@ -315,3 +315,21 @@ def test_zero_area_boxes_are_judged_without_failing():
     groups = [{"row": 0, "tiles": [0]}, {"row": 1, "tiles": [1]}]
     verdicts = hand.judge(["1m", "2m"], quads, groups)
     assert len(verdicts) == 2 and sum(v.hand for v in verdicts) >= 1
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.integers(6, 60),
+    st.integers(6, 60),
+    st.integers(0, 255),
+    st.integers(0, 80),
+    st.integers(0, 2**32 - 1),
+)
+def test_ink_fraction_is_the_share_of_inner_greys_over_30_from_their_median(h, w, face, spread, seed):
+    """The artwork share of a cell: its inner 70 % (each way) in grey, the pixels more than 30
+    greys from their median (which averages the two middle values of an even count)."""
+    rng = np.random.default_rng(seed)
+    cell = np.clip(face + rng.integers(-spread, spread + 1, (h, w, 3)), 0, 255).astype(np.uint8)
+    inner = cell[int(h * 0.15) : int(h * 0.85), int(w * 0.15) : int(w * 0.85)]
+    g = cv2.cvtColor(inner, cv2.COLOR_BGR2GRAY).astype(np.int16)
+    assert ink_fraction(cell) == pytest.approx(float((np.abs(g - int(np.median(g))) > 30).mean()))

@@ -417,13 +417,14 @@ def _turned_as_neighbours(rects: list[tuple], regions: list[tuple[np.ndarray, tu
     centres = np.array([r[0] for r in rects], np.float64)
     vec = np.array([[np.cos(np.deg2rad(4 * r[2])), np.sin(np.deg2rad(4 * r[2]))] for r in rects])
     typical = float(np.median([max(size) for _, size, _, _ in rects]))
+    groups = np.array([r[3] for r in rects])
     out = list(rects)
     for i, (_centre, _size, ang, group) in enumerate(rects):
         if not group:
             continue
         d = np.hypot(*(centres - centres[i]).T)
-        near = [j for j in np.argsort(d) if j != i and rects[j][3] == group and d[j] <= ROW_REACH * typical]
-        near = near[:ROW_NEIGHBOURS]
+        cand = np.flatnonzero((groups == group) & (d <= ROW_REACH * typical))
+        near = [j for j in cand[np.argsort(d[cand], kind="stable")] if j != i][:ROW_NEIGHBOURS]
         if len(near) < 2:
             continue
         mean = vec[near].mean(0)
