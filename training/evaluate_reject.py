@@ -60,9 +60,12 @@ def align_right(gt: list[str], pred: list[str]) -> list[bool]:
     return right
 
 
-def crop_readings(data: Path, clf: TileClassifier, models: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """Per held-out real tile set: (calibrated confidence, right) of each held-out crop (a crop
-    read as not a tile is wrong)."""
+def crop_readings(
+    data: Path, clf: TileClassifier, models: Path
+) -> dict[str, tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Per held-out real tile set: (calibrated confidence, right, shown as sure) of each held-out
+    crop (a crop read as not a tile is wrong; a reading is sure as the recogniser shows it: at the
+    threshold, in a suit that can be sure)."""
     import csv
 
     from training.train_classifier import read_camerash_labels
@@ -80,7 +83,8 @@ def crop_readings(data: Path, clf: TileClassifier, models: Path) -> dict[str, tu
         p = clf.probabilities(crops)
         codes = [clf.classes[k] for k in p.argmax(1)]
         right = np.array([c == labels[n] and c != NOT_A_TILE for c, n in zip(codes, names)])
-        out[s] = (p.max(1), right)
+        sure = np.array([clf.is_sure(c, float(q)) and clf.suit_can_be_sure(c) for c, q in zip(codes, p.max(1))])
+        out[s] = (p.max(1), right, sure)
     return out
 
 
@@ -100,11 +104,12 @@ def photo_readings(data: Path, clf: TileClassifier, photos: dict, trained: set[s
     return {k: tuple(np.array([x[i] for x in v]) for i in range(3)) for k, v in acc.items() if v}
 
 
-def _sure_cell(conf, right, clf: TileClassifier) -> str:
+def _sure_cell(right: np.ndarray, sure: np.ndarray, clf: TileClassifier) -> str:
     if clf.sure_threshold is None:
         return "no calibration"
-    prec, n = calibration.sure_precision(conf, right, clf.sure_threshold)
-    return f"{n}/{len(conf)} sure, {100 * prec:.2f}% right"
+    n = int(sure.sum())
+    prec = float(right[sure].mean()) if n else 1.0
+    return f"{n}/{len(right)} sure, {100 * prec:.2f}% right"
 
 
 def reliability_report(data: Path, clf: TileClassifier, photos: dict, trained: set[str], table) -> dict:
@@ -114,23 +119,21 @@ def reliability_report(data: Path, clf: TileClassifier, photos: dict, trained: s
     sets = {f"crops, held-out set {s}": v for s, v in crops.items()}
     if crops:
         vals = list(crops.values())
-        sets["crops, held-out (all)"] = (
-            np.concatenate([v[0] for v in vals]),
-            np.concatenate([v[1] for v in vals]),
-        )
+        sets["crops, held-out (all)"] = tuple(np.concatenate([v[i] for v in vals]) for i in range(3))
     for k, v in photo_readings(data, clf, photos, trained).items():
-        sets[f"labelled photos, {k}"] = (v[0], v[1])
+        sets[f"labelled photos, {k}"] = v
     bins = calibration.reliability(np.zeros(0), np.zeros(0, bool))
     rows: list[tuple] = [("set", "n", "sure", *[f"{lo:.2f}-{hi:.2f}" for lo, hi, _, _ in bins])]
     out = {}
-    for name, (conf, right) in sets.items():
+    for name, (conf, right, sure) in sets.items():
         rel = calibration.reliability(conf, right)
-        out[name] = {"n": len(conf), "accuracy": float(right.mean()), "bins": rel}
+        out[name] = {"n": len(conf), "accuracy": float(right.mean()), "bins": rel, "sure": int(sure.sum())}
         cells = [f"{n} {100 * a:.0f}%" if n else "-" for _, _, n, a in rel]
-        rows.append((name, len(conf), _sure_cell(conf, right, clf), *cells))
+        rows.append((name, len(conf), _sure_cell(right, sure, clf), *cells))
+    never = "".join(f", {s} never" for s in sorted(clf.unsure_suits))
     table(
         f"(f) reliability: calibrated confidence bin -> tiles, accuracy (temperature {clf.temperature:g}, "
-        f"sure >= {clf.sure_threshold})",
+        f"sure >= {clf.sure_threshold}{never})",
         rows,
     )
     return out
