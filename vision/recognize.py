@@ -24,8 +24,8 @@ holds four of each playing tile: readings beyond four of one face are not sure
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
 right at least 99.5 % of the time on held-out real crops, its suit is not one the classifier reads
 less reliably than that (the flowers: :meth:`vision.classifier.TileClassifier.suit_can_be_sure`),
-and it is not under half the area of the photo's other sure tiles (:func:`_unsure_small`: what
-passes for a tile is mostly smaller).
+and it is not under half the area of the photo's other sure tiles (:func:`_small_readings`: what
+passes for a tile is mostly smaller; such a reading the classifier is unsure of is dropped).
 
 Bad input raises :class:`vision.errors.ImageError`; a photo without tiles gives an empty
 :class:`Recognition` whose ``reason`` says why.
@@ -349,26 +349,35 @@ def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     return [r for a, r in zip(areas, readings) if lo * mid <= a <= hi * mid]
 
 
-#: a reading this much smaller than the photo's sure tiles (area, times their median) is never sure
+#: a reading this much smaller than the photo's sure tiles (area, times their median) is never
+#: sure, and one the classifier is unsure of is dropped
 SURE_AREA_MIN = 0.5
 
 
-def _unsure_small(readings: list[Reading]) -> list[Reading]:
-    """``readings`` with those whose area is under :data:`SURE_AREA_MIN` times the median area of
-    the sure readings no longer sure (no rule with fewer than :data:`SIZE_REFERENCE_MIN` sure).
+def _small_readings(readings: list[Reading]) -> list[Reading]:
+    """``readings`` less those under :data:`SURE_AREA_MIN` times the median area of the sure
+    readings that the classifier is unsure of, and with those it is sure of no longer sure (no
+    rule with fewer than :data:`SIZE_REFERENCE_MIN` sure).
 
     What passes for a tile is mostly smaller than the tiles (keyboard keys, dice, coins, specks),
     while the hand is the photo's largest tiles; a tile half the area of the others (another
-    player's, across the table) is not the hand and is seen with fewer pixels. On the benchmark's
-    phone-like photos (b4-b8, 12 per kind; b10, 8 per kind) every sure reading under half the median
-    area was wrong (5: three keyboard keys read as ``1p`` and ``3z``, and a ``2p`` in a pile and a
-    ``6s`` in a rack where no tile lay), and no right one was that small."""
+    player's, across the table) is not the hand and is seen with fewer pixels, so a small reading
+    the classifier is sure of stays, unsure. On the benchmark's phone-like photos (b4-b8, 12 per
+    kind; b10, 8 per kind) every sure reading under half the median area was wrong (5: three
+    keyboard keys read as ``1p`` and ``3z``, and a ``2p`` in a pile and a ``6s`` in a rack where no
+    tile lay), and no right one was that small. Of the unsure ones (b4-b8, 12 per kind; b10, 4 per
+    kind; 20 synthetic photos), all 11 were false (keys, mostly), no tile; with the finder held
+    back in session 13, 14, all false."""
     areas = [_quad_area(r.quad) for r in readings]
     mid = _sure_median_area(readings, areas)
     if mid is None:
         return readings
     floor = SURE_AREA_MIN * mid
-    return [dataclasses.replace(r, sure=False) if r.sure and a < floor else r for a, r in zip(areas, readings)]
+    return [
+        dataclasses.replace(r, sure=False) if r.sure and a < floor else r
+        for a, r in zip(areas, readings)
+        if r.sure or a >= floor
+    ]
 
 
 #: a reading that is not sure needs another reading within this many tile lengths (centre to
@@ -536,7 +545,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
     every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_stray_backs`,
-    :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, :func:`_unsure_small`; an
+    :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, or dropped when the
+    classifier was unsure of it, :func:`_small_readings`; an
     unsure one far from every other is dropped, :func:`_drop_lone_unsure`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
     could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
@@ -566,7 +576,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             pr = _tiles_only(shown[k]) or pr
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
-    readings = _drop_lone_unsure(_unsure_small(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))))
+    readings = _drop_lone_unsure(_small_readings(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))))
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
     if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)
         readings = [

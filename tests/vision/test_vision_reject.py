@@ -30,8 +30,8 @@ from vision.recognize import (
     _drop_odd_white_dragons,
     _drop_stray_backs,
     _rescue_row_places,
+    _small_readings,
     _surplus_copies,
-    _unsure_small,
 )
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -441,24 +441,26 @@ def test_a_reading_must_be_the_size_of_the_photos_tiles(readings, kept):
     assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == kept
 
 
-UNSURE_CASES = [
+# readings -> what is kept, and whether it is sure
+SMALL_CASES = [
     # a keyboard key a third as wide as the tiles, read surely as a one of dots: kept, not sure
-    (HAND + [("1p", 14, True)], [True, True, True, True, False]),
+    (HAND + [("1p", 14, True)], [("1m", True), ("2m", True), ("3m", True), ("4m", True), ("1p", False)]),
     # a tile 0.75 as wide as the others (area 0.56): still sure
-    (HAND + [("7p", 30, True)], [True] * 5),
-    # an unsure small reading stays unsure, a large one keeps its sureness
-    (HAND + [("1p", 14, False), ("8p", 60, True)], [True, True, True, True, False, True]),
+    (HAND + [("7p", 30, True)], [("1m", True), ("2m", True), ("3m", True), ("4m", True), ("7p", True)]),
+    # a small reading the classifier is unsure of goes; a large unsure one stays, as does a large sure one
+    (
+        HAND + [("1p", 14, False), ("9p", 40, False), ("8p", 60, True)],
+        [("1m", True), ("2m", True), ("3m", True), ("4m", True), ("9p", False), ("8p", True)],
+    ),
     # fewer than three sure readings: no rule
-    ([("1m", 40, True), ("9p", 10, True)], [True, True]),
+    ([("1m", 40, True), ("9p", 10, True), ("5p", 10, False)], [("1m", True), ("9p", True), ("5p", False)]),
 ]
 
 
-@pytest.mark.parametrize(("readings", "sure"), UNSURE_CASES)
-def test_a_reading_far_smaller_than_the_sure_tiles_is_not_sure(readings, sure):
+@pytest.mark.parametrize(("readings", "kept"), SMALL_CASES)
+def test_a_reading_far_smaller_than_the_sure_tiles_is_not_sure_or_dropped_if_unsure(readings, kept):
     rs = [_sized(c, side, s, 100.0 * i) for i, (c, side, s) in enumerate(readings)]
-    out = _unsure_small(rs)
-    assert [r.top[0][0] for r in out] == [c for c, _, _ in readings]  # nothing is dropped
-    assert [r.sure for r in out] == sure
+    assert [(r.top[0][0], r.sure) for r in _small_readings(rs)] == kept
 
 
 # ----------------------------------------------------------------------------------------------
