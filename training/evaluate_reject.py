@@ -116,7 +116,7 @@ def reliability_report(data: Path, clf: TileClassifier, photos: dict, trained: s
     """Print (f) with ``table(title, rows)``; returns the figures."""
     models = Path(str(clf.model_path)).parent
     crops = crop_readings(data, clf, models)
-    sets = {f"crops, held-out set {s}": v for s, v in crops.items()}
+    sets: dict[str, tuple] = {f"crops, held-out set {s}": v for s, v in crops.items()}
     if crops:
         vals = list(crops.values())
         sets["crops, held-out (all)"] = tuple(np.concatenate([v[i] for v in vals]) for i in range(3))
