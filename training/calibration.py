@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.classifier import half_turn_rows, read_probabilities
+from vision.classifier import half_turn_rows, read_probabilities, suit
 
 #: tiles shown as sure must be right this often on held-out real crops
 SURE_PRECISION = 0.995
@@ -73,14 +73,8 @@ def sure_threshold(conf: np.ndarray, right: np.ndarray, precision: float = SURE_
     return NEVER
 
 
-def suit(code: str) -> str:
-    """The suit letter of a tile code (``5p`` -> ``p``, ``3f`` -> ``f``); any other class
-    (``back``, ``none``) is its own suit."""
-    return code[-1] if len(code) == 2 and code[0].isdigit() else code
-
-
 def unsure_suits(truth: list[str], read: list[str], precision: float = SURE_PRECISION) -> list[str]:
-    """The suits (:func:`suit`) of the true codes ``truth`` whose crops are read right (``read``, the
+    """The suits (:func:`vision.classifier.suit`) of the true codes ``truth`` whose crops are read right (``read``, the
     classifier's top codes, in the same order) less than ``precision`` of the time, whatever the
     confidence.
 

@@ -235,7 +235,13 @@ class TileClassifier:
         classifier reads right less often than a sure tile must be on the held-out sets
         (``unsure_suits``; the flowers, whose designs vary most from set to set). Such a reading
         still counts as a confident tile for the recogniser's layout rules."""
-        return code[-1] not in self.unsure_suits if len(code) == 2 else True
+        return suit(code) not in self.unsure_suits
+
+
+def suit(code: str) -> str:
+    """The suit letter of a tile code (``5p`` -> ``p``, ``3f`` -> ``f``); any other class
+    (``back``, ``none``) is its own suit."""
+    return code[-1] if len(code) == 2 and code[0].isdigit() else code
 
 
 def _directory(model_dir_: str | os.PathLike | Traversable | None) -> Traversable:
