@@ -358,10 +358,10 @@ def eval_scenes(items, classifier=None, detector=None, finders: dict | None = No
         for name, data, sc in items:
             gt_q = [t["quad"] for t in sc.tiles]
             res[system].append(_score_scene(name, data, sc, gt_q, sc.codes, classifier, finder))
-    for name, data, sc in items:
-        gt_q = [t["quad"] for t in sc.tiles]
-        gt_c = sc.codes
-        if detector is not None and not isinstance(detector, str):
+    if detector is not None and not isinstance(detector, str):
+        for name, data, sc in items:
+            gt_q = [t["quad"] for t in sc.tiles]
+            gt_c = sc.codes
             codes, quads, dt = detector.detect(data)
             pairs = match_quads(gt_q, quads, thr=0.3)  # axis-aligned boxes: looser IoU
             ignored = _ignored(pairs, quads, sc)
@@ -517,8 +517,8 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
                     **sequence_scores(gt, pred),
                 }
             )
-    for name, photo, raw, gt in items:
-        if detector is not None and not isinstance(detector, str):
+    if detector is not None and not isinstance(detector, str):
+        for name, photo, raw, gt in items:
             codes, _, dt = detector.detect(raw)
             res["detector"].append(
                 {
