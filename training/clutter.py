@@ -91,6 +91,90 @@ def draw_paper(
     return poly
 
 
+#: the typefaces printed matter is drawn in (OpenCV's Hershey fonts; italic added at random)
+PRINT_FONTS = (
+    cv2.FONT_HERSHEY_SIMPLEX,
+    cv2.FONT_HERSHEY_PLAIN,
+    cv2.FONT_HERSHEY_DUPLEX,
+    cv2.FONT_HERSHEY_COMPLEX,
+    cv2.FONT_HERSHEY_TRIPLEX,
+    cv2.FONT_HERSHEY_COMPLEX_SMALL,
+    cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
+)
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+
+def _word(rng: np.random.Generator) -> str:
+    """A made-up word or number of 1-9 characters."""
+    if rng.random() < 0.25:
+        return str(int(rng.integers(0, 10 ** int(rng.integers(1, 5)))))
+    return "".join(_LETTERS[int(i)] for i in rng.integers(0, 52, int(rng.integers(1, 10))))
+
+
+def _print_mask(w: int, h: int, unit: float, rng: np.random.Generator) -> np.ndarray:
+    """The ink (uint8 alpha, ``h`` x ``w``) of a printed page: lines of words whose letters stand
+    0.1-0.5 tile heights (``unit``) tall, a heading sometimes; or a score sheet, a ruled grid with a
+    number in each cell."""
+    m = np.zeros((h, w), np.uint8)
+    letter = unit * rng.uniform(0.1, 0.5)
+    font = int(PRINT_FONTS[int(rng.integers(len(PRINT_FONTS)))]) | (cv2.FONT_ITALIC if rng.random() < 0.2 else 0)
+    thick = max(1, round(letter * rng.uniform(0.05, 0.14)))
+    scale = cv2.getFontScaleFromHeight(font, max(2, int(letter)), thick)
+    margin = int(unit * 0.2)
+    if rng.random() < 0.3:  # a score sheet
+        cell_w, cell_h = letter * rng.uniform(3.0, 5.0), letter * rng.uniform(1.6, 2.4)
+        for x in np.arange(margin, w - margin, cell_w):
+            cv2.line(m, (int(x), margin), (int(x), h - margin), 255, max(1, thick // 2))
+        for y in np.arange(margin, h - margin, cell_h):
+            cv2.line(m, (margin, int(y)), (w - margin, int(y)), 255, max(1, thick // 2))
+            for x in np.arange(margin, w - margin - cell_w, cell_w):
+                org = (int(x + cell_w * 0.15), int(y + cell_h * 0.75))
+                cv2.putText(m, _word(rng)[:4], org, font, scale, 255, thick, cv2.LINE_AA)
+        return m
+    y = margin + letter
+    if rng.random() < 0.4:  # a heading, up to twice as tall
+        big = min(2.0 * letter, 0.8 * unit)
+        bscale = cv2.getFontScaleFromHeight(font, max(2, int(big)), thick + 1)
+        y = margin + big
+        cv2.putText(
+            m, " ".join(_word(rng) for _ in range(3)), (margin, int(y)), font, bscale, 255, thick + 1, cv2.LINE_AA
+        )
+        y += big
+    step = letter * rng.uniform(1.5, 2.3)
+    while y < h - margin:
+        x = margin + (letter * 2 if rng.random() < 0.2 else 0)
+        end = w - margin - (rng.uniform(0, 0.5) * w if rng.random() < 0.2 else 0)
+        while True:
+            word = _word(rng)
+            (tw, _), _ = cv2.getTextSize(word, font, scale, thick)
+            if x + tw > end:
+                break
+            cv2.putText(m, word, (int(x), int(y)), font, scale, 255, thick, cv2.LINE_AA)
+            x += tw + letter * rng.uniform(0.4, 0.8)
+        y += step
+    return m
+
+
+def draw_print(
+    canvas: np.ndarray, c: tuple[float, float], angle: float, unit: float, rng: np.random.Generator
+) -> np.ndarray:
+    """Printed matter: a page of a book or a leaflet, a score sheet, or print straight on the table
+    (a box, a mat); lines of letters and numbers in a row look like a row of small tiles to a finder."""
+    w = unit * rng.uniform(2.0, 6.0)
+    h = w * rng.choice([1.41, 0.71, 1.0])
+    poly = rect_poly(c[0], c[1], w, h, angle)
+    if rng.random() < 0.75:
+        _fill(canvas, poly, rng.uniform(200, 250, 3))
+    mask = _print_mask(int(w), int(h), unit, rng)
+    # the page's corner 0 goes to the polygon's corner 0, its x axis along the turned rectangle's
+    a = math.radians(angle)
+    M = np.array([[math.cos(a), -math.sin(a), poly[0][0]], [math.sin(a), math.cos(a), poly[0][1]]], np.float32)
+    alpha = cv2.warpAffine(mask, M, (canvas.shape[1], canvas.shape[0])).astype(np.float32)[:, :, None] / 255
+    ink = rng.uniform(10, 90, 3) if rng.random() < 0.8 else rng.uniform(0, 200, 3)
+    canvas[:] = canvas * (1 - alpha) + ink.astype(np.float32) * alpha
+    return poly
+
+
 def draw_keyboard(
     canvas: np.ndarray, c: tuple[float, float], angle: float, unit: float, rng: np.random.Generator
 ) -> np.ndarray:

@@ -2,7 +2,7 @@
 
 Each drawer paints a ``128 x 96`` BGR crop (the size :mod:`training.negatives` works at) of
 something a tile finder may propose on a real table: two tiles cut between them (a box straddling a
-seam), half a tile, white/ivory paper and window frames, a rack edge, keyboard keys with letters,
+seam), half a tile, white/ivory paper and window frames, printed pages and score sheets, a rack edge, keyboard keys with letters,
 dice, coins, scoring sticks, cloth patterns. The white/ivory things are deliberately *not* tile
 shaped inside the crop (they run off its edges, carry lines of print, or sit small within it): a
 blank tile face filling the crop is a white dragon, not a negative.
@@ -116,6 +116,7 @@ DRAWERS: dict[str, tuple[float, Callable]] = {
     "tile_pair": (0.25, _tile_pair),
     "half_tile": (0.12, _half_tile),
     "paper": (0.14, _object(clutter.draw_paper, (0.4, 1.0))),
+    "print": (0.12, _object(clutter.draw_print, (0.4, 2.0))),
     "rack": (0.08, _object(clutter.draw_rack_edge, (0.6, 1.5))),
     "keys": (0.12, _object(clutter.draw_keyboard, (0.8, 2.0))),
     "dice": (0.07, _object(clutter.draw_dice, (0.8, 1.6))),

@@ -345,6 +345,18 @@ def background_negatives(rng: np.random.Generator, random_per_photo: int = 150) 
     return out, used
 
 
+def finder_id() -> str:
+    """The tile finder network that mines the false finds: its runtime file's name and the first 12
+    hex digits of its SHA-256 (``"none"`` when no learned finder ships). A new finder makes other
+    false finds, so the pool is mined again for it."""
+    from vision.onnx_model import available, runtime_file
+
+    if not available("tile_segmenter"):
+        return "none"
+    path = runtime_file("tile_segmenter")
+    return f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()[:12]}"
+
+
 def build_pool(data: Path, seed: int = 11, synthetic: int = 3000, faces: dict | None = None) -> tuple[np.ndarray, dict]:
     """All negatives (``N x 128 x 96 x 3`` uint8) and a record of how many came from each source
     (with the background photos' licences)."""
@@ -357,6 +369,7 @@ def build_pool(data: Path, seed: int = 11, synthetic: int = 3000, faces: dict | 
     syn = negative_crops.synthetic_negatives(rng, synthetic, faces)
     crops = [c for c in bg + real + phone + syn if not is_blank(c)]
     record = {
+        "finder": finder_id(),
         "background_photos": used,
         "background_crops": len(bg),
         "real_photo_crops": len(real),
@@ -384,6 +397,7 @@ __all__ = [
     "background_photos",
     "build_pool",
     "finder_false_finds",
+    "finder_id",
     "is_heldout_background",
     "phone_scene_negatives",
     "random_tile_crops",

@@ -579,7 +579,15 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
     )
 
 
-NEGATIVES_CACHE = artwork.CACHE_DIR / "negatives_v2.npz"
+#: the "not a tile" pool is cached per version of its drawers and per tile finder that mined it
+NEGATIVES_VERSION = 3
+
+
+def negatives_cache() -> Path:
+    """Where the "not a tile" pool is cached: named by :data:`NEGATIVES_VERSION` and the finder that
+    mines it (:func:`training.negatives.finder_id`)."""
+    finder = negatives.finder_id().split()[-1]
+    return artwork.CACHE_DIR / f"negatives_v{NEGATIVES_VERSION}_{finder}.npz"
 
 
 def _middle_std(crop: np.ndarray) -> float:
@@ -594,13 +602,14 @@ def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tu
     middle is featureless (:func:`_middle_std` below ``featureless_std``), split 90/10 at random
     into training and validation crops (validation at input size)."""
     t0 = time.time()
-    if NEGATIVES_CACHE.exists():
-        z = np.load(NEGATIVES_CACHE, allow_pickle=False)
+    cache = negatives_cache()
+    if cache.exists():
+        z = np.load(cache, allow_pickle=False)
         pool, record = z["pool"], json.loads(str(z["record"]))
     else:
         pool, record = negatives.build_pool(data, faces=faces)
-        NEGATIVES_CACHE.parent.mkdir(parents=True, exist_ok=True)
-        np.savez_compressed(NEGATIVES_CACHE, pool=pool, record=json.dumps(record))
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        np.savez_compressed(cache, pool=pool, record=json.dumps(record))
     if featureless_std > 0:
         keep = np.array([_middle_std(x) >= featureless_std for x in pool], bool)
         record = {**record, "featureless_left_out": int((~keep).sum()), "featureless_std": featureless_std}
