@@ -16,7 +16,8 @@ A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A
 orientation is dropped and counted in ``Recognition.rejected`` (a featureless crop, a plain back or
 a blank white dragon, comes back from the classifier's fallback as ``back`` or ``5z``, and the layout
 rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide; a reading of a size no
-tile of the photo's set has goes too, :func:`_drop_odd_sizes`), unless it fills a place
+tile of the photo's set has goes too, :func:`_drop_odd_sizes`, and a blank reading of a shape
+none of them has, :func:`_drop_odd_shapes`), unless it fills a place
 in a row of tiles (:func:`_rescue_row_places`): tile artwork unlike any the classifier learnt is
 still a tile where the row says one lies, shown with its best tile reading and never sure. A set
 holds four of each playing tile: readings beyond four of one face are not sure
@@ -283,6 +284,44 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if i in linked]
 
 
+def _has_artwork(r: Reading) -> bool:
+    """Whether ``r`` is read as a face with artwork and its crop carries ink (at least 1 %): the
+    readings whose size and shape the layout rules trust as the photo's tiles'."""
+    return r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS
+
+
+def _elongation(q: np.ndarray) -> float:
+    """A quad's longer side over its shorter (sides from corner 0)."""
+    a, b = float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0]))
+    return max(a, b) / max(1e-6, min(a, b))
+
+
+#: a featureless reading (a blank white dragon, a back) is shaped like the photo's tiles with
+#: artwork: its :func:`_elongation` within this factor of their median, either way
+FEATURELESS_SHAPE = 1.75
+
+
+def _drop_odd_shapes(readings: list[Reading]) -> list[Reading]:
+    """Drop a reading of a featureless face (:data:`vision.classifier.FEATURELESS`: ``back``,
+    ``5z``) whose longer side over its shorter differs from the median of the readings with artwork
+    (:func:`_has_artwork`) by more than :data:`FEATURELESS_SHAPE` times (no rule without them).
+
+    A crop classifier cannot tell a blank face from a blank patch of paper or table, so such a
+    reading has only its size and shape to show it is a tile; the size rules are
+    :func:`_drop_odd_white_dragons` and :func:`_drop_stray_backs`. A photo shows one set from one
+    viewpoint, so its tiles share a shape (a lying tile's ratio is its long side over its short, as
+    an upright one's). On every benchmark photo (b-b10, labelled real photos and (c2), both
+    finders) the other 445 readings of backs and white dragons, nearly all on tiles, measured
+    0.70-1.51 times the median; the one beyond, 2.27 times (a strip of a printed page along the photo's top edge, read as a sure white
+    dragon), was no tile."""
+    ref = [_elongation(r.quad) for r in readings if _has_artwork(r)]
+    if not ref:
+        return readings
+    mid = float(np.median(ref))
+    lo, hi = mid / FEATURELESS_SHAPE, mid * FEATURELESS_SHAPE
+    return [r for r in readings if r.top[0][0] not in FEATURELESS or lo <= _elongation(r.quad) <= hi]
+
+
 #: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
 #: these multiples of their median area (tiles of one set are one size; perspective changes it little)
 WHITE_DRAGON_AREA = (0.6, 1.6)
@@ -300,7 +339,7 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     page, an empty tray slot, a white rack, a window frame), so it needs the tile evidence of
     matching the size of the tiles around it and of lying among them; a photo of blank faces alone
     is no hand (a winning hand holds at most four white dragons and always tiles with artwork)."""
-    inked = [_quad_area(r.quad) for r in readings if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
+    inked = [_quad_area(r.quad) for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
     ref = float(np.median(inked))
@@ -341,7 +380,7 @@ def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     areas = [_quad_area(r.quad) for r in readings]
     mid = _sure_median_area(readings, areas)
     if mid is None:
-        ref = [a for a, r in zip(areas, readings) if r.candidate.ink >= 0.01 and r.top[0][0] not in FEATURELESS]
+        ref = [a for a, r in zip(areas, readings) if _has_artwork(r)]
         if len(ref) < SIZE_REFERENCE_MIN:
             return readings
         mid = float(np.median(ref))
@@ -544,8 +583,8 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_stray_backs`,
-    :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, or dropped when the
+    every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
+    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, or dropped when the
     classifier was unsure of it, :func:`_small_readings`; an
     unsure one far from every other is dropped, :func:`_drop_lone_unsure`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
@@ -576,7 +615,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
             pr = _tiles_only(shown[k]) or pr
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
-    readings = _drop_lone_unsure(_small_readings(_drop_stray_backs(_drop_odd_white_dragons(_drop_odd_sizes(readings)))))
+    readings = _drop_odd_white_dragons(_drop_odd_shapes(_drop_odd_sizes(readings)))
+    readings = _drop_lone_unsure(_small_readings(_drop_stray_backs(readings)))
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
     if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)
         readings = [

@@ -26,6 +26,7 @@ from vision.recognize import (
     Reading,
     RecognizedTile,
     _drop_lone_unsure,
+    _drop_odd_shapes,
     _drop_odd_sizes,
     _drop_odd_white_dragons,
     _drop_stray_backs,
@@ -461,6 +462,40 @@ SMALL_CASES = [
 def test_a_reading_far_smaller_than_the_sure_tiles_is_not_sure_or_dropped_if_unsure(readings, kept):
     rs = [_sized(c, side, s, 100.0 * i) for i, (c, side, s) in enumerate(readings)]
     assert [(r.top[0][0], r.sure) for r in _small_readings(rs)] == kept
+
+
+def _shaped(code: str, width: float, height: float, x: float, ink: float = 0.2) -> Reading:
+    quad = np.array([[x, 0], [x + width, 0], [x + width, height], [x, height]], np.float32)
+    return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], True)
+
+
+# (code, width, height, ink) per reading -> the codes kept; the tiles with artwork 40 x 56 (1.4)
+SHAPE_CASES = [
+    # a white dragon and a back shaped like the tiles, upright or lying: kept
+    (
+        [("1m", 40, 56, 0.2), ("2m", 40, 56, 0.2), ("5z", 40, 56, 0.0), ("back", 56, 40, 0.0)],
+        ["1m", "2m", "5z", "back"],
+    ),
+    # a strip three times as long as wide (2.3 times the tiles' ratio) read as a white dragon: dropped
+    ([("1m", 40, 56, 0.2), ("2m", 40, 56, 0.2), ("5z", 216, 68, 0.0)], ["1m", "2m"]),
+    # ... and as a back: dropped too; the same strip read as a face with artwork is left to the classifier
+    (
+        [("1m", 40, 56, 0.2), ("2m", 40, 56, 0.2), ("back", 70, 210, 0.0), ("3s", 210, 70, 0.2)],
+        ["1m", "2m", "3s"],
+    ),
+    # a square blank patch (1.0, 0.71 of the tiles' ratio) is within the factor: kept
+    ([("1m", 40, 56, 0.2), ("5z", 50, 50, 0.0)], ["1m", "5z"]),
+    # seen from low down, the tiles are 2.5 times as long as high: a white dragon of their shape stays
+    ([("1m", 70, 28, 0.2), ("2m", 70, 28, 0.2), ("5z", 72, 28, 0.0)], ["1m", "2m", "5z"]),
+    # no reading with artwork: no rule (the white-dragon rule drops them)
+    ([("5z", 216, 68, 0.0), ("back", 40, 56, 0.0)], ["5z", "back"]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), SHAPE_CASES)
+def test_a_blank_reading_must_have_the_shape_of_the_tiles_with_artwork(readings, kept):
+    rs = [_shaped(c, w, h, 300.0 * i, ink) for i, (c, w, h, ink) in enumerate(readings)]
+    assert [r.top[0][0] for r in _drop_odd_shapes(rs)] == kept
 
 
 # ----------------------------------------------------------------------------------------------
