@@ -179,7 +179,7 @@ def trained_backgrounds(clf: TileClassifier) -> set[str]:
 
 def false_tiles(clfs: dict[str, TileClassifier], trained: set[str]) -> list[dict]:
     """Per background photo (cached ones only, nothing is fetched) and classifier: tiles reported,
-    read as 5z, read as flowers, rejected; ``trained_on``: the name is in ``trained``."""
+    shown as sure, read as 5z, read as flowers, rejected; ``trained_on``: the name is in ``trained``."""
     rows = []
     for name, _licence, img in negatives.background_photos(heldout=None, fetch=False):
         ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])
@@ -189,6 +189,7 @@ def false_tiles(clfs: dict[str, TileClassifier], trained: set[str]) -> list[dict
             codes = [t.code for t in rec.tiles]
             row[label] = {
                 "tiles": len(codes),
+                "sure": sum(t.sure for t in rec.tiles),
                 "5z": codes.count("5z"),
                 "flowers": sum(c.endswith("f") for c in codes),
                 "rejected": rec.rejected,
@@ -206,7 +207,7 @@ def _sums(rows: list[dict], trained: bool) -> dict:
     }
 
 
-FIELDS = ("tiles", "5z", "flowers", "rejected")
+FIELDS = ("tiles", "sure", "5z", "flowers", "rejected")
 
 
 def false_tiles_report(clfs: dict[str, TileClassifier], table) -> dict:
@@ -215,7 +216,7 @@ def false_tiles_report(clfs: dict[str, TileClassifier], table) -> dict:
     rows = false_tiles(clfs, trained_backgrounds(list(clfs.values())[-1]))
     head: list[str] = ["photo", "negatives from it"]
     for k in clfs:
-        head += [f"{k} tiles", "5z", "flowers", "rejected"]
+        head += [f"{k} tiles", *FIELDS[1:]]
     out_rows: list[tuple] = [tuple(head)]
     for r in rows:
         cells = [r["photo"], "yes" if r["trained_on"] else "no"]
