@@ -131,3 +131,15 @@ def test_the_int8_networks_read_a_photo_as_the_float_ones_do(photo, monkeypatch)
         assert b.code == a.code or not a.sure
     for rec in (int8, float_):
         assert sum((Counter(rec.codes) & Counter(truth)).values()) >= len(truth) - 1
+
+
+def test_the_classifier_learned_not_a_tile_from_the_shipped_finders_false_finds(monkeypatch):
+    """The classifier's "not a tile" crops include the finder's own false finds, so a new finder
+    means mining them again and fine-tuning the classifier (docs/vision.md, session 14): the
+    metadata names the finder that mined them, and it is the one that ships."""
+    from training.negatives import finder_id
+
+    monkeypatch.delenv(onnx_model.ENV_DIR, raising=False)
+    monkeypatch.delenv(onnx_model.ENV_FLOAT, raising=False)
+    mined_with = onnx_model.metadata("tile_classifier")["training"]["not_a_tile"]["finder"]
+    assert mined_with.split()[:2] == finder_id().split()
