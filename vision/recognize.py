@@ -312,8 +312,8 @@ def _drop_odd_shapes(readings: list[Reading]) -> list[Reading]:
     viewpoint, so its tiles share a shape (a lying tile's ratio is its long side over its short, as
     an upright one's). On every benchmark photo (b-b10, labelled real photos and (c2), both
     finders) the other 445 readings of backs and white dragons, nearly all on tiles, measured
-    0.70-1.51 times the median; the one beyond, 2.27 times (a strip of a printed page along the photo's top edge, read as a sure white
-    dragon), was no tile."""
+    0.70-1.51 times the median; the one beyond, 2.27 times (a strip of a printed page along the
+    photo's top edge, read as a sure white dragon), was no tile."""
     ref = [_elongation(r.quad) for r in readings if _has_artwork(r)]
     if not ref:
         return readings
@@ -584,9 +584,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
     every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
-    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`; a far smaller reading is not sure, or dropped when the
-    classifier was unsure of it, :func:`_small_readings`; an
-    unsure one far from every other is dropped, :func:`_drop_lone_unsure`),
+    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`; a far smaller reading is not sure,
+    or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far
+    from every other is dropped, :func:`_drop_lone_unsure`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`). Also says why nothing
     could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile (and stay so)."""
