@@ -19,6 +19,8 @@ Prints tables of
     exact photos, time; photos whose tile set was used to train the classifier are marked;
 (c2) the same photos (hands and rows, not the grids) turned and pasted into real background photos
     that the classifier's negatives leave out (:mod:`training.real_composites`), scored as (c);
+(c3) the same photos seen at a slant, as a player photographs a hand from a seat at the table:
+    30, 45 and 55 degrees off straight above (:mod:`training.viewpoint`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -543,6 +545,19 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
+def eval_real_slanted(data: Path, angles: list[float], classifier=None, detector=None) -> dict:
+    """(c3) the labelled real photos seen at a slant, as from a seat at the table
+    (:func:`training.viewpoint.slanted`): per angle, :func:`eval_labelled`'s results."""
+    from training.viewpoint import slanted
+
+    labelled = [(n, p.read_bytes(), gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
+    seen = list(slanted(labelled, angles))
+    return {
+        angle: eval_labelled([(n, n, raw, gt) for a, n, raw, gt in seen if a == angle], classifier, detector)
+        for angle in angles
+    }
+
+
 # ----------------------------------------------------------------------------------------------
 # (e) 12 MP timing
 
@@ -867,6 +882,30 @@ def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) 
         _table("(c2) ours: the composites whose tiles are not the labels' (as multisets)", rows)
 
 
+def _report_real_slanted(data: Path, angles: list[float], clf, det, report: dict) -> None:
+    """(c3) labelled real photos seen at a slant, summed up per angle and system."""
+    if not angles:
+        return
+    if not (load_labels() and (data / "camerash-mahjong-dataset").exists()):
+        print("\n(c3) skipped: no labelled real photos")
+        return
+    by_angle = eval_real_slanted(data, angles, classifier=clf, detector=det)
+    report["real_slanted"] = {
+        str(a): {k: _summ(v) for k, v in res.items() if k != "detector" or v} for a, res in by_angle.items()
+    }
+    rows: list[tuple] = []
+    for angle, res in by_angle.items():
+        systems = [k for k in res if k != "detector"] + (["detector"] if res["detector"] else [])
+        summary = _real_summary_rows(res, systems)
+        rows += [summary[0]] if not rows else []
+        rows += [(f"{angle:g} deg: {r[0]}", *r[1:]) for r in summary[1:]]
+    _table(
+        "(c3) labelled real photos seen at a slant, as from a seat at the table (degrees off straight above; "
+        "training.viewpoint: the far side smaller, every tile squatter)",
+        rows,
+    )
+
+
 def _report_reject(data: Path, clf, report: dict) -> None:
     """(f) reliability and sure precision, (g) false tiles on photos without tiles, (h) previous vs
     current classifier."""
@@ -940,6 +979,11 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
     ap.add_argument(
+        "--slant-angles",
+        default="30,45,55",
+        help="(c3) view the labelled real photos at these degrees off straight above (comma-separated; '' skips)",
+    )
+    ap.add_argument(
         "--baseline-models",
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
@@ -977,6 +1021,7 @@ def main(argv=None) -> int:
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
+    _report_real_slanted(data, [float(x) for x in a.slant_angles.split(",") if x.strip()], clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:

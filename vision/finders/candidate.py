@@ -21,8 +21,10 @@ class Candidate:
     (:func:`vision.finders.geometry.aspect_score`, 1 for a probe). ``blob``: the region it was found
     in (touching tiles share one; -1 for a probe), ``blob_size`` the candidates found there.
     ``ink``: the fraction of its interior that is artwork. ``ambiguous``: upright or lying is unclear
-    from the shape (the classifier decides). ``crops``: ``(rotation_degrees, upright BGR crop)`` pairs,
-    the geometric guess first (:func:`vision.finders.geometry.with_crops`)."""
+    from the shape (the classifier decides). ``slanted``: lying by its shape, but it may be an upright
+    face seen at a slant (:func:`vision.finders.geometry.may_be_slanted`; the classifier decides when
+    it reads the lying crop unsurely). ``crops``: ``(rotation_degrees, upright BGR crop)`` pairs, the
+    geometric guess first (:func:`vision.finders.geometry.with_crops`)."""
 
     quad: np.ndarray
     lying: bool = False
@@ -32,4 +34,5 @@ class Candidate:
     blob_size: int = 1
     ink: float = 0.0
     ambiguous: bool = False
+    slanted: bool = False
     crops: tuple[tuple[int, np.ndarray], ...] = ()

@@ -29,7 +29,7 @@ import numpy as np
 
 from .backs import find_backs
 from .candidate import Candidate
-from .geometry import aspect_score, ink_fraction, is_ambiguous, order_quad
+from .geometry import aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad
 from .seams import GIANT_CELL, fill_holes, resplit_giant, split_blob
 
 BLOB_LEVEL_MIN = 0.6  # a blob this much duller than the brightest (larger) one is not a face
@@ -255,6 +255,7 @@ def _blob_candidates(img: np.ndarray, mask: np.ndarray, blob: tuple, bi: int) ->
                 ink=ink_fraction(c_r[int(cy0) : int(cy1), int(cx0) : int(cx1)]),
                 # squarish cells could be either way round: let the classifier decide
                 ambiguous=is_ambiguous(ratio),
+                slanted=may_be_slanted(ratio),
             )
         )
     return out

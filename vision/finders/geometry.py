@@ -3,7 +3,9 @@
 A tile face is :data:`FACE_ASPECT` as wide as it is high. A found quadrilateral is ordered clockwise
 from its top-left with up as close to image-up as possible (:func:`order_quad`); its aspect says
 whether it stands upright or lies at 90 degrees, how tile-like it is (:func:`aspect_score`) and, when
-it is squarish (:data:`AMBIGUOUS_RATIO`), that the classifier must settle which way it lies.
+it is squarish (:data:`AMBIGUOUS_RATIO`), that the classifier must settle which way it lies. A quad
+wider than that (:data:`SLANT_RATIO_MAX`) lies, or is an upright face seen at a slant
+(:func:`may_be_slanted`): the classifier is asked which when it reads the lying crop unsurely.
 :func:`with_crops` rectifies a candidate to the upright crops the classifier reads.
 """
 
@@ -20,6 +22,7 @@ from .candidate import Candidate
 FACE_ASPECT = 0.75  # width / height of a tile face
 ASPECT_SIGMA = 0.35  # log-deviation of the aspect at which the score falls to 1/e
 AMBIGUOUS_RATIO = (0.92, 1.25)  # width/height where upright vs lying is left to the classifier
+SLANT_RATIO_MAX = 1.7  # ... and up to which a lying-shaped quad may be an upright face at a slant
 CROP_MAX_H = 160  # crops are at most this high (and at least 24 px)
 
 
@@ -54,6 +57,17 @@ def is_ambiguous(ratio: float) -> bool:
     return bool(AMBIGUOUS_RATIO[0] <= ratio <= AMBIGUOUS_RATIO[1])
 
 
+def may_be_slanted(ratio: float) -> bool:
+    """Whether a quad of width/height ``ratio``, too wide for an upright face seen from above
+    (over :data:`AMBIGUOUS_RATIO`), may still be one seen at a slant: a photo taken from a seat at
+    the table, of a hand lying face up in a row across the photo. A face 0.75 as wide as high,
+    seen ``t`` degrees off straight above, looks ``0.75 / cos t`` as wide as high: 1.25 at 53
+    degrees, :data:`SLANT_RATIO_MAX` (1.7) at 64; beyond that a face is too flat to read. (A
+    lying tile seen at a slant the other way, along its long side, looks narrower: squarish, which
+    :func:`is_ambiguous` covers up to 45 degrees.)"""
+    return bool(AMBIGUOUS_RATIO[1] < ratio <= SLANT_RATIO_MAX)
+
+
 def ink_fraction(cell: np.ndarray) -> float:
     """Fraction of a cell's interior that is artwork (far from the face's median grey)."""
     hh, ww = cell.shape[:2]
@@ -80,7 +94,9 @@ def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.nda
 def with_crops(img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0, 1.0)) -> Candidate:
     """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter
     clockwise for a lying one; both for an ambiguous one, the geometric guess first (so that it wins
-    a tie, with no classifier). ``scale`` maps the quad's pixels to ``img``'s (x, y): a larger copy
+    a tie, with no classifier), and for a slanted one (``cd.slanted``, :func:`may_be_slanted`) the
+    lying crop first and the upright one after it, read only when the lying one reads unsurely
+    (:mod:`vision.recognize`). ``scale`` maps the quad's pixels to ``img``'s (x, y): a larger copy
     of the image the tile was found in gives sharper crops.
 
     A lying tile may lie either way round, but one quarter turn is enough: the other is its
@@ -89,7 +105,7 @@ def with_crops(img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0
     side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
     crops: list[tuple[int, np.ndarray]] = []
-    if not cd.lying or cd.ambiguous:
+    if not cd.lying or cd.ambiguous or cd.slanted:
         ch = int(np.clip(side_b, 24, CROP_MAX_H))
         cw = max(12, int(round(ch * side_a / max(side_b, 1))))
         crops.append((0, rectify(img, q, cw, ch)))

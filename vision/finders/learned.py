@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import aspect_score, ink_fraction, is_ambiguous, order_quad
+from .geometry import aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -75,13 +75,15 @@ CONTENT_MAX_SHARE = 0.6  # ... unless that is more of the photo than this: then 
 @dataclass(frozen=True, eq=False)
 class LearnedTile:
     """One tile the network found: ``quad`` (4x2 float32, clockwise from the top-left, up = image up),
-    ``lying`` (longer than high), ``ambiguous`` (too square to tell), ``score``
+    ``lying`` (longer than high), ``ambiguous`` (too square to tell), ``slanted`` (lying by its shape,
+    or an upright face seen at a slant: :func:`~vision.finders.geometry.may_be_slanted`), ``score``
     (:func:`vision.finders.geometry.aspect_score`), ``group`` (the connected face region it lies in:
     touching tiles share one; 0 outside any) and ``group_size`` (tiles found in that region)."""
 
     quad: np.ndarray
     lying: bool
     ambiguous: bool
+    slanted: bool
     score: float
     group: int
     group_size: int = 1
@@ -234,7 +236,14 @@ def _tile(quad: np.ndarray, group: int) -> LearnedTile:
     top, left = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
     ratio = max(top, 1e-3) / max(left, 1e-3)
     lying = ratio > 1.0
-    return LearnedTile(quad.astype(np.float32), bool(lying), is_ambiguous(ratio), aspect_score(ratio, lying), group)
+    return LearnedTile(
+        quad.astype(np.float32),
+        bool(lying),
+        is_ambiguous(ratio),
+        may_be_slanted(ratio),
+        aspect_score(ratio, lying),
+        group,
+    )
 
 
 def instances_from_maps(
@@ -580,6 +589,7 @@ def candidates(img: np.ndarray, debug: dict | None = None) -> list[Candidate]:
                 blob_size=t.group_size,
                 ink=ink,
                 ambiguous=t.ambiguous,
+                slanted=t.slanted,
             )
         )
     return cands
