@@ -28,7 +28,9 @@ def seen_from(img: np.ndarray, degrees: float, distance: float = DISTANCE) -> np
     """``img`` (a photo of the table from straight above) seen by a pinhole camera ``degrees`` off
     straight above, from the photo's bottom side, ``distance`` long sides from its centre and aimed
     at it: the far (top) side smaller and every tile squatter. The view is scaled to fit the
-    photo's size (the long side of its bounding box at most the photo's own)."""
+    photo's size (the long side of its bounding box at most the photo's own); what the camera sees
+    beyond the photo is the photo's median edge colour (more table: repeating the edge pixels
+    would stretch a tile cut by the photo's edge into a blank tile)."""
     h, w = img.shape[:2]
     a = np.radians(degrees)
     d = distance * max(h, w)
@@ -44,7 +46,9 @@ def seen_from(img: np.ndarray, degrees: float, distance: float = DISTANCE) -> np
     seen = (seen - lo) * min(w / (hi - lo)[0], h / (hi - lo)[1])
     size = (int(np.ceil(seen[:, 0].max())), int(np.ceil(seen[:, 1].max())))
     m = cv2.getPerspectiveTransform(corners.astype(np.float32), seen.astype(np.float32))
-    return cv2.warpPerspective(img, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REPLICATE)
+    edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]).reshape(-1, img.shape[2] if img.ndim == 3 else 1)
+    fill = tuple(float(v) for v in np.median(edge, axis=0))
+    return cv2.warpPerspective(img, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
 
 
 def slanted(
