@@ -14,6 +14,8 @@ Prints tables of
     real background photos (:mod:`training.backgrounds`; procedural surfaces when its cache is not built);
 (b9) the b8 photos blurred as by a shaking hand and out of focus (:data:`BLURS`);
 (b10) every kind of b4-b8 at the size a phone camera takes, 4000x3000 (:data:`PHONE_SIZE`);
+(b11) the b8 photos seen from a seat at the table, 35 and 50 degrees off straight above
+    (:mod:`training.viewpoint`: the far side smaller, every tile squatter);
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -288,6 +290,22 @@ def blurred_scenes(n: int, blur: str) -> list:
         else:
             img = cv2.GaussianBlur(img, (0, 0), img.shape[1] * share)
         out.append((f"{name}-{kind}", cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes(), sc))
+    return out
+
+
+#: (b11) the b8 photos seen from a seat at the table, this many degrees off straight above
+SEAT_ANGLES = (35.0, 50.0)
+
+
+def seat_scenes(n: int, degrees: float) -> list:
+    """The first ``n`` b8 photos (:func:`phone_scenes` ``clutter``) and their tiles seen ``degrees``
+    off straight above (:func:`training.viewpoint.scene_seen_from`)."""
+    from training.viewpoint import scene_seen_from
+
+    out = []
+    for name, _data, sc in phone_scenes("clutter", n):
+        seen = scene_seen_from(sc, degrees)
+        out.append((f"{name}-seat{degrees:g}", seen.jpeg(90), seen))
     return out
 
 
@@ -740,6 +758,21 @@ def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
         )
 
 
+def _report_seat(a: argparse.Namespace, clf, det, report: dict) -> None:
+    """(b11) the b8 photos seen from a seat (:data:`SEAT_ANGLES`), one table per angle."""
+    if a.seat_scenes <= 0:
+        return
+    for degrees in SEAT_ANGLES:
+        res = eval_scenes(seat_scenes(a.seat_scenes, degrees), classifier=clf, detector=det)
+        summ = {k: _summ(v) for k, v in res.items() if v}
+        report[f"seat_{degrees:g}"] = summ
+        _table(
+            f"(b11) the b8 photos seen from a seat at the table, {degrees:g} degrees off straight above "
+            f"({a.seat_scenes}; training.viewpoint: the far side smaller, every tile squatter)",
+            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
+        )
+
+
 def _report_phone_size(a: argparse.Namespace, clf, det, report: dict) -> None:
     """(b10) every kind of b4-b8 at the size a phone takes (:data:`PHONE_SIZE`): one row per kind
     and system, and all kinds together."""
@@ -975,6 +1008,9 @@ def main(argv=None) -> int:
     ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
     ap.add_argument("--blurred-scenes", type=int, default=12, help="b8 photos blurred, table b9 (0: skip)")
     ap.add_argument(
+        "--seat-scenes", type=int, default=12, help="b8 photos seen from a seat, per angle, table b11 (0: skip)"
+    )
+    ap.add_argument(
         "--phone-size-scenes", type=int, default=4, help="b4-b8 kinds at 4000x3000 per kind, table b10 (0: skip)"
     )
     ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
@@ -997,7 +1033,7 @@ def main(argv=None) -> int:
     data = Path(a.data)
     report: dict = {}
     _BASELINE_DIR.update(dir=a.baseline_models, no_classical=a.no_classical)
-    if a.phone_scenes > 0 or a.blurred_scenes > 0 or a.phone_size_scenes > 0 or a.composites > 0:
+    if a.phone_scenes > 0 or a.blurred_scenes > 0 or a.seat_scenes > 0 or a.phone_size_scenes > 0 or a.composites > 0:
         from training import backgrounds
 
         backgrounds.ensure_backgrounds()  # b8-b10 and c2 draw on them: fetched once, then cached
@@ -1018,6 +1054,7 @@ def main(argv=None) -> int:
     _report_scenes(a, clf, det, report)
     _report_phone(a, clf, det, report)
     _report_blurred(a, clf, det, report)
+    _report_seat(a, clf, det, report)
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
