@@ -32,6 +32,8 @@ __all__ = [
     "plain_back",
     "degrade",
     "strong_blur",
+    "squashed",
+    "quarter_turned",
     "TILE_ASPECT",
 ]
 
@@ -370,6 +372,29 @@ def strong_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         streak = (streak / max(float(streak.sum()), 1e-6)).astype(np.float32)
         return cv2.filter2D(img, -1, streak, borderType=cv2.BORDER_REFLECT)
     return cv2.GaussianBlur(img, (0, 0), w * float(rng.uniform(0.03, 0.06)))
+
+
+def squashed(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uint8 face crop as the recogniser's upright crop of a face seen at a slant shows it (a photo
+    taken from a seat at the table, :mod:`training.viewpoint`): squashed to ``cos t`` of its height
+    by the camera (``t`` 30-65 degrees off straight above) and stretched back by the crop, so only
+    the squat face's detail is left; along the face's width one time in three (a lying tile's
+    crop, seen across the photo the other way)."""
+    h, w = img.shape[:2]
+    f = float(np.cos(np.radians(rng.uniform(30, 65))))
+    size = (w, max(4, round(h * f))) if rng.random() < 2 / 3 else (max(4, round(w * f)), h)
+    return cv2.resize(cv2.resize(img, size, interpolation=cv2.INTER_AREA), (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def quarter_turned(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uint8 face crop turned a quarter, either way, and fitted into the upright crop's box
+    (squashed across, stretched along): what the recogniser's crop of a squarish or slanted tile
+    holds when it is read the wrong way round; seen at a slant before it is turned one time in two
+    (:func:`squashed`)."""
+    h, w = img.shape[:2]
+    face = squashed(img, rng) if rng.random() < 0.5 else img
+    turned = cv2.rotate(face, cv2.ROTATE_90_CLOCKWISE if rng.random() < 0.5 else cv2.ROTATE_90_COUNTERCLOCKWISE)
+    return cv2.resize(turned, (w, h), interpolation=cv2.INTER_AREA if h < turned.shape[0] else cv2.INTER_LINEAR)
 
 
 def degrade(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

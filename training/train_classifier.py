@@ -77,6 +77,13 @@ from vision.classifier import half_turn_rows, read_probabilities
 NOT_A_TILE = "none"
 #: the classifier's outputs: every tile class, then "not a tile"
 MODEL_CLASSES = [*CLASSES, NOT_A_TILE]
+#: faces that look alike turned a quarter (round dots in a square, blank faces, backs): a crop of
+#: one turned so (:func:`training.render.quarter_turned`) keeps its class; any other face turned a
+#: quarter is not an upright tile face (``none``)
+QUARTER_ALIKE = ("1p", "4p", "5p", "9p", "5z", "back")
+#: ... but for these, sets differ in which way the face runs, so a turned one may be another
+#: set's face: never turned
+QUARTER_UNCLEAR = ("3p",)
 
 REPO = Path(__file__).resolve().parent.parent
 INPUT_W, INPUT_H = 48, 64
@@ -472,6 +479,19 @@ def _arguments(argv) -> argparse.Namespace:
         help="share of the training crops blurred hard (a motion streak or a defocus, training.render.strong_blur)",
     )
     ap.add_argument(
+        "--slant",
+        type=float,
+        default=0.0,
+        help="share of the tile crops seen at a slant, squashed and stretched back (training.render.squashed)",
+    )
+    ap.add_argument(
+        "--quarter-turns",
+        type=float,
+        default=0.0,
+        help="share of the tile crops turned a quarter (training.render.quarter_turned): 'not a tile' "
+        "unless the face looks alike so (QUARTER_ALIKE)",
+    )
+    ap.add_argument(
         "--phone-crops",
         type=int,
         default=0,
@@ -622,12 +642,20 @@ def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tu
 
 
 def _batch(
-    bi: np.ndarray, d: _Tiles, rng: np.random.Generator, strong_blur: float = 0.0
+    bi: np.ndarray,
+    d: _Tiles,
+    rng: np.random.Generator,
+    strong_blur: float = 0.0,
+    slant: float = 0.0,
+    quarter_turns: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
-    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented; a
-    ``strong_blur`` share of them, of every kind, blurred hard (:func:`training.render.strong_blur`).
-    Returns the crops, their classes and whether each is a real crop."""
+    "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented. Of the tile
+    crops, a ``quarter_turns`` share is turned a quarter (:func:`training.render.quarter_turned`;
+    then "not a tile" unless :data:`QUARTER_ALIKE`; never :data:`QUARTER_UNCLEAR`) and a ``slant``
+    share of the others seen at a slant (:func:`training.render.squashed`); a ``strong_blur`` share
+    of every kind is blurred hard (:func:`training.render.strong_blur`). Returns the crops, their
+    classes and whether each is a real crop."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
     ns = len(d.Xs)
@@ -635,12 +663,14 @@ def _batch(
         if k >= ns:
             xb[j] = augment_real(d.Xn[k - ns], rng)
             yb[j] = MODEL_CLASSES.index(NOT_A_TILE)
-        elif k >= 0:
-            xb[j] = d.Xs[k]
-            yb[j] = d.ys[k]
         else:
-            xb[j] = augment_real(d.Xr[-1 - k], rng)
-            yb[j] = d.yr[-1 - k]
+            xb[j], yb[j] = (d.Xs[k], d.ys[k]) if k >= 0 else (augment_real(d.Xr[-1 - k], rng), d.yr[-1 - k])
+            code = MODEL_CLASSES[yb[j]]
+            if quarter_turns > 0 and code not in QUARTER_UNCLEAR and rng.random() < quarter_turns:
+                xb[j] = render.quarter_turned(xb[j], rng)
+                yb[j] = yb[j] if code in QUARTER_ALIKE else MODEL_CLASSES.index(NOT_A_TILE)
+            elif slant > 0 and rng.random() < slant:
+                xb[j] = render.squashed(xb[j], rng)
         if strong_blur > 0 and rng.random() < strong_blur:
             xb[j] = render.strong_blur(xb[j], rng)
     return xb, yb, bi < 0
@@ -750,7 +780,8 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
             for g in opt.param_groups:
                 g["lr"] = lr_at(progress) * g["scale"]
             step += 1
-            xb, yb, real = _batch(idx[st * a.batch : (st + 1) * a.batch], d, rng, a.strong_blur)
+            batch = idx[st * a.batch : (st + 1) * a.batch]
+            xb, yb, real = _batch(batch, d, rng, a.strong_blur, a.slant, a.quarter_turns)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             with torch.no_grad():
                 t_logits = teacher(x)[:, : len(CLASSES)] if teacher is not None else None
@@ -882,6 +913,19 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                         f"strong blur {a.strong_blur:.0%} of crops: motion 8-25% of the width at any angle, or defocus 3-6%"
                     ]
                     if a.strong_blur > 0
+                    else []
+                ),
+                *(
+                    [f"seen at a slant {a.slant:.0%} of tile crops: squashed to cos 30-65 deg and stretched back"]
+                    if a.slant > 0
+                    else []
+                ),
+                *(
+                    [
+                        f"turned a quarter {a.quarter_turns:.0%} of tile crops (not {', '.join(QUARTER_UNCLEAR)}): "
+                        f"'not a tile' unless {', '.join(QUARTER_ALIKE)}"
+                    ]
+                    if a.quarter_turns > 0
                     else []
                 ),
             ],
