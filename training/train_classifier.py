@@ -625,7 +625,9 @@ def _load_negatives(data: Path, faces: dict, featureless_std: float = 0.0) -> tu
     cache = negatives_cache()
     if cache.exists():
         z = np.load(cache, allow_pickle=False)
-        pool, record = z["pool"], json.loads(str(z["record"]))
+        # (the cache is named by the finder that mined it: a pool cached before its record named the
+        # finder still says which)
+        pool, record = z["pool"], {**json.loads(str(z["record"])), "finder": negatives.finder_id()}
     else:
         pool, record = negatives.build_pool(data, faces=faces)
         cache.parent.mkdir(parents=True, exist_ok=True)
