@@ -24,7 +24,7 @@ from training.viewpoint import camera, scene_seen_from, seen_from
 from vision import recognize
 from vision.classifier import NOT_A_TILE
 from vision.finders import Candidate, geometry
-from vision.recognize import SLANT_RECHECK_BELOW, _read
+from vision.recognize import CONTESTED_MIN, SLANT_RECHECK_BELOW, _read
 
 REPO = Path(__file__).resolve().parent.parent.parent
 REAL = REPO.parent / "shared" / "vision-data" / "camerash-mahjong-dataset" / "untagged-images-raw"
@@ -92,6 +92,30 @@ def test_a_slanted_candidate_is_read_upright_only_when_read_unsurely_lying(lying
     assert [(r.top[0][0], r.rotation) for r in readings] == [(code, rotation)]
     assert clf.read == crops_read
     assert (lying[1] >= SLANT_RECHECK_BELOW and lying[0] != NOT_A_TILE) == (crops_read == 1)
+
+
+class _SureByTurn(_ByTurn):
+    """:class:`_ByTurn` that vouches for every tile reading."""
+
+    def is_sure(self, code: str, probability: float) -> bool:
+        return code != NOT_A_TILE
+
+
+@pytest.mark.parametrize(
+    ("lying", "upright", "sure"),
+    [
+        (("4p", 0.45), ("2p", 0.96), True),  # the lying crop read another tile, but unsurely
+        (("9p", 0.85), ("9s", 0.70), False),  # both ways round a plausible tile: which way is in doubt
+        (("5p", 0.85), ("5p", 0.70), True),  # both ways the same tile
+        ((NOT_A_TILE, 0.80), ("7p", 0.60), True),  # lying, no tile
+    ],
+)
+def test_a_reading_contested_by_the_other_way_round_is_not_sure(lying, upright, sure):
+    """Read both ways round, a face that reads as two different tiles, the less likely at least
+    CONTESTED_MIN, is read as the likelier but never shown as sure."""
+    assert (min(lying[1], upright[1]) >= CONTESTED_MIN and lying[0] not in (upright[0], NOT_A_TILE)) is not sure
+    readings, _, _ = _read([_slanted_candidate()], _SureByTurn(lying, upright))
+    assert [r.sure for r in readings] == [sure]
 
 
 # ----------------------------------------------------------------------------------------------
