@@ -532,9 +532,9 @@ def _contested(owners: list, preds: list) -> set[int]:
     The classifier learned upright faces; a face turned a quarter is a picture it never saw, and
     it can read one surely as another tile (a turned ``9s`` as ``9p``, a turned character as a
     flower). On the b8 photos seen 50 degrees off straight above (table b11), where faces come out
-    squarish, sure readings were right 135 times in 138; with this rule 120 in 121. Elsewhere it
-    costs few sure readings, none of them right by chance: 35 degrees 160 -> 145 (all right), trays
-    (b5) 658 of 660 right -> 652 of 654, piles (b7) 104 -> 102 (all right)."""
+    squarish, sure readings were right 135 times in 138; with this rule 120 in 121. The price is
+    right readings no longer sure (the page asks the table to check them): at 35 degrees 160 sure,
+    all right -> 145; trays (b5) 658 of 660 right -> 652 of 654; piles (b7) 104 -> 102, all right."""
     reads: dict[int, list[tuple[str, float]]] = {}
     for (ci, _rot), pr in zip(owners, preds):
         tiles = _tiles_only(pr)
