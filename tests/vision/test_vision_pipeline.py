@@ -449,9 +449,16 @@ def test_back_probes_dropped_unless_read_as_back():
 
 @pytest.mark.skipif(not (MODELS / "tile_classifier.onnx").exists(), reason="classifier model not trained yet")
 def test_concealed_kong_backs_recognised():
+    """The shipped models read the backs of a concealed kong laid out with the hand, on scenes drawn
+    with tile artwork: the classifier reads the placeholder faces' coloured letters, which are no
+    tile face, as not a tile (since the classifier of session 15), and a back beyond two faces it
+    drops is rightly linked to no tile."""
+    faces = scenes.artwork_face_fn()
+    if faces is None:
+        pytest.skip("no tile artwork (../shared/vision-data) to draw the faces with")
     found = total = wrong = 0
     for seed in (5, 6, 7):
-        sc = _kong_scene(seed)
+        sc = _scene(seed, n_rows=1, with_rotated=False, n_indicators=0, n_kongs=1, face_fn=faces)
         rec = recognize(sc.jpeg(90))
         pairs = _match([t["quad"] for t in sc.tiles], [t.quad for t in rec.tiles], thr=0.5)
         for g, p, _ in pairs:
