@@ -101,7 +101,12 @@ def slanted(
 ) -> Iterator[tuple[float, str, bytes, list[str]]]:
     """Each labelled photo ``(name, image bytes, labels)`` seen from each of ``angles`` degrees off
     straight above (:func:`seen_from`): ``(angle, name, JPEG bytes, labels)``."""
-    photos = [(name, cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR), gt) for name, raw, gt in labelled]
+    photos = []
+    for name, raw, gt in labelled:
+        img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
+        if img is None:
+            raise ValueError(f"labelled photo {name} could not be decoded")
+        photos.append((name, img, gt))
     for angle in angles:
         for name, img, gt in photos:
             ok, buf = cv2.imencode(".jpg", seen_from(img, angle), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
