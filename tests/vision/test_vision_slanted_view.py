@@ -164,20 +164,38 @@ def test_a_scene_seen_from_a_seat_keeps_every_tile_it_shows_whole():
 # the shipped models
 
 
-def test_a_hand_seen_from_a_seat_is_read_upright():
-    """A synthetic hand (rows across the photo, plain table) seen 55 degrees off straight above:
-    its faces are as wide as lying tiles, and are read upright and right."""
-    sc = phone_scenes.make_phone_scene(
-        13, "clutter", size=(1600, 1200), n_clutter=0, finger=False, degrade=False, real_background=False
-    )
-    seen = scene_seen_from(sc, 55.0)
-    ok, buf = cv2.imencode(".jpg", seen.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-    rec = recognize(buf.tobytes())
-    pairs = match_quads([t["quad"] for t in seen.tiles], [t.quad for t in rec.tiles])
-    upright = [(g, p) for g, p, _ in pairs if not seen.tiles[g]["rotated"]]
-    assert len(upright) >= 0.9 * sum(not t["rotated"] for t in seen.tiles)
-    right = sum(rec.tiles[p].code == seen.tiles[g]["code"] and not rec.tiles[p].rotated for g, p in upright)
-    assert right >= 0.9 * len(upright)
+def _read_upright_right(photos) -> int:
+    """How many upright tiles of ``photos`` (scenes seen from a seat) are found and read right,
+    upright."""
+    right = 0
+    for seen in photos:
+        ok, buf = cv2.imencode(".jpg", seen.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        rec = recognize(buf.tobytes())
+        for g, p, _ in match_quads([t["quad"] for t in seen.tiles], [t.quad for t in rec.tiles]):
+            tile, read = seen.tiles[g], rec.tiles[p]
+            right += not tile["rotated"] and read.code == tile["code"] and not read.rotated
+    return right
+
+
+def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
+    """Six synthetic hands (rows across the photo, plain table) seen 50 degrees off straight above:
+    their faces come out squarish or as wide as lying tiles. At least 80 % of the upright tiles are
+    read upright and right; without reading slanted faces upright too, about half (37-40 of 75,
+    depending on the artwork the scenes are drawn with)."""
+    photos = [
+        scene_seen_from(
+            phone_scenes.make_phone_scene(
+                seed, "clutter", size=(1600, 1200), n_clutter=0, finger=False, degrade=False, real_background=False
+            ),
+            50.0,
+        )
+        for seed in range(11, 17)
+    ]
+    upright = sum(not t["rotated"] for seen in photos for t in seen.tiles)
+    right = _read_upright_right(photos)
+    assert right >= 0.8 * upright
+    monkeypatch.setattr(geometry, "SLANT_RATIO_MAX", geometry.AMBIGUOUS_RATIO[1])
+    assert right >= _read_upright_right(photos) + 0.2 * upright
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
