@@ -733,14 +733,28 @@ def _report_phone(a: argparse.Namespace, clf, det, report: dict) -> None:
     real = "real backgrounds" if backgrounds.load_manifest() else "no background cache: procedural surfaces only"
     systems = _with_previous_classifier(clf)
     for kind, (table, title, _) in PHONE_TABLES.items():
-        res = eval_scenes(phone_scenes(kind, a.phone_scenes), classifier=clf, detector=det, finders=systems)
-        summ = {k: _summ(v) for k, v in res.items() if v}
-        report[f"phone_{kind}"] = summ
-        _table(
-            f"({table}) {title} ({a.phone_scenes}, {real}; lying tiles found {summ['ours'].get('lying_found')}; "
-            f"finds on partly shown tiles, not counted: {summ['ours'].get('on_partial')})",
-            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
+        _scene_table(
+            phone_scenes(kind, a.phone_scenes),
+            f"phone_{kind}",
+            lambda ours, table=table, title=title: (
+                f"({table}) {title} ({a.phone_scenes}, {real}; lying tiles found {ours.get('lying_found')}; "
+                f"finds on partly shown tiles, not counted: {ours.get('on_partial')})"
+            ),
+            clf,
+            det,
+            report,
+            systems,
         )
+
+
+def _scene_table(items, key: str, title, clf, det, report: dict, finders: dict | None = None) -> None:
+    """Our systems (``finders``, default :func:`_finders`) and the detector on the scenes ``items``
+    (:func:`eval_scenes`): summed up into ``report[key]`` and printed as a table whose title is
+    ``title(our summary)``."""
+    res = eval_scenes(items, classifier=clf, detector=det, finders=finders)
+    summ = {k: _summ(v) for k, v in res.items() if v}
+    report[key] = summ
+    _table(title(summ["ours"]), [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()])
 
 
 def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
@@ -749,13 +763,9 @@ def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
         return
     systems = _with_previous_classifier(clf)
     for blur in BLURS:
-        res = eval_scenes(blurred_scenes(a.blurred_scenes, blur), classifier=clf, detector=det, finders=systems)
-        summ = {k: _summ(v) for k, v in res.items() if v}
-        report[f"blurred_{BLURS[blur][0]}"] = summ
-        _table(
-            f"(b9) the b8 photos blurred: {blur} ({a.blurred_scenes})",
-            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
-        )
+        title = f"(b9) the b8 photos blurred: {blur} ({a.blurred_scenes})"
+        items = blurred_scenes(a.blurred_scenes, blur)
+        _scene_table(items, f"blurred_{BLURS[blur][0]}", lambda _ours, t=title: t, clf, det, report, systems)
 
 
 def _report_seat(a: argparse.Namespace, clf, det, report: dict) -> None:
@@ -763,14 +773,12 @@ def _report_seat(a: argparse.Namespace, clf, det, report: dict) -> None:
     if a.seat_scenes <= 0:
         return
     for degrees in SEAT_ANGLES:
-        res = eval_scenes(seat_scenes(a.seat_scenes, degrees), classifier=clf, detector=det)
-        summ = {k: _summ(v) for k, v in res.items() if v}
-        report[f"seat_{degrees:g}"] = summ
-        _table(
+        title = (
             f"(b11) the b8 photos seen from a seat at the table, {degrees:g} degrees off straight above "
-            f"({a.seat_scenes}; training.viewpoint: the far side smaller, every tile squatter)",
-            [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()],
+            f"({a.seat_scenes}; training.viewpoint: the far side smaller, every tile squatter)"
         )
+        items = seat_scenes(a.seat_scenes, degrees)
+        _scene_table(items, f"seat_{degrees:g}", lambda _ours, t=title: t, clf, det, report)
 
 
 def _report_phone_size(a: argparse.Namespace, clf, det, report: dict) -> None:
