@@ -55,9 +55,42 @@ def stretch_of(faces: list[np.ndarray]) -> float:
     return float(STRETCHES[int(np.argmin(off))])
 
 
-def stretched(img: np.ndarray, stretch: float) -> tuple[np.ndarray, float]:
-    """``img`` stretched up and down by ``stretch`` (linear interpolation), and the stretch its
-    whole pixel rows come to (which maps its pixels back: ``y / that``)."""
+#: the part of the photo read again reaches this many tile widths beyond the tiles read at first
+REACH = 2.0
+#: ... and is narrowed (rather than stretched) only as far as leaves its tiles this wide (pixels):
+#: the finder sees the seams between touching tiles from about 20
+MIN_TILE_PX = 32.0
+
+
+def tile_width(quads: list[np.ndarray]) -> float:
+    """The median short side of ``quads`` (4x2)."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return float(
+        np.median(np.minimum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1)))
+    )
+
+
+def window(quads: list[np.ndarray], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """The part of a photo of ``shape`` that the tiles ``quads`` (4x2, its pixels) lie in, grown by
+    :data:`REACH` tile widths (:func:`tile_width`) on every side and cut to the photo: ``x0, y0,
+    x1, y1``. Only that part is read again: a hand photographed from a seat mostly fills a band
+    across the photo."""
+    q = np.asarray(quads, np.float64).reshape(-1, 2)
+    pad = REACH * tile_width(quads)
+    (x0, y0), (x1, y1) = q.min(0) - pad, q.max(0) + pad
+    h, w = shape[:2]
+    return max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
+
+
+def straightened(img: np.ndarray, stretch: float, tile_px: float) -> tuple[np.ndarray, float, float]:
+    """``img`` resized so that it comes out ``stretch`` times as high for its width as it is: its
+    faces take their true shape. It is narrowed side to side as far as that goes, as long as its
+    tiles (``tile_px`` wide) stay :data:`MIN_TILE_PX` wide, and stretched up and down for the rest:
+    the finder then looks at fewer pixels (the classifier's crops are cut from the photo as it is,
+    see :func:`vision.finders.geometry.with_crops`). Also the factors its whole pixel columns and
+    rows come to (which map its pixels back: ``x / kx``, ``y / ky``)."""
     h, w = img.shape[:2]
-    rows = max(1, int(round(h * stretch)))
-    return cv2.resize(img, (w, rows), interpolation=cv2.INTER_LINEAR), rows / h
+    across = min(1.0, max(1.0 / stretch, MIN_TILE_PX / max(tile_px, 1e-6)))
+    cols, rows = max(1, int(round(w * across))), max(1, int(round(h * across * stretch)))
+    out = cv2.resize(img, (cols, rows), interpolation=cv2.INTER_AREA if rows <= h else cv2.INTER_LINEAR)
+    return out, cols / w, rows / h

@@ -1,10 +1,11 @@
-"""A photo taken from a seat, read again stretched up and down to undo its slant (:mod:`vision.slant`).
+"""A photo taken from a seat, read again with its slant undone (:mod:`vision.slant`).
 
 Seen ``t`` degrees off straight above, the table's depth is shortened by ``cos t``: faces look
 squatter, and tiles lying at a diagonal look like parallelograms. The stretch that gives the faces
 read in a first reading their true shape (0.75 as wide as high) is measured
-(:func:`vision.slant.stretch_of`); from :data:`vision.slant.MIN_STRETCH` the photo is read again
-stretched, and that reading is kept when it reads more tiles surely.
+(:func:`vision.slant.stretch_of`); from :data:`vision.slant.MIN_STRETCH` the part of the photo the
+tiles lie in is read again straightened (:func:`vision.slant.straightened`), and that reading is
+kept when it reads more tiles surely.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from training.viewpoint import scene_seen_from
 from vision import recognize, slant
 from vision.finders import Candidate
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _faces, _unstretched
+from vision.recognize import Reading, _faces, _unstraightened
 
 
 def _face(turn: float, squash: float, size: float = 60.0) -> np.ndarray:
@@ -63,11 +64,28 @@ def test_a_tilt_under_about_30_degrees_is_not_read_again():
     assert slant.stretch_of([_face(0.0, math.cos(math.radians(35)))] * 5) >= slant.MIN_STRETCH
 
 
-def test_stretched_photo_and_the_stretch_it_comes_to():
-    img = np.zeros((301, 400, 3), np.uint8)
-    out, k = slant.stretched(img, 1.45)
-    assert out.shape == (436, 400, 3)
-    assert k == pytest.approx(436 / 301)
+@pytest.mark.parametrize(
+    ("stretch", "tile_px", "size", "why"),
+    [
+        (1.5, 90.0, (200, 400), "large tiles: narrowed side to side only"),
+        (1.5, 40.0, (240, 480), "narrowed as far as leaves the tiles 32 px wide, then stretched"),
+        (1.5, 20.0, (300, 600), "small tiles: stretched up and down only"),
+    ],
+)
+def test_the_part_read_again_is_straightened(stretch, tile_px, size, why):
+    img = np.zeros((400, 300, 3), np.uint8)
+    out, kx, ky = slant.straightened(img, stretch, tile_px)
+    assert (out.shape[1], out.shape[0]) == size, why
+    assert (kx, ky) == (size[0] / 300, size[1] / 400)
+    assert ky / kx == pytest.approx(stretch, rel=0.01)
+    assert tile_px * kx >= min(tile_px, slant.MIN_TILE_PX) - 0.5
+
+
+def test_the_part_read_again_reaches_two_tile_widths_beyond_the_tiles():
+    quads = [np.array([[100, 200], [130, 200], [130, 240], [100, 240]]) + [40 * i, 0] for i in range(4)]
+    assert slant.tile_width(quads) == 30
+    assert slant.window(quads, (1000, 1000, 3)) == (40, 140, 310, 300)
+    assert slant.window(quads, (260, 280, 3)) == (40, 140, 280, 260)
 
 
 def _reading(code: str, conf: float, quad: np.ndarray) -> Reading:
@@ -86,10 +104,10 @@ def test_the_slant_is_measured_on_sure_enough_faces_with_an_up():
     assert len(_faces(readings)) == 1
 
 
-def test_a_reading_in_the_stretched_photo_comes_back_to_the_photo():
+def test_a_reading_in_the_part_read_again_comes_back_to_the_photo():
     quad = np.array([[10, 20], [40, 20], [40, 80], [10, 80]], np.float64)
-    back = _unstretched(_reading("3p", 0.9, quad), 2.0)
-    assert back.quad.tolist() == [[10, 10], [40, 10], [40, 40], [10, 40]]
+    back = _unstraightened(_reading("3p", 0.9, quad), 0.5, 2.0, (100, 50))
+    assert back.quad.tolist() == [[120, 60], [180, 60], [180, 90], [120, 90]]
     assert back.candidate.quad.tolist() == back.quad.tolist()
     assert back.candidate.crops == ()
     assert back.top == [("3p", 0.9)]
@@ -134,11 +152,11 @@ def test_a_photo_from_above_is_read_once(monkeypatch):
     """Hands photographed from straight above, rows across and at a diagonal: no second reading."""
     calls = []
 
-    def stretched(img: np.ndarray, stretch: float) -> tuple[np.ndarray, float]:
+    def straightened(img: np.ndarray, stretch: float, tile_px: float) -> tuple[np.ndarray, float, float]:
         calls.append(stretch)
-        return img, 1.0
+        return img, 1.0, 1.0
 
-    monkeypatch.setattr(slant, "stretched", stretched)
+    monkeypatch.setattr(slant, "straightened", straightened)
     photos = [
         phone_scenes.make_phone_scene(seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
         for seed, kind in [(21, "clutter"), (22, "diagonal"), (23, "rack")]

@@ -201,14 +201,16 @@ def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
-@pytest.mark.parametrize("degrees", [45.0, 50.0])
+@pytest.mark.parametrize("degrees", [45.0, 50.0, 55.0, 60.0])
 def test_a_real_photo_seen_from_a_seat_is_read(degrees):
     """dots2.jpg (four rows of 1p-9p on blue cloth; a photo no model was trained on) seen from a
-    seat: before slanted faces were read upright too, 45 degrees read 30 of its 36 tiles."""
+    seat: before slanted faces were read upright too, 45 degrees read 30 of its 36 tiles; before
+    the photo was read again straightened (:mod:`vision.slant`), 55 degrees read 30 and 60
+    degrees 23."""
     img = cv2.imread(str(REAL / "dots2.jpg"))
     ok, buf = cv2.imencode(".jpg", seen_from(img, degrees), [cv2.IMWRITE_JPEG_QUALITY, 90])
     rec = recognize(buf.tobytes())
     labels = Counter(load_labels()["dots2.jpg"])
     hits = sum((labels & Counter(t.code for t in rec.tiles)).values())
-    assert hits >= 34
+    assert hits >= 35
     assert len(rec.tiles) <= 37
