@@ -15,7 +15,8 @@ Prints tables of
 (b9) the b8 photos blurred as by a shaking hand and out of focus (:data:`BLURS`);
 (b10) every kind of b4-b8 at the size a phone camera takes, 4000x3000 (:data:`PHONE_SIZE`);
 (b11) the b8 photos seen from a seat at the table, 35 and 50 degrees off straight above
-    (:mod:`training.viewpoint`: the far side smaller, every tile squatter);
+    (:mod:`training.viewpoint`: the far side smaller, every tile squatter); (b12) the b4 rows at a
+    diagonal seen so, 45 and 55 degrees off straight above (their faces come out as parallelograms);
 (c) labelled real photos (``training/labels/real_photos.json``: photo name -> tile codes in reading
     order): multiset tile recall / precision, order-aware accuracy (1 - edit distance / length),
     exact photos, time; photos whose tile set was used to train the classifier are marked;
@@ -293,17 +294,19 @@ def blurred_scenes(n: int, blur: str) -> list:
     return out
 
 
-#: (b11) the b8 photos seen from a seat at the table, this many degrees off straight above
-SEAT_ANGLES = (35.0, 50.0)
+#: photos seen from a seat at the table, this many degrees off straight above, per kind of
+#: :data:`PHONE_TABLES`: (b11) the b8 hands among clutter, (b12) the b4 rows at a diagonal, whose
+#: faces then come out as parallelograms
+SEAT_TABLES = {"clutter": ("b11", (35.0, 50.0)), "diagonal": ("b12", (45.0, 55.0))}
 
 
-def seat_scenes(n: int, degrees: float) -> list:
-    """The first ``n`` b8 photos (:func:`phone_scenes` ``clutter``) and their tiles seen ``degrees``
+def seat_scenes(n: int, degrees: float, kind: str = "clutter") -> list:
+    """The first ``n`` photos of ``kind`` (:func:`phone_scenes`) and their tiles seen ``degrees``
     off straight above (:func:`training.viewpoint.scene_seen_from`)."""
     from training.viewpoint import scene_seen_from
 
     out = []
-    for name, _data, sc in phone_scenes("clutter", n):
+    for name, _data, sc in phone_scenes(kind, n):
         seen = scene_seen_from(sc, degrees)
         out.append((f"{name}-seat{degrees:g}", seen.jpeg(90), seen))
     return out
@@ -769,16 +772,18 @@ def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
 
 
 def _report_seat(a: argparse.Namespace, clf, det, report: dict) -> None:
-    """(b11) the b8 photos seen from a seat (:data:`SEAT_ANGLES`), one table per angle."""
+    """(b11, b12) photos seen from a seat (:data:`SEAT_TABLES`), one table per kind and angle."""
     if a.seat_scenes <= 0:
         return
-    for degrees in SEAT_ANGLES:
-        title = (
-            f"(b11) the b8 photos seen from a seat at the table, {degrees:g} degrees off straight above "
-            f"({a.seat_scenes}; training.viewpoint: the far side smaller, every tile squatter)"
-        )
-        items = seat_scenes(a.seat_scenes, degrees)
-        _scene_table(items, f"seat_{degrees:g}", lambda _ours, t=title: t, clf, det, report)
+    for kind, (table, angles) in SEAT_TABLES.items():
+        for degrees in angles:
+            title = (
+                f"({table}) the {PHONE_TABLES[kind][0]} photos seen from a seat at the table, {degrees:g} degrees "
+                f"off straight above ({a.seat_scenes}; training.viewpoint: the far side smaller, every tile squatter)"
+            )
+            items = seat_scenes(a.seat_scenes, degrees, kind)
+            key = f"seat_{degrees:g}" if kind == "clutter" else f"seat_{kind}_{degrees:g}"
+            _scene_table(items, key, lambda _ours, t=title: t, clf, det, report)
 
 
 def _report_phone_size(a: argparse.Namespace, clf, det, report: dict) -> None:
@@ -1016,7 +1021,7 @@ def main(argv=None) -> int:
     ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
     ap.add_argument("--blurred-scenes", type=int, default=12, help="b8 photos blurred, table b9 (0: skip)")
     ap.add_argument(
-        "--seat-scenes", type=int, default=12, help="b8 photos seen from a seat, per angle, table b11 (0: skip)"
+        "--seat-scenes", type=int, default=12, help="b8 and b4 photos seen from a seat, per angle, tables b11 and b12 (0: skip)"
     )
     ap.add_argument(
         "--phone-size-scenes", type=int, default=4, help="b4-b8 kinds at 4000x3000 per kind, table b10 (0: skip)"
