@@ -762,12 +762,15 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
 
 
 def _faces(readings: list[Reading]) -> list[np.ndarray]:
-    """The upright faces (:attr:`Reading.quad`) read surely enough to measure a slant on
-    (:func:`vision.slant.stretch_of`): read at least :data:`vision.slant.FACE_CONFIDENCE`, backs
-    left out (a face-down tile has no up)."""
-    return [
-        r.quad for r in readings if r.top[0][1] >= _slant.FACE_CONFIDENCE and r.top[0][0] not in (*FEATURELESS, UNKNOWN)
-    ]
+    """The upright faces (:attr:`Reading.quad`) to measure a slant on
+    (:func:`vision.slant.stretch_of`): those read at least :data:`vision.slant.FACE_CONFIDENCE`,
+    backs and blank faces left out (they have no up); when there are too few of those
+    (:data:`vision.slant.MIN_FACES`), every reading with an up, surely read or not: a photo that a
+    first reading mostly failed, the slant it was taken at may be why (a row at a diagonal seen 55
+    degrees off straight above: 1 and 1 of 8 and 4 tiles read, then 6 and 4)."""
+    with_up = [r for r in readings if r.top[0][0] not in (*FEATURELESS, UNKNOWN)]
+    sure = [r.quad for r in with_up if r.top[0][1] >= _slant.FACE_CONFIDENCE]
+    return sure if len(sure) >= _slant.MIN_FACES else [r.quad for r in with_up]
 
 
 def _unstraightened(r: Reading, kx: float, ky: float, origin: tuple[float, float]) -> Reading:
@@ -787,7 +790,8 @@ def _read_from_a_seat(
 ) -> tuple[list[Reading], int] | None:
     """The part of the photo its tiles lie in (:func:`vision.slant.window`) read again, with the
     slant it was taken at undone (:func:`vision.slant.straightened`), when its faces
-    (:func:`_faces`) say it was taken from a seat at the table; ``(readings, rejected)`` in the
+    (:func:`_faces`) say it was taken from a seat at the table (and, at a modest slant, not every
+    tile was read surely: :data:`vision.slant.SURE_READ_AGAIN_FROM`); ``(readings, rejected)`` in the
     photo's own working pixels when that reads more tiles surely than ``readings`` did, else
     ``None``. The tiles' crops are cut from that part of the photo as it is (of the detail image,
     where the photo has one): each face's parallelogram rectified.
@@ -797,6 +801,11 @@ def _read_from_a_seat(
     stretch = _slant.stretch_of(_faces(readings))
     if stretch < _slant.MIN_STRETCH:
         return None
+    if stretch < _slant.SURE_READ_AGAIN_FROM:
+        clf = get_classifier() if classifier is None else classifier
+        can_be_sure = getattr(clf, "suit_can_be_sure", None)
+        if all(r.sure or (can_be_sure is not None and not can_be_sure(r.top[0][0])) for r in readings):
+            return None
     quads = [r.quad for r in readings]
     x0, y0, x1, y1 = _slant.window(quads, ph.image.shape)
     part = ph.image[y0:y1, x0:x1]
