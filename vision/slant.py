@@ -1,78 +1,95 @@
-"""A photo taken from a seat at the table: how much squatter its tile faces look, and the photo
-stretched back to their true shape.
+"""A photo taken from a seat at the table: how its tile faces are foreshortened, and the part of the
+photo they lie in seen from straight above again.
 
 A player photographs a winning hand from their seat, the phone some 30-60 degrees off straight
-above. The table's depth then runs up the photo, shortened: a face 0.75 as wide as high, seen
-``t`` degrees off straight above, looks ``0.75 / cos t`` as wide as high (1.06 at 45 degrees,
-1.31 at 55), and a tile lying at a diagonal looks like a parallelogram, whose crop, cut by a
-rectangle, shows its face sheared and its neighbours' edges. The finder learnt faces seen from
-above, and both cost: on the labelled real photos seen at 55 degrees, 88 % of the tiles were read.
+above. The table's depth then runs up the photo, shortened: a face 0.75 as wide as high, seen ``t``
+degrees off straight above, looks ``0.75 / cos t`` as wide as high (1.06 at 45 degrees, 1.31 at
+55), a tile lying at a diagonal looks like a parallelogram, whose crop, cut by a rectangle, shows
+its face sheared and its neighbours' edges, and the far tiles come out smaller and squatter than
+the near ones, the more so the nearer the phone. The finder learnt faces seen from above, and all
+of it costs: on the labelled real photos seen at 55 degrees, 88 % of the tiles were read.
 
-Stretching the photo up and down by ``1 / cos t`` undoes the shortening (near enough: a phone is
-held far enough from the hand that the far tiles are hardly smaller than the near ones), and in the
-stretched photo the faces are rectangles of their true shape again. The camera's tilt always runs
-up the photo, whether it is held upright or sideways (its picture is turned by its EXIF orientation
-before this), so one number says it all: the *stretch*.
+The table is a plane, and a phone held level (its picture turned upright by its EXIF orientation)
+tilts up the photo, so near the tiles, in coordinates centred on the part of the photo they lie in
+(:func:`window`) and measured in its height, the plane is seen from straight above again by
 
-The stretch is measured on the tiles a first reading read (:func:`stretch_of`): the classifier
-settled which way each face is up, and a face's width over its height, once the photo is
-stretched right, is :data:`~vision.finders.geometry.FACE_ASPECT`. A photo taken from above
-measures 1.0-1.1 (:data:`MIN_STRETCH` is where a second look starts).
+    x' = x / (1 + depth * y),    y' = stretch * y / (1 + depth * y)
+
+(:class:`View`): ``stretch`` undoes the shortening of the table's depth, ``depth`` the far side's
+coming out smaller (0: the phone far from the tiles; 0.4: the nearest tiles half as large again as
+the farthest). The view is measured on the faces a first reading read (:func:`view_of`): the
+classifier settled which way each face is up, and seen from above every face is
+:data:`~vision.finders.geometry.FACE_ASPECT` as wide as high, and every tile as wide as the
+others. A photo taken from above measures a stretch of 1.0-1.1 and a depth of 0-0.1
+(:attr:`View.slanted` says where a second reading starts).
 """
 
 from __future__ import annotations
 
-import cv2
+from dataclasses import dataclass
+
 import numpy as np
 
 from .finders.geometry import FACE_ASPECT
 
 #: the stretches tried (a face seen up to 60 degrees off straight above needs 2.0)
 STRETCHES = tuple(round(1.0 + 0.05 * i, 2) for i in range(21))
-#: a photo whose faces need at least this stretch is read again stretched (a tilt of about 30 degrees)
+#: the depths tried (1.2: the nearest tiles four times as large as the farthest)
+DEPTHS = tuple(round(0.1 * i, 1) for i in range(13))
+#: a photo whose faces need at least this stretch is read again straightened (about 30 degrees) ...
 MIN_STRETCH = 1.15
+#: ... or at least this depth (the nearest tiles a fifth larger than the farthest)
+MIN_DEPTH = 0.2
 #: a photo whose every tile a first reading read surely (but for those never sure: flowers) is read
-#: again only when its faces need at least this stretch (about 48 degrees): below it the finder
-#: finds faces as they are, and on the labelled real photos seen at 30, 45 and 55 degrees and the
-#: b11 photos, 17 second readings of such photos gained nothing, and none gained
+#: again only when its faces need at least this stretch (about 48 degrees) or :data:`MIN_DEPTH`
+#: twice over: at a modest slant the finder finds faces as they are, and on the labelled real photos
+#: seen at 30, 45 and 55 degrees and the b11 photos, 17 second readings of such photos gained
+#: nothing, and none gained
 SURE_READ_AGAIN_FROM = 1.5
-#: the stretch is measured on at least this many faces ...
+#: the view is measured on at least this many faces ...
 MIN_FACES = 3
+#: ... and the depth on at least this many (fewer let it trade off against the stretch: 0)
+MIN_FACES_FOR_DEPTH = 8
 #: ... read at least this surely (calibrated confidence), face-down tiles left out (a back has no up)
 FACE_CONFIDENCE = 0.8
-
-
-def stretch_of(faces: list[np.ndarray]) -> float:
-    """The stretch up and down (one of :data:`STRETCHES`) that makes the upright faces ``faces``
-    (4x2 quads, corner 0 the face's top-left, corners clockwise) their true shape: the one whose
-    median face, stretched, is nearest :data:`FACE_ASPECT` as wide as high (a log ratio). 1.0 when
-    there are fewer than :data:`MIN_FACES` faces. A face turned a quarter (a tile lying across the
-    row) comes out wider as the photo is stretched, an upright one narrower, and a tile at a diagonal
-    changes little: each tells the stretch as far as its turn allows, and the median settles it."""
-    if len(faces) < MIN_FACES:
-        return 1.0
-    q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
-    across, up = q[:, 1] - q[:, 0], q[:, 0] - q[:, 3]
-    k = np.asarray(STRETCHES)[:, None]
-    width = np.hypot(across[None, :, 0], k * across[None, :, 1])
-    height = np.hypot(up[None, :, 0], k * up[None, :, 1])
-    off = np.median(np.abs(np.log(width / np.maximum(height, 1e-6) / FACE_ASPECT)), axis=1)
-    return float(STRETCHES[int(np.argmin(off))])
-
-
+#: how much a face's width off the median weighs against its shape off a face's (both as log ratios)
+SIZE_WEIGHT = 1.0
+#: views whose fit is within this of the best fit as well (the one nearer straight above is taken)
+TIE = 0.002
 #: the part of the photo read again reaches this many tile widths beyond the tiles read at first
 REACH = 2.0
-#: ... and is narrowed (rather than stretched) only as far as leaves its tiles this wide (pixels):
-#: the finder sees the seams between touching tiles from about 20
-MIN_TILE_PX = 32.0
+#: the part read again is scaled so that its tiles come out this wide (pixels), or as wide as they
+#: were in the photo when that is between: the finder sees the seams between touching tiles from
+#: about 20, and larger tiles only cost time
+TILE_PX = (32.0, 64.0)
+#: ... and smaller when it would come out larger than this many pixels
+MAX_PIXELS = 4_000_000
+
+
+@dataclass(frozen=True)
+class View:
+    """How a photo's table plane is foreshortened near its tiles (see the module's formula)."""
+
+    stretch: float = 1.0
+    depth: float = 0.0
+
+    @property
+    def slanted(self) -> bool:
+        """Whether the photo is read again straightened (:data:`MIN_STRETCH`, :data:`MIN_DEPTH`)."""
+        return self.stretch >= MIN_STRETCH or self.depth >= MIN_DEPTH
+
+    @property
+    def steep(self) -> bool:
+        """Whether the slant is steep enough to read the photo again even when every tile was read
+        surely (:data:`SURE_READ_AGAIN_FROM`)."""
+        return self.stretch >= SURE_READ_AGAIN_FROM or self.depth >= 2 * MIN_DEPTH
 
 
 def tile_width(quads: list[np.ndarray]) -> float:
     """The median short side of ``quads`` (4x2)."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    return float(
-        np.median(np.minimum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1)))
-    )
+    sides = np.minimum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
+    return float(np.median(sides))
 
 
 def window(quads: list[np.ndarray], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
@@ -87,15 +104,70 @@ def window(quads: list[np.ndarray], shape: tuple[int, ...]) -> tuple[int, int, i
     return max(0, int(x0)), max(0, int(y0)), min(w, int(np.ceil(x1))), min(h, int(np.ceil(y1)))
 
 
-def straightened(img: np.ndarray, stretch: float, tile_px: float) -> tuple[np.ndarray, float, float]:
-    """``img`` resized so that it comes out ``stretch`` times as high for its width as it is: its
-    faces take their true shape. It is narrowed side to side as far as that goes, as long as its
-    tiles (``tile_px`` wide) stay :data:`MIN_TILE_PX` wide, and stretched up and down for the rest:
-    the finder then looks at fewer pixels (the classifier's crops are cut from the photo as it is,
-    see :func:`vision.finders.geometry.with_crops`). Also the factors its whole pixel columns and
-    rows come to (which map its pixels back: ``x / kx``, ``y / ky``)."""
-    h, w = img.shape[:2]
-    across = min(1.0, max(1.0 / stretch, MIN_TILE_PX / max(tile_px, 1e-6)))
-    cols, rows = max(1, int(round(w * across))), max(1, int(round(h * across * stretch)))
-    out = cv2.resize(img, (cols, rows), interpolation=cv2.INTER_AREA if rows <= h else cv2.INTER_LINEAR)
-    return out, cols / w, rows / h
+def _frame(box: tuple[int, int, int, int]) -> np.ndarray:
+    """The homography from photo pixels to the coordinates of the module's formula: centred on
+    ``box`` (``x0, y0, x1, y1``) and measured in its height."""
+    x0, y0, x1, y1 = box
+    h = max(float(y1 - y0), 1.0)
+    return np.array([[1 / h, 0, -(x0 + x1) / 2 / h], [0, 1 / h, -(y0 + y1) / 2 / h], [0, 0, 1]])
+
+
+def _plane(view: View) -> np.ndarray:
+    """The module's formula as a homography."""
+    return np.array([[1.0, 0, 0], [0, view.stretch, 0], [0, view.depth, 1.0]])
+
+
+def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
+    """The view (of :data:`STRETCHES` and :data:`DEPTHS`) that gives the upright faces ``faces``
+    (4x2 quads in photo pixels, corner 0 the face's top-left, corners clockwise), lying in the part
+    ``box`` of the photo (:func:`window`), their true shape and size: the least median of how far
+    each face's width over height is from :data:`FACE_ASPECT`, plus :data:`SIZE_WEIGHT` times the
+    median of how far its width is from the median width (log ratios). A face turned a quarter (a
+    tile lying across the row) comes out wider as the photo is stretched, an upright one narrower,
+    and a tile at a diagonal changes little: each tells the view as far as its turn allows, and the
+    medians settle it. No view (``View()``) for fewer than :data:`MIN_FACES` faces, no depth for
+    fewer than :data:`MIN_FACES_FOR_DEPTH`; of views that
+    fit as well (within :data:`TIE`), the one nearest straight above."""
+    if len(faces) < MIN_FACES:
+        return View()
+    q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
+    f = _frame(box)
+    x, y = q[..., 0] * f[0, 0] + f[0, 2], q[..., 1] * f[1, 1] + f[1, 2]
+    depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+    w = 1.0 + np.asarray(depths)[:, None, None] * y[None]  # depth, face, corner
+    px, py = x[None] / w, y[None] / w
+    k = np.asarray(STRETCHES)[None, :, None]  # depth, stretch, face
+
+    def side(a: int, b: int) -> np.ndarray:
+        return np.hypot((px[:, :, b] - px[:, :, a])[:, None, :], k * (py[:, :, b] - py[:, :, a])[:, None, :])
+
+    across, up = (side(0, 1) + side(3, 2)) / 2, (side(3, 0) + side(2, 1)) / 2  # (a face's mean sides)
+    shape = np.median(np.abs(np.log(across / np.maximum(up, 1e-9) / FACE_ASPECT)), axis=-1)
+    width = np.maximum(np.minimum(across, up), 1e-9)
+    size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
+    cost = shape + SIZE_WEIGHT * size
+    cost[(w <= 0.2).any(axis=(1, 2))] = np.inf  # a depth that would put a face beyond the horizon
+    # (the first in order of depth, then stretch, within TIE of the least)
+    i, j = np.unravel_index(int(np.argmax(cost.ravel() <= cost.min() + TIE)), cost.shape)
+    return View(STRETCHES[j], depths[i])
+
+
+def straightening(
+    view: View, box: tuple[int, int, int, int], faces: list[np.ndarray]
+) -> tuple[np.ndarray, tuple[int, int]]:
+    """The homography that takes photo pixels to the part ``box`` of the photo seen from straight
+    above (``view``), scaled so that ``faces`` (photo pixels) come out as wide as they were, within
+    :data:`TILE_PX` (and the image within :data:`MAX_PIXELS`); and that image's size (width,
+    height)."""
+    m = _plane(view) @ _frame(box)
+    x0, y0, x1, y1 = box
+    corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64) @ m.T
+    corners = corners[:, :2] / corners[:, 2:]
+    seen = np.c_[np.asarray(faces, np.float64).reshape(-1, 2), np.ones(4 * len(faces))] @ m.T
+    seen_faces = list((seen[:, :2] / seen[:, 2:]).reshape(-1, 4, 2))
+    scale = float(np.clip(tile_width(faces), *TILE_PX)) / max(tile_width(seen_faces), 1e-9)
+    lo, hi = corners.min(0), corners.max(0)
+    scale = min(scale, float(np.sqrt(MAX_PIXELS / max(float(np.prod(hi - lo)), 1e-9))))
+    m = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]]) @ m
+    size = (max(1, int(np.ceil((hi - lo)[0] * scale))), max(1, int(np.ceil((hi - lo)[1] * scale))))
+    return m, size

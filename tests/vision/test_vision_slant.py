@@ -1,11 +1,12 @@
-"""A photo taken from a seat, read again with its slant undone (:mod:`vision.slant`).
+"""A photo taken from a seat, read again seen from straight above (:mod:`vision.slant`).
 
 Seen ``t`` degrees off straight above, the table's depth is shortened by ``cos t``: faces look
-squatter, and tiles lying at a diagonal look like parallelograms. The stretch that gives the faces
-read in a first reading their true shape (0.75 as wide as high) is measured
-(:func:`vision.slant.stretch_of`); from :data:`vision.slant.MIN_STRETCH` the part of the photo the
-tiles lie in is read again straightened (:func:`vision.slant.straightened`), and that reading is
-kept when it reads more tiles surely.
+squatter, tiles lying at a diagonal look like parallelograms, and the far tiles come out smaller
+than the near ones. The view that gives the faces read in a first reading their true shape (0.75 as
+wide as high) and one size is measured (:func:`vision.slant.view_of`); when it is slanted
+(:attr:`vision.slant.View.slanted`) the part of the photo the tiles lie in is read again seen from
+straight above (:func:`vision.slant.straightening`), and that reading is kept when it reads more
+tiles surely.
 """
 
 from __future__ import annotations
@@ -18,21 +19,23 @@ import pytest
 
 from training import phone_scenes
 from training.evaluate import match_quads
-from training.viewpoint import scene_seen_from
+from training.viewpoint import camera, scene_seen_from
 from vision import recognize, slant
-from vision.finders import Candidate
+from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _faces, _unstraightened
+from vision.recognize import Reading, _faces, _seen_as_taken
+
+BOX = (0, 0, 1600, 1200)
 
 
-def _face(turn: float, squash: float, size: float = 60.0) -> np.ndarray:
+def _face(turn: float, squash: float, at: tuple[float, float] = (500.0, 400.0), size: float = 60.0) -> np.ndarray:
     """An upright face (corner 0 its top-left, clockwise) turned ``turn`` degrees on the table,
-    photographed with the table's depth (image up and down) shortened to ``squash``."""
+    photographed with the table's depth (image up and down) shortened to ``squash``, centred ``at``."""
     w, h = FACE_ASPECT * size, size
     corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
     t = math.radians(turn)
     rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
-    return (corners @ rot.T) * [1.0, squash] + [500.0, 400.0]
+    return (corners @ rot.T) * [1.0, squash] + at
 
 
 @pytest.mark.parametrize(
@@ -47,38 +50,90 @@ def _face(turn: float, squash: float, size: float = 60.0) -> np.ndarray:
         ([0.0, 35.0, 80.0, 120.0, 160.0, 200.0, 250.0], 50.0, "a pile at every turn, 50 degrees"),
     ],
 )
-def test_the_stretch_gives_faces_their_true_shape(turns, degrees, why):
+def test_the_view_gives_faces_their_true_shape(turns, degrees, why):
     squash = math.cos(math.radians(degrees))
-    faces = [_face(t, squash) for t in turns]
-    assert slant.stretch_of(faces) == pytest.approx(1 / squash, abs=0.05), why
+    faces = [_face(t, squash, (300.0 + 70 * i, 600.0)) for i, t in enumerate(turns)]
+    view = slant.view_of(faces, BOX)
+    assert view.stretch == pytest.approx(1 / squash, abs=0.05), why
+    assert view.depth == 0.0, why
+    assert view.slanted == (degrees >= 40), why
+
+
+def _table_faces(degrees: float, distance: float) -> list[np.ndarray]:
+    """Upright faces 60 x 80 in four rows of twelve on a table photographed 1600 x 1200 from
+    straight above, as :func:`training.viewpoint.camera` sees them ``degrees`` off straight above
+    from ``distance`` photo lengths."""
+    m, _ = camera(1600, 1200, degrees, distance)
+    faces = []
+    for row in range(4):
+        for col in range(12):
+            x, y = 230 + 95 * col, 300 + 170 * row
+            q = np.array([[x, y], [x + 60, y], [x + 60, y + 80], [x, y + 80]], np.float64)
+            faces.append(cv2.perspectiveTransform(q.reshape(1, 4, 2), m).reshape(4, 2))
+    return faces
+
+
+def _spread(faces: list[np.ndarray], m: np.ndarray) -> tuple[float, float]:
+    """The largest log ratio of a face's width over height to 0.75, and of its width to the
+    median width, once ``faces`` are moved by ``m``."""
+    q = cv2.perspectiveTransform(np.asarray(faces, np.float64).reshape(1, -1, 2), m).reshape(-1, 4, 2)
+    across, up = np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 0] - q[:, 3], axis=1)
+    return float(np.abs(np.log(across / up / FACE_ASPECT)).max()), float(
+        np.abs(np.log(across / np.median(across))).max()
+    )
+
+
+@pytest.mark.parametrize(("degrees", "distance"), [(45.0, 1.3), (55.0, 1.3), (50.0, 0.8)])
+def test_seen_from_straight_above_again_the_faces_are_one_shape_and_size(degrees, distance):
+    """Rows of faces seen from a seat, the phone 1.3 or 0.8 photo lengths from the table's centre:
+    the far faces smaller and squatter than the near ones. Straightened, every face is within 8 %
+    of a face's shape and 8 % of the median width; a uniform stretch leaves the far and near rows
+    apart in size (by 15 % and more, the phone 0.8 lengths away)."""
+    faces = _table_faces(degrees, distance)
+    box = slant.window(faces, (1200, 1600))
+    view = slant.view_of(faces, box)
+    assert view.slanted and view.depth > 0
+    m, (w, h) = slant.straightening(view, box, faces)
+    shape, size = _spread(faces, m)
+    assert shape < math.log(1.08) and size < math.log(1.08)
+    if distance < 1:
+        uniform, _ = slant.straightening(slant.View(view.stretch, 0.0), box, faces)
+        assert _spread(faces, uniform)[1] > math.log(1.15)
 
 
 def test_too_few_faces_say_nothing():
-    squashed = [_face(0.0, 0.6), _face(0.0, 0.6)]
-    assert slant.stretch_of(squashed) == 1.0
-    assert slant.stretch_of([]) == 1.0
-
-
-def test_a_tilt_under_about_30_degrees_is_not_read_again():
-    assert slant.stretch_of([_face(0.0, math.cos(math.radians(25)))] * 5) < slant.MIN_STRETCH
-    assert slant.stretch_of([_face(0.0, math.cos(math.radians(35)))] * 5) >= slant.MIN_STRETCH
+    squashed = [_face(0.0, 0.6, (300.0 + 70 * i, 600.0)) for i in range(2)]
+    assert slant.view_of(squashed, BOX) == slant.View()
+    assert slant.view_of([], BOX) == slant.View()
 
 
 @pytest.mark.parametrize(
-    ("stretch", "tile_px", "size", "why"),
+    ("view", "slanted", "steep"),
     [
-        (1.5, 90.0, (200, 400), "large tiles: narrowed side to side only"),
-        (1.5, 40.0, (240, 480), "narrowed as far as leaves the tiles 32 px wide, then stretched"),
-        (1.5, 20.0, (300, 600), "small tiles: stretched up and down only"),
+        (slant.View(), False, False),
+        (slant.View(1.1, 0.1), False, False),
+        (slant.View(1.15, 0.0), True, False),
+        (slant.View(1.0, 0.2), True, False),
+        (slant.View(1.5, 0.0), True, True),
+        (slant.View(1.2, 0.4), True, True),
     ],
 )
-def test_the_part_read_again_is_straightened(stretch, tile_px, size, why):
-    img = np.zeros((400, 300, 3), np.uint8)
-    out, kx, ky = slant.straightened(img, stretch, tile_px)
-    assert (out.shape[1], out.shape[0]) == size, why
-    assert (kx, ky) == (size[0] / 300, size[1] / 400)
-    assert ky / kx == pytest.approx(stretch, rel=0.01)
-    assert tile_px * kx >= min(tile_px, slant.MIN_TILE_PX) - 0.5
+def test_which_views_are_read_again(view, slanted, steep):
+    assert (view.slanted, view.steep) == (slanted, steep)
+
+
+def test_the_straightened_part_starts_at_the_origin_and_keeps_tiles_readable():
+    faces = [_face(0.0, 0.6, (300.0 + 70 * i, 600.0), size=120.0) for i in range(6)]
+    box = slant.window(faces, (1200, 1600))
+    m, (w, h) = slant.straightening(slant.View(1 / 0.6, 0.0), box, faces)
+    x0, y0, x1, y1 = box
+    corners = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y1]]], np.float64), m).reshape(2, 2)
+    assert corners[0] == pytest.approx([0, 0], abs=1e-6)
+    assert corners[1] == pytest.approx([w, h], abs=1.0)
+    moved = cv2.perspectiveTransform(np.asarray(faces, np.float64).reshape(1, -1, 2), m).reshape(-1, 4, 2)
+    assert slant.tile_width(list(moved)) == pytest.approx(slant.TILE_PX[1], rel=0.01)  # 90 px wide: 64
+    _, (w2, h2) = slant.straightening(slant.View(2.0, 1.2), (0, 0, 1600, 1200), faces)
+    assert w2 * h2 <= slant.MAX_PIXELS * 1.01
 
 
 def test_the_part_read_again_reaches_two_tile_widths_beyond_the_tiles():
@@ -86,6 +141,21 @@ def test_the_part_read_again_reaches_two_tile_widths_beyond_the_tiles():
     assert slant.tile_width(quads) == 30
     assert slant.window(quads, (1000, 1000, 3)) == (40, 140, 310, 300)
     assert slant.window(quads, (260, 280, 3)) == (40, 140, 280, 260)
+
+
+def test_a_crop_is_cut_from_the_photo_through_the_view():
+    """A tile found in a view of the photo (a homography away) is cut from the photo itself."""
+    rng = np.random.default_rng(3)
+    photo = rng.integers(0, 255, (300, 400, 3), dtype=np.uint8)
+    quad = np.array([[120, 80], [180, 90], [175, 170], [110, 160]], np.float32)  # in the photo
+    view_of_photo = np.array([[1.2, 0.1, 5], [0.0, 1.6, -20], [0.0, 0.001, 1]])
+    in_view = cv2.perspectiveTransform(quad.reshape(1, 4, 2).astype(np.float64), view_of_photo).reshape(4, 2)
+    cd = geometry.with_crops(photo, Candidate(in_view.astype(np.float32)), homography=np.linalg.inv(view_of_photo))
+    ((rot, crop),) = cd.crops
+    side = float(np.linalg.norm(quad[3] - quad[0]))
+    expected = geometry.rectify(photo, quad, crop.shape[1], crop.shape[0])
+    assert rot == 0 and crop.shape[0] == int(side)
+    assert np.abs(crop.astype(int) - expected.astype(int)).max() <= 1
 
 
 def _reading(code: str, conf: float, quad: np.ndarray) -> Reading:
@@ -108,13 +178,14 @@ def test_the_slant_is_measured_on_sure_enough_faces_with_an_up():
     assert _faces(others[:2]) == []
 
 
-def test_a_reading_in_the_part_read_again_comes_back_to_the_photo():
+def test_a_reading_in_the_view_comes_back_to_the_photo():
     quad = np.array([[10, 20], [40, 20], [40, 80], [10, 80]], np.float64)
-    back = _unstraightened(_reading("3p", 0.9, quad), 0.5, 2.0, (100, 50))
-    assert back.quad.tolist() == [[120, 60], [180, 60], [180, 90], [120, 90]]
-    assert back.candidate.quad.tolist() == back.quad.tolist()
-    assert back.candidate.crops == ()
-    assert back.top == [("3p", 0.9)]
+    back = np.array([[1.0, 0, 100], [0, 0.5, 50], [0, 0, 1]])
+    moved = _seen_as_taken(_reading("3p", 0.9, quad), back)
+    assert moved.quad.tolist() == [[110, 60], [140, 60], [140, 90], [110, 90]]
+    assert moved.candidate.quad.tolist() == moved.quad.tolist()
+    assert moved.candidate.crops == ()
+    assert moved.top == [("3p", 0.9)]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -149,18 +220,20 @@ def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     right = _read_right(photos)
     assert right >= 0.9 * tiles
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
+    monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
     assert right >= _read_right(photos) + 0.15 * tiles
 
 
 def test_a_photo_from_above_is_read_once(monkeypatch):
     """Hands photographed from straight above, rows across and at a diagonal: no second reading."""
     calls = []
+    straightening = slant.straightening
 
-    def straightened(img: np.ndarray, stretch: float, tile_px: float) -> tuple[np.ndarray, float, float]:
-        calls.append(stretch)
-        return img, 1.0, 1.0
+    def spy(view: slant.View, box: tuple, faces: list) -> tuple:
+        calls.append(view)
+        return straightening(view, box, faces)
 
-    monkeypatch.setattr(slant, "straightened", straightened)
+    monkeypatch.setattr(slant, "straightening", spy)
     photos = [
         phone_scenes.make_phone_scene(seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
         for seed, kind in [(21, "clutter"), (22, "diagonal"), (23, "rack")]

@@ -197,6 +197,7 @@ def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
     assert right >= 0.8 * upright
     monkeypatch.setattr(geometry, "SLANT_RATIO_MAX", geometry.AMBIGUOUS_RATIO[1])
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
+    monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
     assert right >= _read_upright_right(photos) + 0.2 * upright
 
 

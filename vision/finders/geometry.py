@@ -91,17 +91,26 @@ def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.nda
     return cv2.warpPerspective(img, M, (out_w, out_h), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
 
 
-def with_crops(img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0, 1.0)) -> Candidate:
+def with_crops(
+    img: np.ndarray, cd: Candidate, scale: tuple[float, float] = (1.0, 1.0), homography: np.ndarray | None = None
+) -> Candidate:
     """``cd`` with its upright crops from ``img``: as is for an upright tile; turned a quarter
     clockwise for a lying one; both for an ambiguous one, the geometric guess first (so that it wins
     a tie, with no classifier), and for a slanted one (``cd.slanted``, :func:`may_be_slanted`) the
     lying crop first and the upright one after it, read only when the lying one reads unsurely
     (:mod:`vision.recognize`). ``scale`` maps the quad's pixels to ``img``'s (x, y): a larger copy
-    of the image the tile was found in gives sharper crops.
+    of the image the tile was found in gives sharper crops. ``homography`` (3x3), when given, maps
+    them instead: the tile was found in a view of ``img`` (a photo taken at a slant, seen from
+    straight above again: :mod:`vision.slant`), and its crops are cut from ``img`` itself, where the
+    face may be any quadrilateral.
 
     A lying tile may lie either way round, but one quarter turn is enough: the other is its
     half-turn, which the classifier reads alike (:mod:`vision.classifier`)."""
-    q = cd.quad.astype(np.float32) * np.asarray(scale, np.float32)
+    if homography is None:
+        q = cd.quad.astype(np.float32) * np.asarray(scale, np.float32)
+    else:
+        moved = cv2.perspectiveTransform(cd.quad.astype(np.float64).reshape(1, 4, 2), homography)
+        q = moved.reshape(4, 2).astype(np.float32)
     side_a = float(np.linalg.norm(q[1] - q[0]))  # top edge length (in image)
     side_b = float(np.linalg.norm(q[3] - q[0]))
     crops: list[tuple[int, np.ndarray]] = []

@@ -34,16 +34,18 @@ def find_candidates(
     crops: bool = True,
     detail: np.ndarray | None = None,
     debug: dict | None = None,
+    to_detail: np.ndarray | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
     :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
     ``detail`` when given (the same framing as ``img``, larger: :attr:`vision.photo.Photo.detail`).
     ``debug``, when given, receives the finder's face ``mask`` (and the learned finder's ``core``
-    map)."""
+    map). ``to_detail`` (3x3), when given, is the homography from ``img``'s pixels to ``detail``'s,
+    which is then any view of the same scene (see :func:`~vision.finders.geometry.with_crops`)."""
     name = finder_name(finder)
     cands = learned.candidates(img, debug) if name == "learned" else classical.candidates(img, debug)
     if crops:
         src = img if detail is None else detail
         scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
-        cands = [with_crops(src, cd, scale) for cd in cands]
+        cands = [with_crops(src, cd, scale, to_detail) for cd in cands]
     return cands
