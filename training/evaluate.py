@@ -23,7 +23,8 @@ Prints tables of
 (c2) the same photos (hands and rows, not the grids) turned and pasted into real background photos
     that the classifier's negatives leave out (:mod:`training.real_composites`), scored as (c);
 (c3) the same photos seen at a slant, as a player photographs a hand from a seat at the table:
-    30, 45 and 55 degrees off straight above (:mod:`training.viewpoint`), scored as (c);
+    30, 45 and 55 degrees off straight above (:mod:`training.viewpoint`), and 50 degrees from a
+    phone held closer (the near tiles far larger than the far ones), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -566,17 +567,38 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
-def eval_real_slanted(data: Path, angles: list[float], classifier=None, detector=None) -> dict:
+def eval_real_slanted(data: Path, views: list[tuple[float, float]], classifier=None, detector=None) -> dict:
     """(c3) the labelled real photos seen at a slant, as from a seat at the table
-    (:func:`training.viewpoint.slanted`): per angle, :func:`eval_labelled`'s results."""
+    (:func:`training.viewpoint.slanted`; ``views``: degrees off straight above, and the camera's
+    distance in photo lengths): per view, :func:`eval_labelled`'s results."""
     from training.viewpoint import slanted
 
     labelled = [(n, p.read_bytes(), gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
-    seen = list(slanted(labelled, angles))
+    seen = list(slanted(labelled, views))
     return {
-        angle: eval_labelled([(n, n, raw, gt) for a, n, raw, gt in seen if a == angle], classifier, detector)
-        for angle in angles
+        view: eval_labelled([(n, n, raw, gt) for v, n, raw, gt in seen if v == view], classifier, detector)
+        for view in views
     }
+
+
+def slant_views(spec: str) -> list[tuple[float, float]]:
+    """``--slant-angles``: comma-separated ``degrees`` or ``degrees@distance`` (the camera's
+    distance from the table's centre in photo lengths; default :data:`training.viewpoint.DISTANCE`)."""
+    from training.viewpoint import DISTANCE
+
+    views = []
+    for part in (p.strip() for p in spec.split(",")):
+        if part:
+            degrees, _, distance = part.partition("@")
+            views.append((float(degrees), float(distance) if distance else DISTANCE))
+    return views
+
+
+def _view_name(view: tuple[float, float]) -> str:
+    from training.viewpoint import DISTANCE
+
+    degrees, distance = view
+    return f"{degrees:g} deg" if distance == DISTANCE else f"{degrees:g} deg, {distance:g} away"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -928,26 +950,27 @@ def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) 
         _table("(c2) ours: the composites whose tiles are not the labels' (as multisets)", rows)
 
 
-def _report_real_slanted(data: Path, angles: list[float], clf, det, report: dict) -> None:
-    """(c3) labelled real photos seen at a slant, summed up per angle and system."""
-    if not angles:
+def _report_real_slanted(data: Path, views: list[tuple[float, float]], clf, det, report: dict) -> None:
+    """(c3) labelled real photos seen at a slant, summed up per view and system."""
+    if not views:
         return
     if not (load_labels() and (data / "camerash-mahjong-dataset").exists()):
         print("\n(c3) skipped: no labelled real photos")
         return
-    by_angle = eval_real_slanted(data, angles, classifier=clf, detector=det)
+    by_view = eval_real_slanted(data, views, classifier=clf, detector=det)
     report["real_slanted"] = {
-        str(a): {k: _summ(v) for k, v in res.items() if k != "detector" or v} for a, res in by_angle.items()
+        _view_name(v): {k: _summ(r) for k, r in res.items() if k != "detector" or r} for v, res in by_view.items()
     }
     rows: list[tuple] = []
-    for angle, res in by_angle.items():
+    for view, res in by_view.items():
         systems = [k for k in res if k != "detector"] + (["detector"] if res["detector"] else [])
         summary = _real_summary_rows(res, systems)
         rows += [summary[0]] if not rows else []
-        rows += [(f"{angle:g} deg: {r[0]}", *r[1:]) for r in summary[1:]]
+        rows += [(f"{_view_name(view)}: {r[0]}", *r[1:]) for r in summary[1:]]
     _table(
         "(c3) labelled real photos seen at a slant, as from a seat at the table (degrees off straight above; "
-        "training.viewpoint: the far side smaller, every tile squatter)",
+        "the camera 1.3 photo lengths from the table's centre, or as said; training.viewpoint: the far side "
+        "smaller, every tile squatter)",
         rows,
     )
 
@@ -1029,8 +1052,9 @@ def main(argv=None) -> int:
     ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
     ap.add_argument(
         "--slant-angles",
-        default="30,45,55",
-        help="(c3) view the labelled real photos at these degrees off straight above (comma-separated; '' skips)",
+        default="30,45,55,50@0.8",
+        help="(c3) view the labelled real photos at these degrees off straight above (comma-separated; "
+        "degrees@distance: the camera that many photo lengths from the table's centre, default 1.3; '' skips)",
     )
     ap.add_argument(
         "--baseline-models",
@@ -1071,7 +1095,7 @@ def main(argv=None) -> int:
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
-    _report_real_slanted(data, [float(x) for x in a.slant_angles.split(",") if x.strip()], clf, det, report)
+    _report_real_slanted(data, slant_views(a.slant_angles), clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:

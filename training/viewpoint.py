@@ -97,18 +97,18 @@ def scene_seen_from(scene: Scene, degrees: float, distance: float = DISTANCE) ->
 
 
 def slanted(
-    labelled: Iterable[tuple[str, bytes, list[str]]], angles: Iterable[float]
-) -> Iterator[tuple[float, str, bytes, list[str]]]:
-    """Each labelled photo ``(name, image bytes, labels)`` seen from each of ``angles`` degrees off
-    straight above (:func:`seen_from`): ``(angle, name, JPEG bytes, labels)``."""
+    labelled: Iterable[tuple[str, bytes, list[str]]], views: Iterable[tuple[float, float]]
+) -> Iterator[tuple[tuple[float, float], str, bytes, list[str]]]:
+    """Each labelled photo ``(name, image bytes, labels)`` seen from each of ``views``, ``(degrees
+    off straight above, distance)`` (:func:`seen_from`): ``(view, name, JPEG bytes, labels)``."""
     photos = []
     for name, raw, gt in labelled:
         img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
         if img is None:
             raise ValueError(f"labelled photo {name} could not be decoded")
         photos.append((name, img, gt))
-    for angle in angles:
+    for view in views:
         for name, img, gt in photos:
-            ok, buf = cv2.imencode(".jpg", seen_from(img, angle), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            ok, buf = cv2.imencode(".jpg", seen_from(img, *view), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if ok:
-                yield angle, name, buf.tobytes(), gt
+                yield view, name, buf.tobytes(), gt
