@@ -1052,6 +1052,7 @@ def main(argv=None) -> int:
     ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
     ap.add_argument(
         "--slant-angles",
+        type=slant_views,
         default="30,45,55,50@0.8",
         help="(c3) view the labelled real photos at these degrees off straight above (comma-separated; "
         "degrees@distance: the camera that many photo lengths from the table's centre, default 1.3; '' skips)",
@@ -1095,7 +1096,7 @@ def main(argv=None) -> int:
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
-    _report_real_slanted(data, slant_views(a.slant_angles), clf, det, report)
+    _report_real_slanted(data, a.slant_angles, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:
