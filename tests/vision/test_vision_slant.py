@@ -11,6 +11,7 @@ tiles surely.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import cv2
@@ -23,7 +24,7 @@ from training.viewpoint import camera, scene_seen_from
 from vision import recognize, slant
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _faces, _seen_as_taken
+from vision.recognize import Reading, _agreeing, _faces, _seen_as_taken
 
 BOX = (0, 0, 1600, 1200)
 
@@ -186,6 +187,25 @@ def test_a_reading_in_the_view_comes_back_to_the_photo():
     assert moved.candidate.quad.tolist() == moved.quad.tolist()
     assert moved.candidate.crops == ()
     assert moved.top == [("3p", 0.9)]
+
+
+@pytest.mark.parametrize(
+    ("first", "offset", "sure", "why"),
+    [
+        ("5m", (0, 0), True, "both readings agree"),
+        ("5m", (5, 10), True, "... and the boxes are nearly the same"),
+        ("3m", (0, 0), False, "the first reading read another face there"),
+        ("3m", (0, 20), False, "... a box on half of it (a half tile read as a sure 2p)"),
+        ("3m", (40, 0), True, "another face a tile further on is another tile"),
+    ],
+)
+def test_a_second_reading_the_first_contradicts_is_not_sure(first, offset, sure, why):
+    quad = np.array([[100, 100], [160, 100], [160, 180], [100, 180]], np.float64)
+    again = _reading("5m", 0.99, quad)
+    again = dataclasses.replace(again, sure=True)
+    (out,) = _agreeing([again], [_reading(first, 0.7, quad + offset)])
+    assert out.sure is sure, why
+    assert out.top == again.top
 
 
 # ----------------------------------------------------------------------------------------------
