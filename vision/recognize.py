@@ -9,7 +9,10 @@ orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`visio
 working image; each tile's crops are cut from the photo's larger detail image where it has one),
 ``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a squarish tile is read both
 ways round and the more confident reading wins, and so is a lying-shaped one read unsurely, which may
-be an upright face seen at a slant, see :func:`_classify`), ``group`` (:mod:`vision.grouping`, then
+be an upright face seen at a slant, see :func:`_classify`), ``slant`` (a photo whose faces say it
+was taken at a slant, from a seat at the table, is read a second time, the part of it the tiles lie
+in seen from straight above again, and that reading is kept when it reads more tiles surely:
+:func:`_read_from_a_seat`, :mod:`vision.slant`), ``group`` (:mod:`vision.grouping`, then
 :mod:`vision.hand`: each group says whether it is the hand, ``"hand": true|false``, with a
 ``"reason"`` code and a ``"note"`` in English).
 
