@@ -1044,7 +1044,10 @@ def main(argv=None) -> int:
     ap.add_argument("--phone-scenes", type=int, default=12, help="phone-like scenes per kind, tables b4-b8 (0: skip)")
     ap.add_argument("--blurred-scenes", type=int, default=12, help="b8 photos blurred, table b9 (0: skip)")
     ap.add_argument(
-        "--seat-scenes", type=int, default=12, help="b8 and b4 photos seen from a seat, per angle, tables b11 and b12 (0: skip)"
+        "--seat-scenes",
+        type=int,
+        default=12,
+        help="b8 and b4 photos seen from a seat, per angle, tables b11 and b12 (0: skip)",
     )
     ap.add_argument(
         "--phone-size-scenes", type=int, default=4, help="b4-b8 kinds at 4000x3000 per kind, table b10 (0: skip)"
