@@ -899,3 +899,6 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     timings["total"] = (t5 - t0) * 1000
     rec.timings_ms = timings
     return rec
+
+
+__all__ = ["recognize", "Recognition", "RecognizedTile", "ImageError"]
