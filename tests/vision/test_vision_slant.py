@@ -18,10 +18,10 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.seat_views import hands_seen_from_a_seat, read_right
 from training import phone_scenes
-from training.evaluate import match_quads
-from training.viewpoint import camera, scene_seen_from
-from vision import recognize, slant
+from training.viewpoint import camera
+from vision import slant
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
 from vision.recognize import Reading, _agreeing, _faces, _seen_as_taken
@@ -212,36 +212,17 @@ def test_a_second_reading_the_first_contradicts_is_not_sure(first, offset, sure,
 # the shipped models
 
 
-def _read_right(photos) -> int:
-    """How many tiles of ``photos`` (scenes) are found and read right."""
-    right = 0
-    for seen in photos:
-        ok, buf = cv2.imencode(".jpg", seen.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        rec = recognize(buf.tobytes())
-        for g, p, _ in match_quads([t["quad"] for t in seen.tiles], [t.quad for t in rec.tiles]):
-            right += rec.tiles[p].code == seen.tiles[g]["code"]
-    return right
-
-
 def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     """Six synthetic hands in rows at 20-45 degrees seen 55 degrees off straight above: the faces
-    are parallelograms. Read again stretched, at least 90 % are read right (75 of 78); read as they
-    are, about two thirds (53)."""
-    photos = [
-        scene_seen_from(
-            phone_scenes.make_phone_scene(
-                seed, "diagonal", size=(1600, 1200), n_clutter=0, finger=False, degrade=False, real_background=False
-            ),
-            55.0,
-        )
-        for seed in range(11, 17)
-    ]
+    are parallelograms. Read again seen from straight above, at least 90 % are read right (75 of
+    78); read as they are, about two thirds (53)."""
+    photos = hands_seen_from_a_seat("diagonal", 55.0)
     tiles = sum(len(seen.tiles) for seen in photos)
-    right = _read_right(photos)
+    right = read_right(photos)
     assert right >= 0.9 * tiles
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
     monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
-    assert right >= _read_right(photos) + 0.15 * tiles
+    assert right >= read_right(photos) + 0.15 * tiles
 
 
 def test_a_photo_from_above_is_read_once(monkeypatch):
@@ -258,5 +239,5 @@ def test_a_photo_from_above_is_read_once(monkeypatch):
         phone_scenes.make_phone_scene(seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
         for seed, kind in [(21, "clutter"), (22, "diagonal"), (23, "rack")]
     ]
-    assert _read_right(photos) >= 0.95 * sum(len(p.tiles) for p in photos)
+    assert read_right(photos) >= 0.95 * sum(len(p.tiles) for p in photos)
     assert calls == []

@@ -18,8 +18,9 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.seat_views import hands_seen_from_a_seat, read_right
 from training import phone_scenes
-from training.evaluate import load_labels, match_quads
+from training.evaluate import load_labels
 from training.viewpoint import camera, scene_seen_from, seen_from
 from vision import recognize, slant
 from vision.classifier import NOT_A_TILE
@@ -164,41 +165,20 @@ def test_a_scene_seen_from_a_seat_keeps_every_tile_it_shows_whole():
 # the shipped models
 
 
-def _read_upright_right(photos) -> int:
-    """How many upright tiles of ``photos`` (scenes seen from a seat) are found and read right,
-    upright."""
-    right = 0
-    for seen in photos:
-        ok, buf = cv2.imencode(".jpg", seen.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
-        rec = recognize(buf.tobytes())
-        for g, p, _ in match_quads([t["quad"] for t in seen.tiles], [t.quad for t in rec.tiles]):
-            tile, read = seen.tiles[g], rec.tiles[p]
-            right += not tile["rotated"] and read.code == tile["code"] and not read.rotated
-    return right
-
-
 def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
     """Six synthetic hands (rows across the photo, plain table) seen 50 degrees off straight above:
     their faces come out squarish or as wide as lying tiles. At least 80 % of the upright tiles are
-    read upright and right; without reading slanted faces upright too, nor the photo again stretched
-    (:mod:`vision.slant`), about half (37-40 of 75, depending on the artwork the scenes are drawn
+    read upright and right; without reading slanted faces upright too, nor the photo again seen
+    from straight above (:mod:`vision.slant`), about half (37-40 of 75, depending on the artwork the scenes are drawn
     with)."""
-    photos = [
-        scene_seen_from(
-            phone_scenes.make_phone_scene(
-                seed, "clutter", size=(1600, 1200), n_clutter=0, finger=False, degrade=False, real_background=False
-            ),
-            50.0,
-        )
-        for seed in range(11, 17)
-    ]
+    photos = hands_seen_from_a_seat("clutter", 50.0)
     upright = sum(not t["rotated"] for seen in photos for t in seen.tiles)
-    right = _read_upright_right(photos)
+    right = read_right(photos, upright_only=True)
     assert right >= 0.8 * upright
     monkeypatch.setattr(geometry, "SLANT_RATIO_MAX", geometry.AMBIGUOUS_RATIO[1])
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
     monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
-    assert right >= _read_upright_right(photos) + 0.2 * upright
+    assert right >= read_right(photos, upright_only=True) + 0.2 * upright
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")

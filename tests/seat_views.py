@@ -1,0 +1,43 @@
+"""Synthetic hands photographed from a seat at the table, and how many of their tiles are read right:
+shared by the tests of slanted faces (tests/vision/test_vision_slanted_view.py) and of the second
+reading seen from straight above (tests/vision/test_vision_slant.py)."""
+
+from __future__ import annotations
+
+import cv2
+
+from training import phone_scenes
+from training.evaluate import match_quads
+from training.scenes import Scene
+from training.viewpoint import scene_seen_from
+from vision import recognize
+
+
+def hands_seen_from_a_seat(kind: str, degrees: float) -> list[Scene]:
+    """Six synthetic hands of ``kind`` (:func:`training.phone_scenes.make_phone_scene`: seeds 11-16,
+    1600 x 1200, a plain table, nothing else on it) seen ``degrees`` off straight above."""
+    return [
+        scene_seen_from(
+            phone_scenes.make_phone_scene(
+                seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False, real_background=False
+            ),
+            degrees,
+        )
+        for seed in range(11, 17)
+    ]
+
+
+def read_right(photos: list[Scene], upright_only: bool = False) -> int:
+    """How many tiles of ``photos`` are found and read right (``upright_only``: of the upright
+    tiles, read upright)."""
+    right = 0
+    for seen in photos:
+        ok, buf = cv2.imencode(".jpg", seen.image, [cv2.IMWRITE_JPEG_QUALITY, 92])
+        rec = recognize(buf.tobytes())
+        for g, p, _ in match_quads([t["quad"] for t in seen.tiles], [t.quad for t in rec.tiles]):
+            tile, read = seen.tiles[g], rec.tiles[p]
+            if upright_only:
+                right += not tile["rotated"] and read.code == tile["code"] and not read.rotated
+            else:
+                right += read.code == tile["code"]
+    return right
