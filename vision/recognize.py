@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -788,7 +788,7 @@ def _seen_as_taken(r: Reading, back: np.ndarray) -> Reading:
 
 
 def _read_from_a_seat(
-    ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any
+    ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any, cands: Sequence[Candidate] = ()
 ) -> tuple[list[Reading], int] | None:
     """The part of the photo its tiles lie in (:func:`vision.slant.window`) read again, seen from
     straight above (:func:`vision.slant.straightening`), when its faces (:func:`_faces`) say it was
@@ -796,12 +796,19 @@ def _read_from_a_seat(
     only when not every tile was read surely: :attr:`vision.slant.View.steep`);
     ``(readings, rejected)`` in the photo's own working pixels when that reads more tiles surely
     than ``readings`` did, else ``None``. The tiles' crops are cut from the photo as it is (from
-    its detail image, where it has one), each face's quadrilateral rectified.
+    its detail image, where it has one), each face's quadrilateral rectified. When the first
+    reading read too few faces to measure the slant on, the first candidates ``cands`` that lie in
+    rows (:data:`ROW_OF_FACES`) are taken for upright faces: a row of faces so squat that every one
+    read as no tile.
 
     On the labelled real photos seen 55 degrees off straight above, this read 99.1 % of the tiles
     (88.3 % without) and made 17 of the 24 photos exact (3); seen 45 degrees, 99.5 % (97.2 %)."""
     faces = _faces(readings)
     quads = [r.quad for r in readings]
+    if len(faces) < _slant.MIN_FACES:
+        faces = quads = [cd.quad for cd in cands if cd.blob_size >= ROW_OF_FACES]
+        if len(faces) < _slant.MIN_FACES:
+            return None
     box = _slant.window(quads, ph.image.shape)
     view = _slant.view_of(faces, box)
     if not view.slanted:
@@ -830,6 +837,11 @@ def _read_from_a_seat(
     if sum(r.sure for r in again) <= sum(r.sure for r in readings):
         return None
     return again, rejected
+
+
+#: when the first reading read too few faces to measure a slant on, the candidates in a face region of
+#: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
+ROW_OF_FACES = 3
 
 
 def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
@@ -877,7 +889,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     timings["classify"] = (t3 - t2) * 1000
     if readings and reason_extra is None:
         try:
-            seat = _read_from_a_seat(ph, readings, finder, classifier)
+            seat = _read_from_a_seat(ph, readings, finder, classifier, cands)
         except Exception:  # the first reading stands
             seat = None
         if seat is not None:

@@ -21,10 +21,10 @@ import pytest
 from tests.seat_views import hands_seen_from_a_seat, read_right
 from training import phone_scenes
 from training.viewpoint import camera
-from vision import slant
+from vision import photo, slant
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _agreeing, _faces, _seen_as_taken
+from vision.recognize import Reading, _agreeing, _faces, _read_from_a_seat, _seen_as_taken
 
 BOX = (0, 0, 1600, 1200)
 
@@ -206,6 +206,28 @@ def test_a_second_reading_the_first_contradicts_is_not_sure(first, offset, sure,
     (out,) = _agreeing([again], [_reading(first, 0.7, quad + offset)])
     assert out.sure is sure, why
     assert out.top == again.top
+
+
+def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypatch):
+    """A first reading that read too few faces (a row of squat faces read as no tile): the slant is
+    measured on the candidates lying in rows of three or more touching ones, taken as upright."""
+    measured = []
+
+    def view_of(faces: list, box: tuple) -> slant.View:
+        measured.append(len(faces))
+        return slant.View()
+
+    monkeypatch.setattr(slant, "view_of", view_of)
+    ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
+    face = _face(0.0, 0.6, (300.0, 300.0))
+    row = [Candidate(face.astype(np.float32) + [50 * i, 0], blob=1, blob_size=4) for i in range(4)]
+    lone = [Candidate(face.astype(np.float32) + [0, 200], blob=2, blob_size=1)]
+    one = [_reading("1m", 0.95, face)]
+    assert _read_from_a_seat(ph, one, None, None, row + lone) is None
+    assert measured == [4]
+    three = [_reading(code, 0.95, face + [50 * i, 0]) for i, code in enumerate(("1m", "2m", "3m"))]
+    _read_from_a_seat(ph, three, None, None, row + lone)
+    assert measured == [4, 3]
 
 
 # ----------------------------------------------------------------------------------------------
