@@ -766,7 +766,7 @@ def _arrange(readings: list[Reading], ph: _photo.Photo) -> tuple[list[Recognized
 
 def _faces(readings: list[Reading]) -> list[np.ndarray]:
     """The upright faces (:attr:`Reading.quad`) to measure a slant on
-    (:func:`vision.slant.stretch_of`): those read at least :data:`vision.slant.FACE_CONFIDENCE`,
+    (:func:`vision.slant.view_of`): those read at least :data:`vision.slant.FACE_CONFIDENCE`,
     backs and blank faces left out (they have no up); when there are too few of those
     (:data:`vision.slant.MIN_FACES`), every reading with an up, surely read or not: a photo that a
     first reading mostly failed, the slant it was taken at may be why (a row at a diagonal seen 55

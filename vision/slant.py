@@ -152,6 +152,12 @@ def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
     return View(STRETCHES[j], depths[i])
 
 
+def _moved(points, m: np.ndarray) -> np.ndarray:
+    """``points`` (any shape ending in 2) moved by the homography ``m``, as an n x 2 array."""
+    p = np.asarray(points, np.float64).reshape(-1, 2) @ m[:, :2].T + m[:, 2]
+    return p[:, :2] / p[:, 2:]
+
+
 def straightening(
     view: View, box: tuple[int, int, int, int], faces: list[np.ndarray]
 ) -> tuple[np.ndarray, tuple[int, int]]:
@@ -161,10 +167,8 @@ def straightening(
     height)."""
     m = _plane(view) @ _frame(box)
     x0, y0, x1, y1 = box
-    corners = np.array([[x0, y0, 1], [x1, y0, 1], [x1, y1, 1], [x0, y1, 1]], np.float64) @ m.T
-    corners = corners[:, :2] / corners[:, 2:]
-    seen = np.c_[np.asarray(faces, np.float64).reshape(-1, 2), np.ones(4 * len(faces))] @ m.T
-    seen_faces = list((seen[:, :2] / seen[:, 2:]).reshape(-1, 4, 2))
+    corners = _moved([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], m)
+    seen_faces = list(_moved(faces, m).reshape(-1, 4, 2))
     scale = float(np.clip(tile_width(faces), *TILE_PX)) / max(tile_width(seen_faces), 1e-9)
     lo, hi = corners.min(0), corners.max(0)
     scale = min(scale, float(np.sqrt(MAX_PIXELS / max(float(np.prod(hi - lo)), 1e-9))))
