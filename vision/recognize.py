@@ -823,7 +823,8 @@ def _read_from_a_seat(
     src = ph.image if ph.detail is None else ph.detail
     to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
     back = np.linalg.inv(m)
-    cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back)
+    tile_px = _slant.width_seen(faces, m)
+    cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back, tile_px=tile_px)
     seen, reason, rejected = _read(cands, classifier)
     if reason is not None:
         return None

@@ -92,6 +92,12 @@ def tile_width(quads: list[np.ndarray]) -> float:
     return float(np.median(sides))
 
 
+def width_seen(faces: list[np.ndarray], m: np.ndarray) -> float:
+    """The :func:`tile_width` of ``faces`` (4x2, photo pixels) once moved by the homography ``m``
+    (:func:`straightening`): how wide the tiles come out in the image it makes."""
+    return tile_width(list(_moved(faces, m).reshape(-1, 4, 2)))
+
+
 def window(quads: list[np.ndarray], shape: tuple[int, ...]) -> tuple[int, int, int, int]:
     """The part of a photo of ``shape`` that the tiles ``quads`` (4x2, its pixels) lie in, grown by
     :data:`REACH` tile widths (:func:`tile_width`) on every side and cut to the photo: ``x0, y0,

@@ -252,6 +252,34 @@ def test_specks_of_texture_get_no_closer_look(monkeypatch):
     assert found == [] and looks == [640]
 
 
+@pytest.mark.parametrize(
+    ("long_side", "tile_px", "look"),
+    [
+        (600, 48, 400),  # tiles 48 px wide: a look at two thirds the size shows them 32 px wide
+        (600, 32, 600),  # already the target width: the part as it is
+        (600, 20, 600),  # never enlarged beyond its own size
+        (900, 300, None),  # never below the smallest look (the model's min_long)
+    ],
+)
+def test_a_known_tile_width_sets_the_first_look(long_side, tile_px, look):
+    assert learned.first_look(long_side, tile_px) == (learned.min_long() if look is None else look)
+
+
+def test_a_part_made_for_the_finder_is_seen_once(monkeypatch):
+    """A photo's part seen from straight above, its tiles known to be 48 px wide (as
+    :func:`vision.slant.straightening` makes it): one look, at the size that shows them 32 px wide,
+    finds every tile; the look at 640 would first enlarge the part, then check it at half that
+    size."""
+    img = np.zeros((300, 600, 3), np.uint8)
+    truth = _grid_tiles(10, 2, 48, 64)
+    looks = _stand_in(monkeypatch, truth)
+    found, _ = learned.find_tiles(img, tile_px=48)
+    assert looks == [400] and len(match_quads([t["quad"] for t in truth], [f.quad for f in found])) == 20
+    looks.clear()
+    learned.find_tiles(img)
+    assert looks == [640, 320]
+
+
 def test_post_processing_settings_come_with_the_model(tmp_path, monkeypatch):
     """A model's metadata can set the face support a tile needs and the smallest look; without
     them the finder's defaults hold."""

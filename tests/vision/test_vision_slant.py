@@ -133,6 +133,7 @@ def test_the_straightened_part_starts_at_the_origin_and_keeps_tiles_readable():
     assert corners[1] == pytest.approx([w, h], abs=1.0)
     moved = cv2.perspectiveTransform(np.asarray(faces, np.float64).reshape(1, -1, 2), m).reshape(-1, 4, 2)
     assert slant.tile_width(list(moved)) == pytest.approx(slant.TILE_PX[1], rel=0.01)  # 90 px wide: 64
+    assert slant.width_seen(faces, m) == pytest.approx(slant.tile_width(list(moved)))  # what the finder is told
     _, (w2, h2) = slant.straightening(slant.View(2.0, 1.2), (0, 0, 1600, 1200), faces)
     assert w2 * h2 <= slant.MAX_PIXELS * 1.01
 

@@ -496,7 +496,15 @@ def tile_width(instances: list[LearnedTile]) -> float:
     return float(np.median(sides))
 
 
-def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
+def first_look(long_side: int, tile_px: float) -> int:
+    """The long side at which a photo ``long_side`` pixels long, its tiles ``tile_px`` wide, shows
+    them :data:`TARGET_TILE_PX` wide: never above its own size, nor below :func:`min_long`."""
+    return int(min(long_side, max(min_long(), round(long_side * TARGET_TILE_PX / max(tile_px, 1.0)))))
+
+
+def find_tiles(
+    img: np.ndarray, tile_px: float | None = None
+) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
     """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
     they came from ``(face, core, scale)``.
 
@@ -518,9 +526,14 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     would be over 80 tiles across the photo) are specks of texture, such as letters on keyboard
     keys: no tiles, and no closer look that would enlarge them into tile-sized finds.
 
+    ``tile_px``, when the tiles' width in ``img`` is known beforehand (a photo's part seen from
+    straight above, made for the finder at a known tile width: :func:`vision.slant.straightening`),
+    makes the first look the one that sees them :data:`TARGET_TILE_PX` wide (:func:`first_look`):
+    the look at :data:`INPUT_LONG` would enlarge such a part only to shrink it again at the next.
+
     The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
-    long_ = INPUT_LONG
+    long_ = INPUT_LONG if tile_px is None else first_look(max(h, w), tile_px)
     maps = predict_maps(img, long_)
     regions = _core_regions(maps[1])
     cores = _cores(*maps, regions=regions)
@@ -565,11 +578,11 @@ def find_tiles(img: np.ndarray) -> tuple[list[LearnedTile], tuple[np.ndarray, np
     return _supported(maps[0], maps[2], cores, None), maps
 
 
-def candidates(img: np.ndarray, debug: dict | None = None) -> list[Candidate]:
+def candidates(img: np.ndarray, debug: dict | None = None, tile_px: float | None = None) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
     included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
-    as a ``mask`` at ``img``'s size and the ``core`` map."""
-    found, (face, core, _) = find_tiles(img)
+    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px``: as for :func:`find_tiles`."""
+    found, (face, core, _) = find_tiles(img, tile_px)
     if debug is not None:
         h, w = img.shape[:2]
         debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255

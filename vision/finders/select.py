@@ -35,15 +35,18 @@ def find_candidates(
     detail: np.ndarray | None = None,
     debug: dict | None = None,
     to_detail: np.ndarray | None = None,
+    tile_px: float | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
     :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
     ``detail`` when given (the same framing as ``img``, larger: :attr:`vision.photo.Photo.detail`).
     ``debug``, when given, receives the finder's face ``mask`` (and the learned finder's ``core``
     map). ``to_detail`` (3x3), when given, is the homography from ``img``'s pixels to ``detail``'s,
-    which is then any view of the same scene (see :func:`~vision.finders.geometry.with_crops`)."""
+    which is then any view of the same scene (see :func:`~vision.finders.geometry.with_crops`).
+    ``tile_px``, the tiles' width in ``img`` when known beforehand, sets the learned finder's first
+    look (:func:`~vision.finders.learned.find_tiles`)."""
     name = finder_name(finder)
-    cands = learned.candidates(img, debug) if name == "learned" else classical.candidates(img, debug)
+    cands = learned.candidates(img, debug, tile_px) if name == "learned" else classical.candidates(img, debug)
     if crops:
         src = img if detail is None else detail
         scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
