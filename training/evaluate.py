@@ -567,10 +567,10 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
-def eval_real_slanted(data: Path, views: list[tuple[float, float]], classifier=None, detector=None) -> dict:
+def eval_real_slanted(data: Path, views: list[tuple[float, float, float]], classifier=None, detector=None) -> dict:
     """(c3) the labelled real photos seen at a slant, as from a seat at the table
-    (:func:`training.viewpoint.slanted`; ``views``: degrees off straight above, and the camera's
-    distance in photo lengths): per view, :func:`eval_labelled`'s results."""
+    (:func:`training.viewpoint.slanted`; ``views``: degrees off straight above, the camera's
+    distance in photo lengths, and its roll in degrees): per view, :func:`eval_labelled`'s results."""
     from training.viewpoint import slanted
 
     labelled = [(n, p.read_bytes(), gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
@@ -581,24 +581,28 @@ def eval_real_slanted(data: Path, views: list[tuple[float, float]], classifier=N
     }
 
 
-def slant_views(spec: str) -> list[tuple[float, float]]:
-    """``--slant-angles``: comma-separated ``degrees`` or ``degrees@distance`` (the camera's
-    distance from the table's centre in photo lengths; default :data:`training.viewpoint.DISTANCE`)."""
+def slant_views(spec: str) -> list[tuple[float, float, float]]:
+    """``--slant-angles``: comma-separated ``degrees``, ``degrees@distance`` (the camera's distance
+    from the table's centre in photo lengths; default :data:`training.viewpoint.DISTANCE`), each
+    optionally followed by ``r`` and a roll in degrees (the phone turned about its own axis:
+    ``50r8``, ``50@0.8r-8``): ``(degrees, distance, roll)`` per view."""
     from training.viewpoint import DISTANCE
 
     views = []
     for part in (p.strip() for p in spec.split(",")):
         if part:
-            degrees, _, distance = part.partition("@")
-            views.append((float(degrees), float(distance) if distance else DISTANCE))
+            view, _, roll = part.partition("r")
+            degrees, _, distance = view.partition("@")
+            views.append((float(degrees), float(distance) if distance else DISTANCE, float(roll) if roll else 0.0))
     return views
 
 
-def _view_name(view: tuple[float, float]) -> str:
+def _view_name(view: tuple[float, float, float]) -> str:
     from training.viewpoint import DISTANCE
 
-    degrees, distance = view
-    return f"{degrees:g} deg" if distance == DISTANCE else f"{degrees:g} deg, {distance:g} away"
+    degrees, distance, roll = view
+    name = f"{degrees:g} deg" if distance == DISTANCE else f"{degrees:g} deg, {distance:g} away"
+    return name if not roll else f"{name}, turned {roll:g}"
 
 
 # ----------------------------------------------------------------------------------------------
@@ -950,7 +954,7 @@ def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) 
         _table("(c2) ours: the composites whose tiles are not the labels' (as multisets)", rows)
 
 
-def _report_real_slanted(data: Path, views: list[tuple[float, float]], clf, det, report: dict) -> None:
+def _report_real_slanted(data: Path, views: list[tuple[float, float, float]], clf, det, report: dict) -> None:
     """(c3) labelled real photos seen at a slant, summed up per view and system."""
     if not views:
         return
@@ -1056,9 +1060,10 @@ def main(argv=None) -> int:
     ap.add_argument(
         "--slant-angles",
         type=slant_views,
-        default="30,45,55,50@0.8",
+        default="30,45,55,50@0.8,50r8",
         help="(c3) view the labelled real photos at these degrees off straight above (comma-separated; "
-        "degrees@distance: the camera that many photo lengths from the table's centre, default 1.3; '' skips)",
+        "degrees@distance: the camera that many photo lengths from the table's centre, default 1.3; "
+        "a trailing r<degrees>: the phone turned that much about its own axis, as 50r8; '' skips)",
     )
     ap.add_argument(
         "--baseline-models",

@@ -27,11 +27,15 @@ DISTANCE = 1.3
 JPEG_QUALITY = 90
 
 
-def camera(width: int, height: int, degrees: float, distance: float = DISTANCE) -> tuple[np.ndarray, tuple[int, int]]:
+def camera(
+    width: int, height: int, degrees: float, distance: float = DISTANCE, roll: float = 0.0
+) -> tuple[np.ndarray, tuple[int, int]]:
     """The homography that takes a ``width`` x ``height`` photo of the table from straight above to
     the view of a pinhole camera ``degrees`` off straight above, from the photo's bottom side,
-    ``distance`` long sides from its centre and aimed at it; and the view's size (scaled to fit the
-    photo's: the long side of its bounding box at most the photo's own)."""
+    ``distance`` long sides from its centre and aimed at it, turned ``roll`` degrees about its own
+    axis (as ``cv2.getRotationMatrix2D`` turns a picture: a phone held a little askew); and the
+    view's size (scaled to fit the photo's: the long side of its bounding box at most the photo's
+    own)."""
     a = np.radians(degrees)
     d = distance * max(width, height)
     eye = np.array([0.0, d * np.sin(a), d * np.cos(a)])  # the table's centre at the origin, z up
@@ -42,18 +46,20 @@ def camera(width: int, height: int, degrees: float, distance: float = DISTANCE) 
     corners = np.array([[0, 0], [width, 0], [width, height], [0, height]], np.float64)
     cam = (np.c_[corners - [width / 2, height / 2], np.zeros(4)] - eye) @ rot.T
     seen = cam[:, :2] / cam[:, 2:3]
+    c, r = np.cos(np.radians(roll)), np.sin(np.radians(roll))
+    seen = seen @ np.array([[c, r], [-r, c]]).T
     lo, hi = seen.min(0), seen.max(0)
     seen = (seen - lo) * min(width / (hi - lo)[0], height / (hi - lo)[1])
     size = (int(np.ceil(seen[:, 0].max())), int(np.ceil(seen[:, 1].max())))
     return cv2.getPerspectiveTransform(corners.astype(np.float32), seen.astype(np.float32)).astype(np.float64), size
 
 
-def seen_from(img: np.ndarray, degrees: float, distance: float = DISTANCE) -> np.ndarray:
+def seen_from(img: np.ndarray, degrees: float, distance: float = DISTANCE, roll: float = 0.0) -> np.ndarray:
     """``img`` (a photo of the table from straight above) as :func:`camera` sees it: the far (top)
-    side smaller and every tile squatter. What the camera sees beyond the photo is the photo's
+    side smaller and every tile squatter (and the whole turned by ``roll`` degrees). What the camera sees beyond the photo is the photo's
     median edge colour (more table: repeating the edge pixels would stretch a tile cut by the
     photo's edge into a blank tile)."""
-    m, size = camera(img.shape[1], img.shape[0], degrees, distance)
+    m, size = camera(img.shape[1], img.shape[0], degrees, distance, roll)
     edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]).reshape(-1, img.shape[2] if img.ndim == 3 else 1)
     fill = tuple(float(v) for v in np.median(edge, axis=0))
     return cv2.warpPerspective(img, m, size, flags=cv2.INTER_AREA, borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
@@ -97,10 +103,11 @@ def scene_seen_from(scene: Scene, degrees: float, distance: float = DISTANCE) ->
 
 
 def slanted(
-    labelled: Iterable[tuple[str, bytes, list[str]]], views: Iterable[tuple[float, float]]
-) -> Iterator[tuple[tuple[float, float], str, bytes, list[str]]]:
+    labelled: Iterable[tuple[str, bytes, list[str]]], views: Iterable[tuple[float, ...]]
+) -> Iterator[tuple[tuple[float, ...], str, bytes, list[str]]]:
     """Each labelled photo ``(name, image bytes, labels)`` seen from each of ``views``, ``(degrees
-    off straight above, distance)`` (:func:`seen_from`): ``(view, name, JPEG bytes, labels)``."""
+    off straight above, distance[, roll])`` (:func:`seen_from`): ``(view, name, JPEG bytes,
+    labels)``."""
     photos = []
     for name, raw, gt in labelled:
         img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)

@@ -1,4 +1,4 @@
-"""The benchmark's (c3) views: degrees off straight above, and the camera's distance."""
+"""The benchmark's (c3) views: degrees off straight above, the camera's distance, and its roll."""
 
 from __future__ import annotations
 
@@ -11,9 +11,10 @@ from training.viewpoint import DISTANCE
 @pytest.mark.parametrize(
     ("spec", "views"),
     [
-        ("30,45,55", [(30.0, DISTANCE), (45.0, DISTANCE), (55.0, DISTANCE)]),
-        ("50@0.8", [(50.0, 0.8)]),
-        (" 45 , 50@0.6,", [(45.0, DISTANCE), (50.0, 0.6)]),
+        ("30,45,55", [(30.0, DISTANCE, 0.0), (45.0, DISTANCE, 0.0), (55.0, DISTANCE, 0.0)]),
+        ("50@0.8", [(50.0, 0.8, 0.0)]),
+        (" 45 , 50@0.6,", [(45.0, DISTANCE, 0.0), (50.0, 0.6, 0.0)]),
+        ("50r8,50@0.8r-8", [(50.0, DISTANCE, 8.0), (50.0, 0.8, -8.0)]),
         ("", []),
     ],
 )
@@ -22,10 +23,13 @@ def test_slant_views_are_read_from_the_option(spec, views):
 
 
 def test_a_view_is_named_by_its_angle_and_a_closer_camera():
-    assert _view_name((45.0, DISTANCE)) == "45 deg"
-    assert _view_name((50.0, 0.8)) == "50 deg, 0.8 away"
+    assert _view_name((45.0, DISTANCE, 0.0)) == "45 deg"
+    assert _view_name((50.0, 0.8, 0.0)) == "50 deg, 0.8 away"
+    assert _view_name((50.0, DISTANCE, 8.0)) == "50 deg, turned 8"
 
 
 def test_a_view_that_is_not_a_number_is_an_error():
     with pytest.raises(ValueError):
         slant_views("steep")
+    with pytest.raises(ValueError):
+        slant_views("50rr8")

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+import sys
 
 import cv2
 import numpy as np
@@ -25,6 +26,8 @@ from vision import photo, slant
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
 from vision.recognize import Reading, _agreeing, _faces, _read_from_a_seat, _seen_as_taken
+
+recognize_module = sys.modules["vision.recognize"]
 
 BOX = (0, 0, 1600, 1200)
 
@@ -60,11 +63,11 @@ def test_the_view_gives_faces_their_true_shape(turns, degrees, why):
     assert view.slanted == (degrees >= 40), why
 
 
-def _table_faces(degrees: float, distance: float) -> list[np.ndarray]:
+def _table_faces(degrees: float, distance: float, roll: float = 0.0) -> list[np.ndarray]:
     """Upright faces 60 x 80 in four rows of twelve on a table photographed 1600 x 1200 from
     straight above, as :func:`training.viewpoint.camera` sees them ``degrees`` off straight above
-    from ``distance`` photo lengths."""
-    m, _ = camera(1600, 1200, degrees, distance)
+    from ``distance`` photo lengths, turned ``roll`` degrees about its own axis."""
+    m, _ = camera(1600, 1200, degrees, distance, roll)
     faces = []
     for row in range(4):
         for col in range(12):
@@ -100,6 +103,48 @@ def test_seen_from_straight_above_again_the_faces_are_one_shape_and_size(degrees
     if distance < 1:
         uniform, _ = slant.straightening(slant.View(view.stretch, 0.0), box, faces)
         assert _spread(faces, uniform)[1] > math.log(1.15)
+
+
+def _skew(faces: list[np.ndarray], m: np.ndarray) -> float:
+    """The most any of ``faces``, moved by ``m``, is sheared: how far (degrees) the angle between
+    its top and left edges is from a right angle."""
+    q = cv2.perspectiveTransform(np.asarray(faces, np.float64).reshape(1, -1, 2), m).reshape(-1, 4, 2)
+    top, left = q[:, 1] - q[:, 0], q[:, 3] - q[:, 0]
+    cos = (top * left).sum(1) / np.linalg.norm(top, axis=1) / np.linalg.norm(left, axis=1)
+    return float(np.degrees(np.abs(np.arcsin(np.clip(cos, -1, 1)))).max())
+
+
+@pytest.mark.parametrize(("degrees", "roll"), [(55.0, 0.0), (55.0, 4.0), (50.0, -7.0), (45.0, 10.0), (0.0, 6.0)])
+def test_the_rows_turn_is_measured_across_the_photo(degrees, roll):
+    """Seen from a seat, four rows of twelve lie closer together than the faces along a row; the
+    rows' turn is measured from each face to its nearest neighbour across the photo."""
+    faces = np.asarray(_table_faces(degrees, 1.3, roll))
+    assert slant.row_turn(faces) == pytest.approx(roll, abs=0.5)
+
+
+@pytest.mark.parametrize("roll", [6.0, -9.0])
+def test_a_phone_turned_about_its_own_axis_is_turned_back(roll):
+    """A phone 50 degrees off straight above, turned a little about its own axis: the table's depth
+    runs up the photo at that angle. The view has that roll, and straightened the faces are square
+    again (within 2 degrees) and of one shape and size; stretched straight up the photo instead,
+    they come out sheared by over 4 degrees."""
+    faces = _table_faces(50.0, 1.3, roll)
+    box = slant.window(faces, (1200, 1600))
+    view = slant.view_of(faces, box)
+    assert view.roll == pytest.approx(roll, abs=1.0) and view.slanted
+    m, _ = slant.straightening(view, box, faces)
+    assert _skew(faces, m) < 2.0
+    shape, size = _spread(faces, m)
+    assert shape < math.log(1.08) and size < math.log(1.08)
+    unturned, _ = slant.straightening(slant.View(view.stretch, view.depth), box, faces)
+    assert _skew(faces, unturned) > 4.0
+
+
+def test_rows_turned_further_are_rows_turned_on_the_table():
+    """Rows turned beyond :data:`vision.slant.MAX_ROLL` are rather turned on the table (their faces
+    sheared in the photo, not turned): the view has no roll."""
+    faces = _table_faces(50.0, 1.3, slant.MAX_ROLL + 8)
+    assert slant.view_of(faces, slant.window(faces, (1200, 1600))).roll == 0.0
 
 
 def test_too_few_faces_say_nothing():
@@ -249,15 +294,17 @@ def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
 
 
 def test_a_photo_from_above_is_read_once(monkeypatch):
-    """Hands photographed from straight above, rows across and at a diagonal: no second reading."""
+    """Hands photographed from straight above, rows across and at a diagonal: no second reading
+    (the finder is never asked to look at a straightened part of the photo)."""
     calls = []
-    straightening = slant.straightening
+    find = recognize_module.find_candidates
 
-    def spy(view: slant.View, box: tuple, faces: list) -> tuple:
-        calls.append(view)
-        return straightening(view, box, faces)
+    def spy(img: np.ndarray, **kw) -> list:
+        if kw.get("to_detail") is not None:
+            calls.append(img.shape)
+        return find(img, **kw)
 
-    monkeypatch.setattr(slant, "straightening", spy)
+    monkeypatch.setattr(recognize_module, "find_candidates", spy)
     photos = [
         phone_scenes.make_phone_scene(seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
         for seed, kind in [(21, "clutter"), (22, "diagonal"), (23, "rack")]

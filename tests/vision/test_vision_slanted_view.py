@@ -195,3 +195,20 @@ def test_a_real_photo_seen_from_a_seat_is_read(degrees):
     hits = sum((labels & Counter(t.code for t in rec.tiles)).values())
     assert hits >= 35
     assert len(rec.tiles) <= 37
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
+def test_a_real_photo_from_a_phone_held_askew_is_read_in_its_rows(monkeypatch):
+    """dots2.jpg (four rows of 1p-9p) seen 50 degrees off straight above by a phone turned 8
+    degrees either way about its own axis: every tile is read, row by row in the photo's order. The
+    rows seen from a seat lie close together, and turned they ran into each other: without the
+    roll (:data:`vision.slant.MIN_ROLL` out of reach), neither photo came out in order."""
+    img = cv2.imread(str(REAL / "dots2.jpg"))
+    labels = load_labels()["dots2.jpg"]
+    photos = []
+    for roll in (-8.0, 8.0):
+        ok, buf = cv2.imencode(".jpg", seen_from(img, 50.0, roll=roll), [cv2.IMWRITE_JPEG_QUALITY, 90])
+        photos.append(buf.tobytes())
+    assert [recognize(p).codes for p in photos] == [labels, labels]
+    monkeypatch.setattr(slant, "MIN_ROLL", math.inf)
+    assert all(recognize(p).codes != labels for p in photos)
