@@ -140,17 +140,34 @@ def _rows(e: Extents, row_overlap: float) -> list[list[int]]:
     return rows
 
 
-def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35):
+def along_neighbours(quads) -> float:
+    """The direction the rows run (radians) for footprints seen from straight above with their
+    rows across the photo (:func:`vision.recognize._arrange` on a photo taken from a seat, seen so
+    again): the nearest neighbours' direction, where they agree (:data:`MIN_AGREEMENT`) and lie
+    within :data:`AXIS_TOLERANCE` of the top edges'; else :func:`row_angle`. Seen from above, a
+    face is taller than wide, so its nearest neighbour lies along its row; the finder's rectangle
+    round a face still a little sheared (a row turned on the table, taken for a turned phone) is
+    turned off the row, and a grid's rows then ran into each other."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    edge, _ = _edge_direction(q)
+    near, near_agreement = _neighbour_direction(q)
+    if near_agreement >= MIN_AGREEMENT and _turned(near, edge) <= AXIS_TOLERANCE:
+        return near
+    return row_angle(q)
+
+
+def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35, rows_run: float | None = None):
     """Reading order of tiles.
 
     Returns ``(order, rows, groups)``: ``order`` the tile indices in reading order, and per input
-    tile its row index and global group index (both numbered in reading order).
+    tile its row index and global group index (both numbered in reading order). ``rows_run``: the
+    direction the rows run (radians), when known; else :func:`row_angle`.
     """
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     n = len(q)
     if n == 0:
         return [], [], []
-    e = extents(q, row_angle(q))
+    e = extents(q, row_angle(q) if rows_run is None else rows_run)
     wid, hgt = e.x1 - e.x0, e.y1 - e.y0
     order: list[int] = []
     row_of = [0] * n

@@ -746,9 +746,11 @@ def _arrange(
     above with the phone turned 5 degrees, 8 of the 13 photos whose every tile was read came out
     in another order without."""
     footprints = [r.candidate.quad for r in readings]
+    rows_run = None
     if to_view is not None:
         footprints = [_slant.moved(q, to_view) for q in footprints]
-    order, row_of, group_of = _grouping.arrange(footprints)
+        rows_run = _grouping.along_neighbours(footprints)
+    order, row_of, group_of = _grouping.arrange(footprints, rows_run=rows_run)
     tiles = []
     for i in order:
         r = readings[i]

@@ -190,6 +190,38 @@ def test_grouping_rotated_photo():
     assert set(rows) == {0}
 
 
+def _turned_box(cx: float, cy: float, degrees: float, w: float = 30, h: float = 40) -> list:
+    t = np.deg2rad(degrees)
+    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
+    corners = np.array([[-w / 2, -h / 2], [w / 2, -h / 2], [w / 2, h / 2], [-w / 2, h / 2]])
+    return (corners @ rot.T + [cx, cy]).tolist()
+
+
+def test_rows_seen_from_above_run_along_the_nearest_neighbours():
+    """Four rows of twelve faces running at 7 degrees, seen from straight above again, each face's
+    rectangle turned 13 degrees (a face still a little sheared): along the rectangles' top edges
+    the rows run into each other; along the nearest neighbours each row is read whole, in order."""
+    t = np.deg2rad(7)
+    quads = [
+        _turned_box(100 + 32 * c * np.cos(t) - 44 * r * np.sin(t), 100 + 32 * c * np.sin(t) + 44 * r * np.cos(t), 13)
+        for r in range(4)
+        for c in range(12)
+    ]
+    assert np.degrees(grouping.along_neighbours(quads)) == pytest.approx(7.0, abs=0.5)
+    order, rows, _ = grouping.arrange(quads, rows_run=grouping.along_neighbours(quads))
+    assert order == list(range(48)) and [rows[i] for i in order] == [i // 12 for i in range(48)]
+    order, _, _ = grouping.arrange(quads)
+    assert order != list(range(48))
+
+
+def test_tiles_whose_neighbours_disagree_keep_the_rows_of_their_edges():
+    """A pile (tiles at every turn, no line through them): the neighbours say nothing, and the
+    rows are measured as for any photo (:func:`vision.grouping.row_angle`)."""
+    rng = np.random.default_rng(5)
+    quads = [_turned_box(*rng.uniform(0, 400, 2), rng.uniform(0, 180)) for _ in range(12)]
+    assert grouping.along_neighbours(quads) == grouping.row_angle(quads)
+
+
 # ----------------------------------------------------------------------------------------------
 # bad input
 

@@ -255,8 +255,8 @@ def test_specks_of_texture_get_no_closer_look(monkeypatch):
 @pytest.mark.parametrize(
     ("long_side", "tile_px", "look"),
     [
-        (600, 48, 400),  # tiles 48 px wide: a look at two thirds the size shows them 32 px wide
-        (600, 32, 600),  # already the target width: the part as it is
+        (600, 48, 450),  # tiles 48 px wide: a look at three quarters the size shows them 36 px wide
+        (600, 36, 600),  # already the width it wants: the part as it is
         (600, 20, 600),  # never enlarged beyond its own size
         (900, 300, None),  # never below the smallest look (the model's min_long)
     ],
@@ -267,14 +267,14 @@ def test_a_known_tile_width_sets_the_first_look(long_side, tile_px, look):
 
 def test_a_part_made_for_the_finder_is_seen_once(monkeypatch):
     """A photo's part seen from straight above, its tiles known to be 48 px wide (as
-    :func:`vision.slant.straightening` makes it): one look, at the size that shows them 32 px wide,
+    :func:`vision.slant.straightening` makes it): one look, at the size that shows them 36 px wide,
     finds every tile; the look at 640 would first enlarge the part, then check it at half that
     size."""
     img = np.zeros((300, 600, 3), np.uint8)
     truth = _grid_tiles(10, 2, 48, 64)
     looks = _stand_in(monkeypatch, truth)
     found, _ = learned.find_tiles(img, tile_px=48)
-    assert looks == [400] and len(match_quads([t["quad"] for t in truth], [f.quad for f in found])) == 20
+    assert looks == [450] and len(match_quads([t["quad"] for t in truth], [f.quad for f in found])) == 20
     looks.clear()
     learned.find_tiles(img)
     assert looks == [640, 320]
