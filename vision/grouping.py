@@ -4,7 +4,9 @@ Input: each tile's *footprint* quadrilateral (the tile as it lies, corners clock
 top-left as seen in the photo, image-up being up). The rows' direction (:func:`row_angle`) is the
 mean direction of the footprints' top edges, unless the photo is turned so far that the top edges
 stop saying it (a row at 45 degrees, or past it, or upright boxes around turned tiles); then the
-direction from each tile to its nearest neighbour tells. Tile footprints are rotated into that frame, then
+direction from each tile to its nearest neighbour tells. Tiles of a photo taken from a seat, seen
+from straight above again, are arranged along their nearest neighbours where those agree
+(:func:`along_neighbours`). Tile footprints are rotated into that frame, then
 
 * rows: tiles whose extents across the row overlap clearly belong to one row (greedy over the
   sorted centres), rows are read top to bottom;
