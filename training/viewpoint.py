@@ -56,9 +56,9 @@ def camera(
 
 def seen_from(img: np.ndarray, degrees: float, distance: float = DISTANCE, roll: float = 0.0) -> np.ndarray:
     """``img`` (a photo of the table from straight above) as :func:`camera` sees it: the far (top)
-    side smaller and every tile squatter (and the whole turned by ``roll`` degrees). What the camera sees beyond the photo is the photo's
-    median edge colour (more table: repeating the edge pixels would stretch a tile cut by the
-    photo's edge into a blank tile)."""
+    side smaller and every tile squatter, and the whole turned by ``roll`` degrees. What the camera
+    sees beyond the photo is the photo's median edge colour (more table: repeating the edge pixels
+    would stretch a tile cut by the photo's edge into a blank tile)."""
     m, size = camera(img.shape[1], img.shape[0], degrees, distance, roll)
     edge = np.concatenate([img[0], img[-1], img[:, 0], img[:, -1]]).reshape(-1, img.shape[2] if img.ndim == 3 else 1)
     fill = tuple(float(v) for v in np.median(edge, axis=0))

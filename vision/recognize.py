@@ -740,11 +740,11 @@ def _arrange(
     each judged hand or not (:func:`vision.hand.judge`); a surplus copy of a face
     (:func:`_surplus_copies`) is not sure.
 
-    Seen from a seat, a face's rows lie close together, squat, and a phone turned a little about
-    its own axis turns them: a grid's rows then run into each other. Seen from straight above
-    again, they lie apart and level: on the labelled real photos seen 55 degrees off straight
-    above with the phone turned 5 degrees, 8 of the 13 photos whose every tile was read came out
-    in another order without."""
+    Seen from a seat, a grid's rows of squat faces lie close together, and a phone turned a little
+    about its own axis turns them: they then ran into each other (on the labelled real photos seen
+    55 degrees off straight above with the phone turned 5 degrees, 8 of the 13 photos whose every
+    tile was read came out in another order). Seen from straight above again, they lie apart, and
+    are arranged along their nearest neighbours (:func:`vision.grouping.along_neighbours`)."""
     footprints = [r.candidate.quad for r in readings]
     rows_run = None
     if to_view is not None:
@@ -810,9 +810,9 @@ def _read_from_a_seat(
     straight above (:func:`vision.slant.straightening`), when its faces (:func:`_faces`) say it was
     taken at a slant, from a seat at the table (:func:`vision.slant.view_of`; at a modest slant,
     only when not every tile was read surely: :attr:`vision.slant.View.steep`): the
-    :class:`SeatReading`, its readings kept when they read more tiles surely than ``readings`` did;
-    ``None`` when the photo was not taken at a slant. The tiles' crops are cut from the photo as it is (from
-    its detail image, where it has one), each face's quadrilateral rectified. When the first
+    :class:`SeatReading`, its readings kept when they read more tiles surely than ``readings``
+    did; ``None`` when the photo was not taken at a slant. The tiles' crops are cut from the photo
+    as it is (from its detail image, where it has one), each face's quadrilateral rectified. When the first
     reading read too few faces to measure the slant on, the first candidates ``cands`` that lie in
     rows (:data:`ROW_OF_FACES`) are taken for upright faces: a row of faces so squat that every one
     read as no tile.
