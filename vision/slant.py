@@ -158,15 +158,20 @@ def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
     one nearest straight above.
 
     A phone held in the hand is turned a little about its own axis (rolled): the whole photo is
-    turned, the table's depth runs up it at that angle, and the rows with it. So where the rows
-    are turned (:func:`row_turn`) by :data:`MIN_ROLL` to :data:`MAX_ROLL` degrees, the view is
-    measured at that roll. A row turned further is rather turned on the table (then its faces are
-    sheared in the photo, not turned, and the view has no roll)."""
+    turned, the table's depth runs up it at that angle, and the rows with it. So where the photo
+    was taken at a slant (:attr:`View.slanted`; from above a roll changes nothing, and measured
+    anyway it let a rack turned on the table pass for a depth) and the rows are turned
+    (:func:`row_turn`) by :data:`MIN_ROLL` to :data:`MAX_ROLL` degrees, the view is measured again
+    at that roll. A row turned further is rather turned on the table (then its faces are sheared in
+    the photo, not turned, and the view has no roll)."""
     if len(faces) < MIN_FACES:
         return View()
     q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
+    view = _fitted(q, box, 0.0)
     roll = row_turn(q)
-    return _fitted(q, box, roll if MIN_ROLL <= abs(roll) <= MAX_ROLL else 0.0)
+    if not view.slanted or not MIN_ROLL <= abs(roll) <= MAX_ROLL:
+        return view
+    return _fitted(q, box, roll)
 
 
 def row_turn(faces: np.ndarray) -> float:

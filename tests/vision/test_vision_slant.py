@@ -140,6 +140,14 @@ def test_a_phone_turned_about_its_own_axis_is_turned_back(roll):
     assert _skew(faces, unturned) > 4.0
 
 
+def test_rows_turned_in_a_photo_from_above_have_no_roll():
+    """From straight above a roll changes nothing; measured anyway, it let a rack turned 8 degrees
+    on the table pass for a depth, and the photo was read twice."""
+    faces = _table_faces(0.0, 1.3, 8.0)
+    view = slant.view_of(faces, slant.window(faces, (1200, 1600)))
+    assert view == slant.View() and not view.slanted
+
+
 def test_rows_turned_further_are_rows_turned_on_the_table():
     """Rows turned beyond :data:`vision.slant.MAX_ROLL` are rather turned on the table (their faces
     sheared in the photo, not turned): the view has no roll."""
