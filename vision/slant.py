@@ -50,12 +50,28 @@ MIN_DEPTH = 0.2
 SURE_READ_AGAIN_FROM = 1.5
 #: the view is measured on at least this many faces ...
 MIN_FACES = 3
-#: ... and the depth on at least this many (fewer let it trade off against the stretch: 0)
-MIN_FACES_FOR_DEPTH = 8
+#: ... and the depth on at least this many (fewer let it trade off against the stretch, 0; and
+#: see :data:`DEPTH_GAIN`). A close-up from a seat, the phone over the near tiles, shows few faces
+#: read surely, the far ones a third the size of the near ones. Measured on the labelled real photos
+#: (24) seen 50 degrees off straight above from 0.8 photo lengths, 5 (against 8) read 97.1 % of the
+#: tiles, not 95.6 %, and made 16 photos exact, not 13; from 0.6 lengths 8 (7); 55 degrees, the phone
+#: turned 5 degrees, 19 (18); the b12 rows at a diagonal seen 45 and 55 degrees off read 98.5 % both
+#: (97.8 and 97.1 %), the b7 piles 94.1 % (92.4 %). The price: 50 degrees with the phone turned 15
+#: degrees (the most :data:`MAX_ROLL` allows), 11 exact, not 13 (a row of five faces turned a little
+#: past it took the deepest depth). Unchanged, or within a tile: the labelled real photos from
+#: above, at 30, 45 and 55 degrees and turned 8 degrees; the (c2) composites from above, at 45 and
+#: 55 degrees; b, b4-b6, b8, b11. 4 cost b12 at 55 degrees.
+MIN_FACES_FOR_DEPTH = 5
 #: ... read at least this surely (calibrated confidence), face-down tiles left out (a back has no up)
 FACE_CONFIDENCE = 0.8
 #: how much a face's width off the median weighs against its shape off a face's (both as log ratios)
 SIZE_WEIGHT = 1.0
+#: a depth is taken only where it fits the faces better than no depth by at least this much (the
+#: cost of :func:`view_of`): faces in one row all lie at one distance, and there a depth only makes
+#: up for the steps between :data:`STRETCHES` (five faces across the photo, 40 degrees off straight
+#: above, took a depth of 0.2 for 0.001 less; 0.01 cost the b11 photos at 50 degrees 1 % of their
+#: tiles)
+DEPTH_GAIN = 0.005
 #: views whose fit is within this of the best fit as well (the one nearer straight above is taken)
 TIE = 0.002
 #: a view has a roll (the phone turned about its own axis, as a hand-held phone is) when the rows
@@ -154,7 +170,8 @@ def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
     tile lying across the row) comes out wider as the photo is stretched, an upright one narrower,
     and a tile at a diagonal changes little: each tells the view as far as its turn allows, and the
     medians settle it. No view (``View()``) for fewer than :data:`MIN_FACES` faces, no depth for
-    fewer than :data:`MIN_FACES_FOR_DEPTH`; of views that fit as well (within :data:`TIE`), the
+    fewer than :data:`MIN_FACES_FOR_DEPTH`, nor one that fits them barely better than none
+    (:data:`DEPTH_GAIN`); of views that fit as well (within :data:`TIE`), the
     one nearest straight above.
 
     A phone held in the hand is turned a little about its own axis (rolled): the whole photo is
@@ -212,6 +229,8 @@ def _fitted(q: np.ndarray, box: tuple[int, int, int, int], roll: float) -> View:
     size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
     cost = shape + SIZE_WEIGHT * size
     cost[(w <= 0.2).any(axis=(1, 2))] = np.inf  # a depth that would put a face beyond the horizon
+    if cost[1:].min(initial=np.inf) > cost[0].min() - DEPTH_GAIN:  # (a depth must earn its place)
+        cost = cost[:1]
     # (the first in order of depth, then stretch, within TIE of the least)
     i, j = np.unravel_index(int(np.argmax(cost.ravel() <= cost.min() + TIE)), cost.shape)
     return View(STRETCHES[j], depths[i], roll)

@@ -105,6 +105,21 @@ def test_seen_from_straight_above_again_the_faces_are_one_shape_and_size(degrees
         assert _spread(faces, uniform)[1] > math.log(1.15)
 
 
+@pytest.mark.parametrize(("picked", "depth"), [((0, 6, 11, 42, 47), True), ((0, 11, 42, 47), False)])
+def test_a_close_up_of_a_few_faces_has_a_depth(picked, depth):
+    """A close-up from a seat (50 degrees off straight above, 0.8 photo lengths away) of which a
+    first reading read only a few faces surely, on the far and the near row: five say how much
+    smaller the far side comes out (:data:`vision.slant.MIN_FACES_FOR_DEPTH`), and straightened
+    they are one size within 8 %; four let the depth trade off against the stretch, and say none."""
+    faces = [_table_faces(50.0, 0.8)[i] for i in picked]
+    box = slant.window(faces, (1200, 1600))
+    view = slant.view_of(faces, box)
+    assert view.slanted and (view.depth > 0) == depth
+    if depth:
+        m, _ = slant.straightening(view, box, faces)
+        assert _spread(faces, m)[1] < math.log(1.08)
+
+
 def _skew(faces: list[np.ndarray], m: np.ndarray) -> float:
     """The most any of ``faces``, moved by ``m``, is sheared: how far (degrees) the angle between
     its top and left edges is from a right angle."""
