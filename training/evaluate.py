@@ -139,6 +139,41 @@ def sequence_scores(gt: list[str], pred: list[str]) -> dict:
     }
 
 
+def sure_wrong_bounds(gt: list[str], tiles: list) -> tuple[int, int]:
+    """How many of the recognised ``tiles`` (each with ``code`` and ``sure``, in reading order) shown
+    as sure are wrong, against a labelled photo's labels ``gt`` (codes in reading order; the labels
+    give no places), at the least and at the most. At the least: beyond a code's count in the
+    labels its readings are wrong, the unsure ones first (two readings swapped between codes go
+    uncounted). At the most: the sure readings that an alignment of the two sequences with the
+    fewest edits (:func:`edit_distance`) leaves unpaired or pairs with another code (a row read in
+    the wrong order counts its right readings too)."""
+    extra = Counter(t.code for t in tiles) - Counter(gt)
+    least = sum(max(0, k - sum(1 for t in tiles if t.code == c and not t.sure)) for c, k in extra.items())
+    paired = _aligned(gt, [t.code for t in tiles])
+    most = sum(1 for j, t in enumerate(tiles) if t.sure and (j not in paired or gt[paired[j]] != t.code))
+    return least, max(least, most)
+
+
+def _aligned(a: list, b: list) -> dict[int, int]:
+    """An alignment of ``a`` and ``b`` with the fewest edits: index in ``b`` -> index in ``a`` of
+    the pairs it keeps (equal or substituted)."""
+    d = [[i + j if not i or not j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
+    for i in range(1, len(a) + 1):
+        for j in range(1, len(b) + 1):
+            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    pairs: dict[int, int] = {}
+    i, j = len(a), len(b)
+    while i and j:
+        if d[i][j] == d[i - 1][j - 1] + (a[i - 1] != b[j - 1]):
+            i, j = i - 1, j - 1
+            pairs[j] = i
+        elif d[i][j] == d[i - 1][j] + 1:
+            i -= 1
+        else:
+            j -= 1
+    return pairs
+
+
 def _pct(x: float) -> str:
     return f"{100 * x:5.1f}%"
 
@@ -460,9 +495,12 @@ def _summ(rows: list[dict]) -> dict:
             f"{sum(r['backs_read'] for r in rows)}/{sum(r['backs_gt'] for r in rows)} read, "
             f"{sum(r['backs_pred'] - r['backs_read'] for r in rows)} false"
         )
-    if "sure" in rows[0]:
+    if "sure_right" in rows[0]:
         out["sure"] = sum(r["sure"] for r in rows)
         out["sure_right"] = sum(r["sure_right"] for r in rows)
+    if "sure_wrong" in rows[0]:
+        out["sure"] = sum(r["sure"] for r in rows)
+        out["sure_right_range"] = [out["sure"] - sum(r["sure_wrong"][k] for r in rows) for k in (1, 0)]
     if "on_partial" in rows[0]:
         out["on_partial"] = sum(r["on_partial"] for r in rows)
     if "rot_gt" in rows[0]:
@@ -538,6 +576,8 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
                     "in_training": photo in trained,
                     "pred": pred,
                     "labels": gt,
+                    "sure": sum(t.sure for t in rec.tiles),
+                    "sure_wrong": sure_wrong_bounds(gt, rec.tiles),
                     **sequence_scores(gt, pred),
                 }
             )
@@ -870,6 +910,18 @@ def _real_photo_rows(rres: dict) -> list[tuple]:
     return rows
 
 
+def _sure_range(s: dict) -> str:
+    """The labelled photos' sure column: the share of the sure tiles that are right, at the least
+    and at the most (:func:`sure_wrong_bounds`), one figure when the two agree; ``-`` for a system
+    without sureness."""
+    if "sure_right_range" not in s:
+        return "-"
+    if not s["sure"]:
+        return "- of 0"
+    lo, hi = (_pct(k / s["sure"]).strip() for k in s["sure_right_range"])
+    return f"{lo if lo == hi else f'{lo[:-1]}-{hi}'} of {s['sure']}"
+
+
 def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
     """Per system: all labelled real photos, and the held-out ones."""
     rows: list[tuple] = [
@@ -882,6 +934,7 @@ def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
             "multiset precision",
             "order acc",
             "exact",
+            "sure right",
             "ms med/p95",
         )
     ]
@@ -900,6 +953,7 @@ def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
                     _pct(s["multiset_precision"]),
                     _pct(s["order_acc"]),
                     _pct(s["exact_sequence"]),
+                    _sure_range(s),
                     f"{s['median_ms']:.0f}/{s['p95_ms']:.0f}",
                 )
             )

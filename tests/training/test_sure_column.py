@@ -1,9 +1,14 @@
 """The benchmark's scene tables say how many of the tiles shown as sure are right (the sure
-promise: >= 99.5 %), pooled over the photos, and ``-`` for a system that has no sureness."""
+promise: >= 99.5 %), pooled over the photos, and ``-`` for a system that has no sureness; the
+labelled real photos' tables, at the least and at the most."""
 
 from __future__ import annotations
 
-from training.evaluate import SCENE_HEADER, _fmt_summary, _summ
+from types import SimpleNamespace
+
+import pytest
+
+from training.evaluate import SCENE_HEADER, _fmt_summary, _summ, _sure_range, sure_wrong_bounds
 
 
 def _row(sure: int, right: int) -> dict:
@@ -35,3 +40,55 @@ def test_a_system_without_sureness_shows_a_dash():
     cells = dict(zip(SCENE_HEADER, _fmt_summary("detector", _summ([row]))))
     assert cells["sure right"] == "-" and cells["found"] == "100.0%"
     assert dict(zip(SCENE_HEADER, _fmt_summary("ours", _summ([_row(0, 0)]))))["sure right"] == "- of 0"
+
+
+def _tile(code: str, sure: bool = True) -> SimpleNamespace:
+    return SimpleNamespace(code=code, sure=sure)
+
+
+@pytest.mark.parametrize(
+    ("labels", "read", "bounds", "why"),
+    [
+        ("1m 2m 3m", "1m 2m 3m", (0, 0), "read right, in order"),
+        ("1m 2m 3m", "1m 5m 3m", (1, 1), "a sure reading of a tile the photo has not"),
+        ("1m 2m 3m", "1m 5m? 3m", (0, 0), "... shown unsure"),
+        ("1m 2m 3m", "1m 2m 3m 7p", (1, 1), "a sure tile where there is none"),
+        ("1m 2m 3m 4m", "3m 4m 1m 2m", (0, 4), "rows read in the wrong order: every reading right, or none"),
+        ("1m 2m 2m", "1m 1m 2m", (1, 1), "one of two 1m is wrong, and it is the sure one"),
+    ],
+)
+def test_a_labelled_photo_bounds_its_wrong_sure_tiles(labels, read, bounds, why):
+    """A labelled real photo gives its tiles' codes in reading order but not their places, so how
+    many sure readings are wrong is bounded from both sides (by counts, by an alignment)."""
+    tiles = [_tile(c.rstrip("?"), not c.endswith("?")) for c in read.split()]
+    assert sure_wrong_bounds(labels.split(), tiles) == bounds, why
+
+
+def test_the_labelled_photos_sure_column_gives_the_range():
+    rows = [
+        {
+            "n_gt": 10,
+            "n_pred": 10,
+            "multiset_hits": 10,
+            "order_acc": 1.0,
+            "exact": True,
+            "ms": 30.0,
+            "sure": 200,
+            "sure_wrong": (1, 3),
+        },
+        {
+            "n_gt": 10,
+            "n_pred": 10,
+            "multiset_hits": 10,
+            "order_acc": 1.0,
+            "exact": True,
+            "ms": 30.0,
+            "sure": 200,
+            "sure_wrong": (0, 0),
+        },
+    ]
+    s = _summ(rows)
+    assert s["sure_right_range"] == [397, 399]
+    assert _sure_range(s) == "99.2-99.8% of 400"
+    assert _sure_range(_summ(rows[1:])) == "100.0% of 200"
+    assert _sure_range(_summ([{k: v for k, v in rows[0].items() if k not in ("sure", "sure_wrong")}])) == "-"
