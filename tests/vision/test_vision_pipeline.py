@@ -371,6 +371,47 @@ def test_detail_image_is_the_working_image_larger(size, fmt, work_long, detail_l
     assert np.abs(shrunk.astype(int) - ph.image.astype(int)).mean() < 3
 
 
+def _bright(img: np.ndarray) -> float:
+    return float(np.percentile(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY), photo.BRIGHT_PERCENTILE))
+
+
+@pytest.mark.parametrize(("level", "brightened_to"), [(1.0, None), (0.5, 230), (0.25, 230), (0.04, 36)])
+def test_an_underexposed_photo_is_brightened(level, brightened_to):
+    """A photo taken in a dim room is brightened until its brightest parts (the tile faces) are
+    bright, the detail image alike; a photo exposed well enough is left as it is, and a photo of
+    the dark is brightened at most :data:`vision.photo.MAX_GAIN` times."""
+    img = np.full((2250, 3000, 3), 90, np.uint8)  # a table with a row of twelve ivory faces
+    for i in range(12):
+        img[900:1160, 300 + 200 * i : 480 + 200 * i] = (200, 228, 236)
+    dim = (img * level).astype(np.uint8)
+    ph = photo.load(_jpeg(dim, 92))
+    if brightened_to is None:
+        assert photo.exposed(ph.image) is None and _bright(ph.image) == pytest.approx(_bright(dim[::2, ::2]), abs=3)
+        return
+    assert _bright(ph.image) == pytest.approx(brightened_to, abs=6)
+    assert ph.detail is not None and _bright(ph.detail) == pytest.approx(_bright(ph.image), abs=3)
+
+
+LABELLED = Path(__file__).resolve().parents[2].parent / "shared" / "vision-data" / "camerash-mahjong-dataset"
+
+
+@pytest.mark.skipif(not LABELLED.exists(), reason="../shared/vision-data (Camerash photos) not available")
+@pytest.mark.parametrize("name", ["2-1.jpg", "1-6.jpg"])
+def test_a_hand_photographed_in_a_dim_room_is_read(name, monkeypatch):
+    """Real hands (a row of nine, and sixteen tiles in rows) with their levels at a quarter, as a
+    phone left to its exposure in a dim room might take them: read whole, as the photos are; left
+    dark, the networks, which learned bright faces, read under half of their tiles."""
+    from collections import Counter
+
+    from training.evaluate import load_labels
+
+    labels = Counter(load_labels()[name])
+    dark = _jpeg((cv2.imread(str(LABELLED / "raw-images" / name)) * 0.25).astype(np.uint8))
+    assert Counter(recognize(dark).codes) == labels
+    monkeypatch.setattr(photo, "DIM_BELOW", 0)
+    assert sum((Counter(recognize(dark).codes) & labels).values()) < labels.total() / 2
+
+
 def test_crops_are_cut_from_the_detail_image():
     # a 2400x1800 photo: tiles are found in the 1200-px working image and cut from the 2400-px one,
     # so each crop has twice the pixels and shows the same tile
