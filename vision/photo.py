@@ -254,7 +254,8 @@ def exposed(img: np.ndarray) -> np.ndarray | None:
     which is left as it is."""
     import cv2
 
-    grey = cv2.cvtColor(_shrunk(img, 400), cv2.COLOR_BGR2GRAY)
+    step = max(1, max(img.shape[:2]) // 400)  # (every step-th pixel tells the levels as well)
+    grey = cv2.cvtColor(np.ascontiguousarray(img[::step, ::step]), cv2.COLOR_BGR2GRAY)
     counts = np.cumsum(cv2.calcHist([grey], [0], None, [256], [0, 256]).ravel())
     bright = int(np.searchsorted(counts, BRIGHT_PERCENTILE / 100 * counts[-1]))
     if bright >= DIM_BELOW:
