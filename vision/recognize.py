@@ -841,6 +841,8 @@ def _read_from_a_seat(
     back = np.linalg.inv(m)
     tile_px = _slant.width_seen(faces, m)
     cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back, tile_px=tile_px)
+    if len(cands) > SEAT_FINDS_MAX[0] * len(readings) + SEAT_FINDS_MAX[1]:  # a texture, enlarged
+        return SeatReading(m)
     seen, reason, rejected = _read(cands, classifier)
     if reason is not None:
         return SeatReading(m)
@@ -868,6 +870,11 @@ class SeatReading:
     rejected: int = 0
 
 
+#: the part of a photo read again straightened shows the tiles a first reading read, and some it
+#: missed, in that part: more finds than this (``a * readings + b``) are a texture the straightening
+#: enlarged with the tiles (the dots of a polka-dot tablecloth round a hand far from the camera: 204
+#: finds about 10 tiles, 129 of them read as tiles), and the first reading stands
+SEAT_FINDS_MAX = (3, 12)
 #: when the first reading read too few faces to measure a slant on, the candidates in a face region of
 #: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
 ROW_OF_FACES = 3

@@ -252,6 +252,55 @@ def test_specks_of_texture_get_no_closer_look(monkeypatch):
     assert found == [] and looks == [640]
 
 
+@pytest.mark.parametrize(("cols", "rows", "found"), [(12, 12, 144), (18, 14, 0)])
+def test_more_finds_than_a_set_has_tiles_are_a_texture(monkeypatch, cols, rows, found):
+    """A look that finds more cores than a set has tiles (and half as many again: 216) sees a
+    texture, not tiles; a full set of 144 is found."""
+    img = np.zeros((900, 1200, 3), np.uint8)
+    looks = _stand_in(monkeypatch, _grid_tiles(cols, rows, 1200 / 18, 900 / 14))
+    tiles, _ = learned.find_tiles(img)
+    assert len(tiles) == found and looks[0] == 640
+
+
+def test_a_closer_look_that_sees_a_texture_leaves_the_look_before(monkeypatch):
+    """Small tiles at the first look ask for a closer one; where that shows a texture (a cloth's
+    dots, seen sharper: more cores than a set has tiles), the first look's tiles stand."""
+    img = np.zeros((1500, 2000, 3), np.uint8)
+    hand = _grid_tiles(10, 1, 60, 78)
+    dots = _grid_tiles(125, 94, 16, 16)  # (a dot every 16 px)
+    looks = _stand_in(monkeypatch, hand)
+    closer = learned.predict_maps
+
+    def predict(img, long_side=learned.INPUT_LONG, window=None):
+        if long_side == learned.INPUT_LONG:
+            return closer(img, long_side, window)
+        _stand_in(monkeypatch, dots)
+        return learned.predict_maps(img, long_side, window)
+
+    monkeypatch.setattr(learned, "predict_maps", predict)
+    found, _ = learned.find_tiles(img)
+    assert looks == [640] and len(match_quads([t["quad"] for t in hand], [f.quad for f in found])) == 10
+
+
+@needs_model
+@pytest.mark.parametrize(("seed", "fill"), [(25, 0.15), (27, 0.15), (30, 0.2)])
+def test_tiles_too_small_for_the_working_image_are_looked_at_in_the_detail_image(seed, fill):
+    """A hand far from a 12-megapixel camera: its tiles 11-15 px wide in the working image, 22-30
+    px in the detail image. A closer look at the working image only enlarges its pixels and finds a
+    third to two thirds of them; looking at the detail image finds every one."""
+    sc = scenes.make_scene(seed, size=(4000, 3000), fill=fill)
+    ph = photo.load(sc.jpeg(90))
+    assert ph.detail is not None
+    gt = [t["quad"] for t in sc.tiles]
+
+    def found(detail):
+        cands = find_candidates(ph.image, finder="learned", crops=False, detail=detail)
+        return len(match_quads(gt, [c.quad * [ph.scale_x, ph.scale_y] for c in cands]))
+
+    assert found(ph.detail) == len(gt)
+    assert found(None) <= 0.7 * len(gt)
+
+
 @pytest.mark.parametrize(
     ("long_side", "tile_px", "look"),
     [

@@ -299,6 +299,25 @@ def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypa
     assert measured == [4, 3]
 
 
+@pytest.mark.parametrize(("finds", "read_again"), [(15, True), (45, False)])
+def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch, finds, read_again):
+    """Ten faces read at a slant; the part read again straightened finds as many tiles (and some
+    missed), or far more (the dots of a patterned cloth, enlarged with the tiles): then nothing is
+    read there, and the first reading stands."""
+    ph = photo.Photo(np.full((900, 1200, 3), 128, np.uint8), 1200, 900, 1.0, 1.0, "jpeg")
+    first = [
+        dataclasses.replace(_reading("1m", 0.99, _face(0.0, 0.6, (300.0 + 55 * i, 450.0))), sure=True)
+        for i in range(10)
+    ]
+    found = [Candidate(_face(0.0, 1.0, (50.0 + 40 * i, 100.0)).astype(np.float32)) for i in range(finds)]
+    read = []
+    monkeypatch.setattr(recognize_module, "find_candidates", lambda img, **kw: found)
+    monkeypatch.setattr(recognize_module, "_read", lambda cands, clf: read.append(len(cands)) or ([], None, 0))
+    seat = _read_from_a_seat(ph, first, None, None)
+    assert seat is not None and seat.readings is None
+    assert read == ([finds] if read_again else [])
+
+
 # ----------------------------------------------------------------------------------------------
 # the shipped models
 

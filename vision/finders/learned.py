@@ -64,6 +64,9 @@ KNOWN_TILE_PX = 36
 MIN_TILE_PX = 8  # finds narrower than this at a look (over 80 tiles across the photo) are not tiles
 MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
+#: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
+#: the dots of a polka-dot tablecloth, seen sharp in the detail image, came out as a thousand
+MAX_CORES = 216
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
@@ -510,7 +513,7 @@ def first_look(long_side: int, tile_px: float) -> int:
 
 
 def find_tiles(
-    img: np.ndarray, tile_px: float | None = None
+    img: np.ndarray, tile_px: float | None = None, detail: np.ndarray | None = None
 ) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
     """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
     they came from ``(face, core, scale)``.
@@ -538,11 +541,27 @@ def find_tiles(
     makes the first look the one that sees them :data:`KNOWN_TILE_PX` wide (:func:`first_look`):
     the look at :data:`INPUT_LONG` would enlarge such a part only to shrink it again at the next.
 
+    ``detail``, the same framing as ``img`` with more pixels (:attr:`vision.photo.Photo.detail`): a
+    closer look than ``img`` has pixels for looks at it instead, so tiles too small for the
+    working image (a hand far from a 12-megapixel camera) are seen as sharply as the photo has them.
+    A look that finds more cores than a set has tiles (:data:`MAX_CORES`) sees a texture (a cloth's
+    pattern, sharper in the detail image): at the first look there are no tiles, and a closer look
+    leaves the look before standing.
+
     The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
+    finest = max(h, w) if detail is None else max(max(detail.shape[:2]), max(h, w))
     long_ = INPUT_LONG if tile_px is None else first_look(max(h, w), tile_px)
-    maps = predict_maps(img, long_)
+
+    def look(long_side: int, part: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray, float]:
+        src, r = _source(img, detail, long_side)
+        face, core, scale = predict_maps(src, long_side, _scaled(part, r, src.shape))
+        return face, core, scale / r
+
+    maps = look(long_, None)
     regions = _core_regions(maps[1])
+    if len(regions) > MAX_CORES:  # a texture
+        return [], maps
     cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
@@ -561,7 +580,7 @@ def find_tiles(
             # tiles far larger than the network learned come out in tile-sized pieces: at half
             # the size those pieces would measure half as wide, whole tiles measure wider
             checked = True
-            half = predict_maps(img, long_ // 2)
+            half = look(long_ // 2, None)
             half_regions = _core_regions(half[1])
             half_cores = _cores(*half, regions=half_regions)
             half_inst = _supported(half[0], half[2], half_cores, 0.0)
@@ -570,26 +589,52 @@ def find_tiles(
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
-        new = int(min(max(h, w), max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
+        new = int(min(finest, max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
         if abs(new - long_) <= 0.15 * long_:
             break
         # a closer look at small tiles runs only where they are
-        window = content_window(maps[0], maps[2], img.shape, tile_width(inst), new) if new > long_ else None
-        long_ = new
-        maps = predict_maps(img, long_, window)
-        regions = _core_regions(maps[1])
+        part = content_window(maps[0], maps[2], img.shape, tile_width(inst), new) if new > long_ else None
+        closer = look(new, part)
+        closer_regions = _core_regions(closer[1])
+        if len(closer_regions) > MAX_CORES:  # a texture, seen larger and sharper: the look before stands
+            break
+        long_, window, maps, regions = new, part, closer, closer_regions
         cores = _cores(*maps, regions=regions)
     # the last look's cores again, each turned the way its tile's edges run (the looks before
     # only measure the tiles' width, which the turn hardly changes)
-    cores = _cores(*maps, edges=edge_orientation(img, long_, window), regions=regions)
+    src, r = _source(img, detail, long_)
+    cores = _cores(*maps, edges=edge_orientation(src, long_, _scaled(window, r, src.shape)), regions=regions)
     return _supported(maps[0], maps[2], cores, None), maps
 
 
-def candidates(img: np.ndarray, debug: dict | None = None, tile_px: float | None = None) -> list[Candidate]:
+def _source(img: np.ndarray, detail: np.ndarray | None, long_side: int) -> tuple[np.ndarray, float]:
+    """The image a look at ``long_side`` pixels sees (:func:`find_tiles`): ``detail`` where ``img``
+    has fewer pixels than the look and ``detail`` more, else ``img``; and its size over
+    ``img``'s."""
+    if detail is None or long_side <= max(img.shape[:2]) or max(detail.shape[:2]) <= max(img.shape[:2]):
+        return img, 1.0
+    return detail, max(detail.shape[:2]) / max(img.shape[:2])
+
+
+def _scaled(
+    part: tuple[int, int, int, int] | None, r: float, shape: tuple[int, ...]
+) -> tuple[int, int, int, int] | None:
+    """``part`` (``x0, y0, x1, y1``) of an image, in the pixels of one ``r`` times as large, of
+    ``shape``."""
+    if part is None or r == 1.0:
+        return part
+    x0, y0, x1, y1 = part
+    return int(x0 * r), int(y0 * r), min(shape[1], int(round(x1 * r))), min(shape[0], int(round(y1 * r)))
+
+
+def candidates(
+    img: np.ndarray, debug: dict | None = None, tile_px: float | None = None, detail: np.ndarray | None = None
+) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
     included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
-    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px``: as for :func:`find_tiles`."""
-    found, (face, core, _) = find_tiles(img, tile_px)
+    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px`` and ``detail``: as for
+    :func:`find_tiles`."""
+    found, (face, core, _) = find_tiles(img, tile_px, detail)
     if debug is not None:
         h, w = img.shape[:2]
         debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255

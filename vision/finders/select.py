@@ -46,7 +46,10 @@ def find_candidates(
     ``tile_px``, the tiles' width in ``img`` when known beforehand, sets the learned finder's first
     look (:func:`~vision.finders.learned.find_tiles`)."""
     name = finder_name(finder)
-    cands = learned.candidates(img, debug, tile_px) if name == "learned" else classical.candidates(img, debug)
+    same_framing = detail if to_detail is None else None  # (a view's detail is the photo itself)
+    cands = (
+        learned.candidates(img, debug, tile_px, same_framing) if name == "learned" else classical.candidates(img, debug)
+    )
     if crops:
         src = img if detail is None else detail
         scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
