@@ -67,6 +67,11 @@ MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
 #: the dots of a polka-dot tablecloth, seen sharp in the detail image, came out as a thousand
 MAX_CORES = 216
+#: a closer look this many times the working image's size or more runs on the detail image (where
+#: the photo has one), and smaller ones at most at the working image's size, as before: a look a
+#: little larger gains no detail, only another resampling (looks 1.13 and 1.01 times as large lost
+#: a tile of a pile and a back of a kong that way)
+DETAIL_LOOK_FROM = 1.25
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
@@ -589,7 +594,8 @@ def find_tiles(
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
-        new = int(min(finest, max(min_long(), long_ * TARGET_TILE_PX / max(width, 1.0))))
+        want = long_ * TARGET_TILE_PX / max(width, 1.0)
+        new = int(min(finest if want >= DETAIL_LOOK_FROM * max(h, w) else max(h, w), max(min_long(), want)))
         if abs(new - long_) <= 0.15 * long_:
             break
         # a closer look at small tiles runs only where they are
@@ -608,10 +614,14 @@ def find_tiles(
 
 
 def _source(img: np.ndarray, detail: np.ndarray | None, long_side: int) -> tuple[np.ndarray, float]:
-    """The image a look at ``long_side`` pixels sees (:func:`find_tiles`): ``detail`` where ``img``
-    has fewer pixels than the look and ``detail`` more, else ``img``; and its size over
-    ``img``'s."""
-    if detail is None or long_side <= max(img.shape[:2]) or max(detail.shape[:2]) <= max(img.shape[:2]):
+    """The image a look at ``long_side`` pixels sees (:func:`find_tiles`): ``detail`` where the look
+    is :data:`DETAIL_LOOK_FROM` times ``img``'s size or more and ``detail`` larger, else ``img``;
+    and its size over ``img``'s."""
+    if (
+        detail is None
+        or long_side < DETAIL_LOOK_FROM * max(img.shape[:2])
+        or max(detail.shape[:2]) <= max(img.shape[:2])
+    ):
         return img, 1.0
     return detail, max(detail.shape[:2]) / max(img.shape[:2])
 
