@@ -40,7 +40,7 @@ DIM_BELOW = 140
 BRIGHT_PERCENTILE = 99.5
 #: ... and its levels are scaled so that they come to this, by at most :data:`MAX_GAIN`. Measured on
 #: the 24 labelled real photos darkened to 0.5, 0.35 and 0.25 of their levels: read 99.6, 98.8 and
-#: 92.2 % of the tiles, 21, 12 and 4 photos exact; brightened, 99.8 % and 21 each, as the photos
+#: 92.2 % of the tiles, 21, 12 and 4 photos exact; brightened, 99.8 % and 21-22, as the photos
 #: themselves (whose brightest parts come to 204-255; the benchmark's synthetic photos, 151 and up)
 BRIGHT_TARGET = 230
 #: ... (a photo of the dark, or of a black cloth, is not made up of noise brightened many times)
