@@ -118,14 +118,20 @@ def match_quads(gt_quads, pred_quads, thr: float = 0.5) -> list[tuple[int, int, 
     return out
 
 
-def edit_distance(a: list, b: list) -> int:
-    prev = list(range(len(b) + 1))
+def _edits(a: list, b: list) -> list[list[int]]:
+    """The table of the fewest edits (insertions, deletions, substitutions) that turn ``a[:i]``
+    into ``b[:j]``, for every ``i`` and ``j``."""
+    d = [list(range(len(b) + 1))]
     for i, x in enumerate(a, 1):
-        cur = [i]
+        prev, cur = d[-1], [i]
         for j, y in enumerate(b, 1):
             cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x != y)))
-        prev = cur
-    return prev[-1]
+        d.append(cur)
+    return d
+
+
+def edit_distance(a: list, b: list) -> int:
+    return _edits(a, b)[-1][-1]
 
 
 def sequence_scores(gt: list[str], pred: list[str]) -> dict:
@@ -157,10 +163,7 @@ def sure_wrong_bounds(gt: list[str], tiles: list) -> tuple[int, int]:
 def _aligned(a: list, b: list) -> dict[int, int]:
     """An alignment of ``a`` and ``b`` with the fewest edits: index in ``b`` -> index in ``a`` of
     the pairs it keeps (equal or substituted)."""
-    d = [[i + j if not i or not j else 0 for j in range(len(b) + 1)] for i in range(len(a) + 1)]
-    for i in range(1, len(a) + 1):
-        for j in range(1, len(b) + 1):
-            d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1]))
+    d = _edits(a, b)
     pairs: dict[int, int] = {}
     i, j = len(a), len(b)
     while i and j:

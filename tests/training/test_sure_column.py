@@ -64,29 +64,21 @@ def test_a_labelled_photo_bounds_its_wrong_sure_tiles(labels, read, bounds, why)
     assert sure_wrong_bounds(labels.split(), tiles) == bounds, why
 
 
+def _labelled_row(sure: int, wrong: tuple[int, int]) -> dict:
+    return {
+        "n_gt": 10,
+        "n_pred": 10,
+        "multiset_hits": 10,
+        "order_acc": 1.0,
+        "exact": True,
+        "ms": 30.0,
+        "sure": sure,
+        "sure_wrong": wrong,
+    }
+
+
 def test_the_labelled_photos_sure_column_gives_the_range():
-    rows = [
-        {
-            "n_gt": 10,
-            "n_pred": 10,
-            "multiset_hits": 10,
-            "order_acc": 1.0,
-            "exact": True,
-            "ms": 30.0,
-            "sure": 200,
-            "sure_wrong": (1, 3),
-        },
-        {
-            "n_gt": 10,
-            "n_pred": 10,
-            "multiset_hits": 10,
-            "order_acc": 1.0,
-            "exact": True,
-            "ms": 30.0,
-            "sure": 200,
-            "sure_wrong": (0, 0),
-        },
-    ]
+    rows = [_labelled_row(200, (1, 3)), _labelled_row(200, (0, 0))]
     s = _summ(rows)
     assert s["sure_right_range"] == [397, 399]
     assert _sure_range(s) == "99.2-99.8% of 400"
