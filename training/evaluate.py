@@ -25,6 +25,8 @@ Prints tables of
 (c3) the same photos seen at a slant, as a player photographs a hand from a seat at the table:
     30, 45 and 55 degrees off straight above (:mod:`training.viewpoint`), and 50 degrees from a
     phone held closer (the near tiles far larger than the far ones), scored as (c);
+(c4) the same photos overexposed, levels 1.3 and 1.5 times as high, clipped at white, as a phone
+    that metered a dark table burns out the faces (:mod:`training.exposure`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -52,6 +54,7 @@ import cv2
 import numpy as np
 
 from training import scenes as _scenes
+from training.exposure import exposures
 from vision import onnx_model
 from vision.recognize import recognize
 
@@ -610,18 +613,34 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
+def eval_real_changed(data: Path, keys: list, change, classifier=None, detector=None) -> dict:
+    """The labelled real photos changed by ``change(labelled, keys)`` (an iterator of ``(key, name,
+    JPEG bytes, labels)``: :func:`training.viewpoint.slanted`, :func:`training.exposure.overexposed`):
+    per key, :func:`eval_labelled`'s results."""
+    labelled = [(n, p.read_bytes(), gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
+    changed = list(change(labelled, keys))
+    return {
+        key: eval_labelled([(n, n, raw, gt) for k, n, raw, gt in changed if k == key], classifier, detector)
+        for key in keys
+    }
+
+
 def eval_real_slanted(data: Path, views: list[tuple[float, float, float]], classifier=None, detector=None) -> dict:
     """(c3) the labelled real photos seen at a slant, as from a seat at the table
     (:func:`training.viewpoint.slanted`; ``views``: degrees off straight above, the camera's
     distance in photo lengths, and its roll in degrees): per view, :func:`eval_labelled`'s results."""
     from training.viewpoint import slanted
 
-    labelled = [(n, p.read_bytes(), gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
-    seen = list(slanted(labelled, views))
-    return {
-        view: eval_labelled([(n, n, raw, gt) for v, n, raw, gt in seen if v == view], classifier, detector)
-        for view in views
-    }
+    return eval_real_changed(data, views, slanted, classifier, detector)
+
+
+def eval_real_overexposed(data: Path, gains: list[float], classifier=None, detector=None) -> dict:
+    """(c4) the labelled real photos overexposed (:func:`training.exposure.overexposed`; ``gains``:
+    how many times their levels are scaled before clipping): per gain, :func:`eval_labelled`'s
+    results."""
+    from training.exposure import overexposed
+
+    return eval_real_changed(data, gains, overexposed, classifier, detector)
 
 
 def slant_views(spec: str) -> list[tuple[float, float, float]]:
@@ -1011,28 +1030,56 @@ def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) 
         _table("(c2) ours: the composites whose tiles are not the labels' (as multisets)", rows)
 
 
-def _report_real_slanted(data: Path, views: list[tuple[float, float, float]], clf, det, report: dict) -> None:
-    """(c3) labelled real photos seen at a slant, summed up per view and system."""
-    if not views:
-        return
-    if not (load_labels() and (data / "camerash-mahjong-dataset").exists()):
-        print("\n(c3) skipped: no labelled real photos")
-        return
-    by_view = eval_real_slanted(data, views, classifier=clf, detector=det)
-    report["real_slanted"] = {
-        _view_name(v): {k: _summ(r) for k, r in res.items() if k != "detector" or r} for v, res in by_view.items()
+def _report_real_changed(title: str, by_key: dict, name, report: dict, report_key: str) -> None:
+    """A table of the labelled real photos changed in several ways (``by_key``: per change,
+    :func:`eval_labelled`'s results; ``name(key)``: the change in words), summed up per change and
+    system."""
+    report[report_key] = {
+        name(key): {k: _summ(r) for k, r in res.items() if k != "detector" or r} for key, res in by_key.items()
     }
     rows: list[tuple] = []
-    for view, res in by_view.items():
+    for key, res in by_key.items():
         systems = [k for k in res if k != "detector"] + (["detector"] if res["detector"] else [])
         summary = _real_summary_rows(res, systems)
         rows += [summary[0]] if not rows else []
-        rows += [(f"{_view_name(view)}: {r[0]}", *r[1:]) for r in summary[1:]]
-    _table(
+        rows += [(f"{name(key)}: {r[0]}", *r[1:]) for r in summary[1:]]
+    _table(title, rows)
+
+
+def _have_labelled(data: Path, table: str) -> bool:
+    """Whether the labelled real photos are at hand (else says that ``table`` is skipped)."""
+    if load_labels() and (data / "camerash-mahjong-dataset").exists():
+        return True
+    print(f"\n({table}) skipped: no labelled real photos")
+    return False
+
+
+def _report_real_slanted(data: Path, views: list[tuple[float, float, float]], clf, det, report: dict) -> None:
+    """(c3) labelled real photos seen at a slant, summed up per view and system."""
+    if not views or not _have_labelled(data, "c3"):
+        return
+    _report_real_changed(
         "(c3) labelled real photos seen at a slant, as from a seat at the table (degrees off straight above; "
         "the camera 1.3 photo lengths from the table's centre, or as said; training.viewpoint: the far side "
         "smaller, every tile squatter)",
-        rows,
+        eval_real_slanted(data, views, classifier=clf, detector=det),
+        _view_name,
+        report,
+        "real_slanted",
+    )
+
+
+def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: dict) -> None:
+    """(c4) labelled real photos overexposed, summed up per gain and system."""
+    if not gains or not _have_labelled(data, "c4"):
+        return
+    _report_real_changed(
+        "(c4) labelled real photos overexposed, as a phone metering a dark table burns out the faces (levels "
+        "scaled by the gain, clipped at white; training.exposure)",
+        eval_real_overexposed(data, gains, classifier=clf, detector=det),
+        lambda gain: f"levels x {gain:g}",
+        report,
+        "real_overexposed",
     )
 
 
@@ -1123,6 +1170,13 @@ def main(argv=None) -> int:
         "a trailing r<degrees>: the phone turned that much about its own axis, as 50r8; '' skips)",
     )
     ap.add_argument(
+        "--exposures",
+        type=exposures,
+        default="1.3,1.5",
+        help="(c4) overexpose the labelled real photos by these gains (comma-separated, each over 1: the levels "
+        "scaled, then clipped at white; '' skips)",
+    )
+    ap.add_argument(
         "--baseline-models",
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
@@ -1162,6 +1216,7 @@ def main(argv=None) -> int:
     _report_real(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
     _report_real_slanted(data, a.slant_angles, clf, det, report)
+    _report_real_overexposed(data, a.exposures, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:

@@ -20,11 +20,11 @@ from collections.abc import Iterable, Iterator
 import cv2
 import numpy as np
 
+from training.labelled_variants import variants
 from training.scenes import Scene
 
 #: the camera's distance from the table's centre, in the photo's long sides
 DISTANCE = 1.3
-JPEG_QUALITY = 90
 
 
 def camera(
@@ -108,14 +108,4 @@ def slanted(
     """Each labelled photo ``(name, image bytes, labels)`` seen from each of ``views``, ``(degrees
     off straight above, distance[, roll])`` (:func:`seen_from`): ``(view, name, JPEG bytes,
     labels)``."""
-    photos = []
-    for name, raw, gt in labelled:
-        img = cv2.imdecode(np.frombuffer(raw, np.uint8), cv2.IMREAD_COLOR)
-        if img is None:
-            raise ValueError(f"labelled photo {name} could not be decoded")
-        photos.append((name, img, gt))
-    for view in views:
-        for name, img, gt in photos:
-            ok, buf = cv2.imencode(".jpg", seen_from(img, *view), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-            if ok:
-                yield view, name, buf.tobytes(), gt
+    return variants(labelled, views, lambda img, view: seen_from(img, *view))
