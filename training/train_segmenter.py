@@ -255,7 +255,15 @@ def build_model():
 # batches
 
 
-def _augment(img, face, core, care, rng):
+#: an overexposed photo's levels are scaled by this much (every channel alike) before clipping
+OVEREXPOSURE_GAIN = (1.15, 1.7)
+
+
+def _augment(img, face, core, care, rng, overexpose: float = 0.0):
+    """A training photo turned a quarter any number of times and maybe mirrored, its colours
+    scaled and shifted a little, maybe blurred; an ``overexpose`` share of them overexposed (levels
+    scaled by :data:`OVEREXPOSURE_GAIN`, then clipped: a phone that metered a dark mat burns the
+    ivory faces and the seams between them out)."""
     k = int(rng.integers(0, 4))
     if k:
         img, face, core, care = (np.rot90(a, k).copy() for a in (img, face, core, care))
@@ -263,20 +271,24 @@ def _augment(img, face, core, care, rng):
         img, face, core, care = (a[:, ::-1].copy() for a in (img, face, core, care))
     img = img.astype(np.float32)
     img = img * rng.uniform(0.75, 1.25, 3)[None, None, :] + rng.uniform(-25, 25)
+    if overexpose > 0 and rng.random() < overexpose:
+        img = img * rng.uniform(*OVEREXPOSURE_GAIN)
     if rng.random() < 0.3:
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
     return np.clip(img, 0, 255), face, core, care
 
 
-def make_batch(data: list[Sample], rng, batch: int, patch: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def make_batch(
+    data: list[Sample], rng, batch: int, patch: int, overexpose: float = 0.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random patches: inputs, (face, core) targets and the loss weights (the care mask) at half
-    the patch's resolution."""
+    the patch's resolution; an ``overexpose`` share of the photos overexposed (:func:`_augment`)."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
     ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
     ws = np.ones((batch, 1, patch // 2, patch // 2), np.float32)
     for b in range(batch):
         sample = data[int(rng.integers(len(data)))]
-        img, face, core, care = _augment(sample.img, sample.face, sample.core, sample.care, rng)
+        img, face, core, care = _augment(sample.img, sample.face, sample.core, sample.care, rng, overexpose)
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
         if (ph, pw) != (h, w):  # pad small photos with mid-grey: zero after normalize, as at inference
@@ -443,6 +455,12 @@ def _arguments(argv) -> argparse.Namespace:
     )
     ap.add_argument("--zoom-share", type=float, default=0.0, help="share of photos cut to frame-filling close-ups")
     ap.add_argument(
+        "--overexpose",
+        type=float,
+        default=0.0,
+        help="share of the training photos overexposed (levels scaled by 1.15-1.7, then clipped)",
+    )
+    ap.add_argument(
         "--kong-share", type=float, default=0.5, help="share of the table photos that show concealed kongs (backs)"
     )
     ap.add_argument(
@@ -503,7 +521,7 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             lr *= (step + 1) / 100
         for g in opt.param_groups:
             g["lr"] = lr
-        xb, yb, wb = make_batch(data, rng, a.batch, a.patch)
+        xb, yb, wb = make_batch(data, rng, a.batch, a.patch, a.overexpose)
         x, y, wt = torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
         logits = model(x)
         bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)

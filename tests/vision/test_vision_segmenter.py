@@ -393,6 +393,24 @@ def test_training_batches_weigh_partly_shown_tiles_zero():
     assert not ((w[:, 0] < 0.01) & (y[:, 0] > 0.99)).any()  # a whole tile's face is never ignored
 
 
+def test_training_can_overexpose_a_share_of_the_photos():
+    """``--overexpose``: that share of the training photos is overexposed and clipped, as a phone
+    that metered a dark mat burns out the ivory faces; without it a face at level 180 never clips
+    (the colour jitter scales it by at most 1.25 and shifts it by at most 25)."""
+    from training.train_segmenter import OVEREXPOSURE_GAIN, _augment
+
+    img = np.full((32, 32, 3), 180, np.uint8)
+    masks = [np.zeros((16, 16), np.float32)] * 3
+
+    def clipped(share: float) -> float:
+        """The share of 40 photos in which a colour channel burns out."""
+        rng = np.random.default_rng(3)
+        return float(np.mean([(_augment(img, *masks, rng, share)[0] >= 255).any() for _ in range(40)]))
+
+    assert clipped(0.0) == 0.0
+    assert clipped(1.0) >= 0.75 and OVEREXPOSURE_GAIN[0] > 1.0
+
+
 @pytest.mark.parametrize(("share", "with_kongs"), [(0.0, (0, 0)), (0.5, (30, 70)), (1.0, (100, 100))])
 def test_training_can_weigh_the_table_photos_with_kongs(monkeypatch, share, with_kongs):
     """``--kong-share``: that share of the table photos shows concealed kongs (0.5, the default,
