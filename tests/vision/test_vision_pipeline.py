@@ -412,6 +412,62 @@ def test_a_hand_photographed_in_a_dim_room_is_read(name, monkeypatch):
     assert sum((Counter(recognize(dark).codes) & labels).values()) < labels.total() / 2
 
 
+def _reading_on(table: tuple[int, int, int], face: tuple[int, int, int], sure: bool = True):
+    """A 200 x 200 photo of ``table`` with one 60 x 80 ``face`` in the middle, and a reading of
+    that face (sure or not)."""
+    from vision.finders import Candidate
+    from vision.recognize import Reading
+
+    img = np.full((200, 200, 3), table, np.uint8)
+    img[60:140, 70:130] = face
+    quad = np.array([[70, 60], [130, 60], [130, 140], [70, 140]], np.float32)
+    return img, Reading(Candidate(quad), quad, 0, [("5p", 0.99)], sure)
+
+
+@pytest.mark.parametrize(
+    ("table", "face", "sure", "why"),
+    [
+        ((255, 255, 255), (255, 255, 255), False, "a burnt-out face on a burnt-out table: the box cannot be checked"),
+        ((60, 90, 40), (255, 255, 255), True, "a burnt-out face on a dark mat: its edges show"),
+        ((255, 255, 255), (200, 228, 236), True, "an ivory face on a burnt-out table: its edges show"),
+        ((250, 252, 251), (252, 250, 255), False, "every channel at 250 or more is burnt out"),
+        ((249, 255, 255), (255, 255, 255), True, "a channel under 250 still shows the table"),
+    ],
+)
+def test_a_reading_in_a_burnt_out_patch_is_not_sure(table, face, sure, why):
+    from vision.recognize import _burnt_out
+
+    img, reading = _reading_on(table, face)
+    assert _burnt_out([reading], img)[0].sure is sure, why
+
+
+def test_a_reading_that_was_not_sure_stays_so_in_any_light():
+    from vision.recognize import _burnt_out
+
+    img, reading = _reading_on((60, 90, 40), (200, 228, 236), sure=False)
+    assert _burnt_out([reading], img) == [reading]
+
+
+@pytest.mark.skipif(not LABELLED.exists(), reason="../shared/vision-data (Camerash photos) not available")
+@pytest.mark.parametrize(("name", "gain"), [("13.jpg", 1.5), ("3.png", 1.3)])
+def test_a_grid_photographed_overexposed_shows_no_wrong_tile_as_sure(name, gain, monkeypatch):
+    """Catalogue grids of touching tiles on white, their levels 1.3 or 1.5 times as high and
+    clipped (a phone that metered a dark table): the seams burn out and some boxes straddle two
+    faces or part of one, read surely as another tile. Their readings are not sure; tiles whose
+    edges still show stay sure."""
+    import sys
+
+    from training.evaluate import load_labels, sure_wrong_bounds
+    from training.exposure import overexpose
+
+    labels = load_labels()[name]
+    photo_ = _jpeg(overexpose(cv2.imread(str(LABELLED / "raw-images" / name)), gain))
+    rec = recognize(photo_)
+    assert sure_wrong_bounds(labels, rec.tiles)[1] == 0 and sum(t.sure for t in rec.tiles) >= 20
+    monkeypatch.setattr(sys.modules["vision.recognize"], "BURNT_FACE_MIN", 2.0)  # the rule off
+    assert sure_wrong_bounds(labels, recognize(photo_).tiles)[1] > 0
+
+
 def test_crops_are_cut_from_the_detail_image():
     # a 2400x1800 photo: tiles are found in the 1200-px working image and cut from the 2400-px one,
     # so each crop has twice the pixels and shows the same tile
