@@ -723,28 +723,28 @@ def _outline(n: int, grow: float) -> np.ndarray:
     return 0.5 + (np.concatenate(sides) - 0.5) * grow
 
 
-#: where a reading's face is sampled: the quad's middle, 0.8 of it each way (``(u, v)`` over the quad)
-FACE_POINTS = _grid(8, 0.1, 0.9)
+def _bilinear(uv: np.ndarray) -> np.ndarray:
+    """The weights of a quad's corners 0, 1, 2, 3 (at ``(u, v)`` = (0, 0), (1, 0), (1, 1), (0, 1))
+    at each of the points ``uv``: K x 4, so that ``weights @ quad`` (4 x 2) puts them on the quad."""
+    u, v = uv[:, 0], uv[:, 1]
+    return np.stack([(1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v], axis=1)
+
+
+#: where a reading's face is sampled: the quad's middle, 0.8 of it each way (corner weights,
+#: :func:`_bilinear`)
+FACE_POINTS = _bilinear(_grid(8, 0.1, 0.9))
 #: ... and the band round it: the outline grown 1.07 and 1.15 times
-BAND_POINTS = np.concatenate([_outline(12, 1.07), _outline(12, 1.15)])
+BAND_POINTS = _bilinear(np.concatenate([_outline(12, 1.07), _outline(12, 1.15)]))
 
 
-def _on_quads(quads: np.ndarray, uv: np.ndarray) -> np.ndarray:
-    """The points ``uv`` (``(u, v)`` over a quad: corners 0, 1, 2, 3 at (0, 0), (1, 0), (1, 1),
-    (0, 1)) on each of ``quads`` (N x 4 x 2): N x len(uv) x 2, bilinearly."""
-    u, v = uv[:, 0][None, :, None], uv[:, 1][None, :, None]
-    q0, q1, q2, q3 = (quads[:, k][:, None, :] for k in range(4))
-    return (1 - u) * (1 - v) * q0 + u * (1 - v) * q1 + u * v * q2 + (1 - u) * v * q3
-
-
-def _burnt_share(burnt: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Per row of ``pts`` (N x K x 2, pixels), the share of its points inside the photo where
-    ``burnt`` is set (0 where none is inside)."""
-    h, w = burnt.shape
+def _burnt_share(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Per row of ``pts`` (N x K x 2, pixels), the share of its points inside ``image`` that are
+    burnt out (every channel at least :data:`BURNT_LEVEL`; 0 where none is inside)."""
+    h, w = image.shape[:2]
     x, y = np.round(pts[..., 0]).astype(int), np.round(pts[..., 1]).astype(int)
     inside = (x >= 0) & (x < w) & (y >= 0) & (y < h)
-    hit = np.zeros(x.shape, bool)
-    hit[inside] = burnt[y[inside], x[inside]]
+    bright = image[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] >= BURNT_LEVEL
+    hit = inside & bright[..., 0] & bright[..., 1] & bright[..., 2]
     return hit.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
 
 
@@ -769,10 +769,9 @@ def _burnt_out(readings: list[Reading], image: np.ndarray) -> list[Reading]:
     sure = [i for i, r in enumerate(readings) if r.sure]
     if not sure:
         return readings
-    burnt = cv2.inRange(image, (BURNT_LEVEL,) * 3, (255,) * 3) > 0
     quads = np.stack([np.asarray(readings[i].candidate.quad, np.float64) for i in sure])
-    in_patch = (_burnt_share(burnt, _on_quads(quads, FACE_POINTS)) >= BURNT_FACE_MIN) & (
-        _burnt_share(burnt, _on_quads(quads, BAND_POINTS)) >= BURNT_BAND_MIN
+    in_patch = (_burnt_share(image, FACE_POINTS @ quads) >= BURNT_FACE_MIN) & (
+        _burnt_share(image, BAND_POINTS @ quads) >= BURNT_BAND_MIN
     )
     out = list(readings)
     for i, hit in zip(sure, in_patch):
