@@ -748,9 +748,9 @@ def _burnt_share(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return hit.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
 
 
-def _burnt_out(readings: list[Reading], image: np.ndarray) -> list[Reading]:
+def _burnt_out(readings: list[Reading], image: np.ndarray) -> tuple[list[Reading], int]:
     """``readings`` with those that lie in a burnt-out patch of ``image`` (the working image their
-    quads are in) no longer sure.
+    quads are in) no longer sure, and how many those are.
 
     A phone that meters a dark table, or a lamp's pool of light, burns out the ivory faces, and
     over a white table or between touching tiles the shading at their edges and the seams go
@@ -768,7 +768,7 @@ def _burnt_out(readings: list[Reading], image: np.ndarray) -> list[Reading]:
     backgrounds (c2) 1,545 of 1,553."""
     sure = [i for i, r in enumerate(readings) if r.sure]
     if not sure:
-        return readings
+        return readings, 0
     quads = np.stack([np.asarray(readings[i].candidate.quad, np.float64) for i in sure])
     in_patch = (_burnt_share(image, FACE_POINTS @ quads) >= BURNT_FACE_MIN) & (
         _burnt_share(image, BAND_POINTS @ quads) >= BURNT_BAND_MIN
@@ -777,7 +777,25 @@ def _burnt_out(readings: list[Reading], image: np.ndarray) -> list[Reading]:
     for i, hit in zip(sure, in_patch):
         if hit:
             out[i] = dataclasses.replace(readings[i], sure=False)
-    return out
+    return out, int(in_patch.sum())
+
+
+#: a photo with at least this share of its tiles (and :data:`OVEREXPOSED_NOTE_MIN` or more) made
+#: unsure by :func:`_burnt_out` says so in its ``reason``, and the page offers to take it again
+OVEREXPOSED_NOTE_SHARE = 0.25
+OVEREXPOSED_NOTE_MIN = 3
+
+
+def _overexposure_note(burnt: int, read: int) -> str | None:
+    """What to tell the table when ``burnt`` of the ``read`` tiles lie in burnt-out patches
+    (:func:`_burnt_out`): which tiles to check, and how to take a photo that reads them surely."""
+    if burnt < OVEREXPOSED_NOTE_MIN or burnt < OVEREXPOSED_NOTE_SHARE * read:
+        return None
+    return (
+        f"overexposed photo: {burnt} of the {read} tiles lie on burnt-out white, where their edges do not "
+        "show, and are not sure; check them, or take the photo again with less light on the tiles (no lamp "
+        "or flash right above them)"
+    )
 
 
 def _upright(quad: np.ndarray, rotation: int) -> np.ndarray:
@@ -1017,7 +1035,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
-        rec.tiles, rec.groups = _arrange(_burnt_out(readings, ph.image), ph, to_view)
+        readings, burnt = _burnt_out(readings, ph.image)
+        rec.tiles, rec.groups = _arrange(readings, ph, to_view)
+        reason_extra = reason_extra or _overexposure_note(burnt, len(readings))
     elif rec.reason is None:
         rec.reason = (
             "no tiles found: no bright tile faces stood out from the surface"

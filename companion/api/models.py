@@ -359,7 +359,11 @@ class Recognition(OpenAnswer):
     tiles: list[RecognizedTile]
     groups: list[RecognizedGroup]
     timings_ms: dict[str, float]
-    reason: str | None = None
+    reason: str | None = Field(
+        None,
+        description="why no tile could be read, or what is wrong with the photo (an overexposed one: which tiles "
+        "to check, how to take it again); the page offers to take it again",
+    )
     rejected: int = Field(0, description="places the tile finder proposed that the classifier read as not a tile")
     photo: str | None = Field(None, description="/api/recognize: the uploaded file's name")
     photo_id: int | None = Field(None, description="a table photo: its id, for the recorded hand")

@@ -438,14 +438,15 @@ def test_a_reading_in_a_burnt_out_patch_is_not_sure(table, face, sure, why):
     from vision.recognize import _burnt_out
 
     img, reading = _reading_on(table, face)
-    assert _burnt_out([reading], img)[0].sure is sure, why
+    readings, burnt = _burnt_out([reading], img)
+    assert readings[0].sure is sure and burnt == (not sure), why
 
 
 def test_a_reading_that_was_not_sure_stays_so_in_any_light():
     from vision.recognize import _burnt_out
 
     img, reading = _reading_on((60, 90, 40), (200, 228, 236), sure=False)
-    assert _burnt_out([reading], img) == [reading]
+    assert _burnt_out([reading], img) == ([reading], 0)
 
 
 @pytest.mark.skipif(not LABELLED.exists(), reason="../shared/vision-data (Camerash photos) not available")
@@ -464,6 +465,8 @@ def test_a_grid_photographed_overexposed_shows_no_wrong_tile_as_sure(name, gain,
     photo_ = _jpeg(overexpose(cv2.imread(str(LABELLED / "raw-images" / name)), gain))
     rec = recognize(photo_)
     assert sure_wrong_bounds(labels, rec.tiles)[1] == 0 and sum(t.sure for t in rec.tiles) >= 20
+    assert rec.reason is not None and rec.reason.startswith("overexposed photo: ")  # the page offers a retake
+    assert recognize(_jpeg(cv2.imread(str(LABELLED / "raw-images" / name)))).reason is None  # as it was taken
     monkeypatch.setattr(sys.modules["vision.recognize"], "BURNT_FACE_MIN", 2.0)  # the rule off
     assert sure_wrong_bounds(labels, recognize(photo_).tiles)[1] > 0
 
