@@ -130,6 +130,30 @@ def test_recognition_model_names_every_reason_the_recogniser_gives():
     assert set(get_args(RecognizedGroup.model_fields["reason"].annotation)) == set(NOTES)
 
 
+GRID = ROOT.parent / "shared" / "vision-data" / "camerash-mahjong-dataset" / "raw-images" / "13.jpg"
+
+
+@pytest.mark.skipif(not GRID.exists(), reason="../shared/vision-data (Camerash photos) not available")
+def test_an_overexposed_photo_is_read_with_a_note_saying_what_to_check_and_how_to_retake(tmp_path):
+    """A grid of touching tiles on white, its levels 1.3 times as high and clipped: the tiles are
+    read, those on burnt-out white are not sure, and the reason says so, which the page shows
+    beside its Try again button."""
+    cv2 = pytest.importorskip("cv2")
+    from training.exposure import overexpose
+
+    photo = cv2.imencode(".jpg", overexpose(cv2.imread(str(GRID)), 1.3))[1].tobytes()
+    client = create_app(tmp_path / "d").test_client()
+    resp = client.post(
+        "/api/recognize", data={"photo": (io.BytesIO(photo), "grid.jpg")}, content_type="multipart/form-data"
+    )
+    body = resp.json
+    assert resp.status_code == 200 and body["ok"] is True and len(body["tiles"]) >= 130
+    unsure = sum(not t["sure"] for t in body["tiles"])
+    assert body["reason"].startswith("overexposed photo: ") and f"the {len(body['tiles'])} tiles" in body["reason"]
+    assert unsure >= int(body["reason"].split()[2])  # the burnt-out ones, and any read unsurely anyway
+    Recognition.model_validate(body)
+
+
 def test_recognize_with_the_real_recogniser_on_a_photo_fixture(tmp_path):
     """The real ``vision.recognize``: a photo fixture in, the ``mjc recognize --json`` shape out."""
     pytest.importorskip("cv2")
