@@ -1,16 +1,25 @@
 """Synthetic hands photographed from a seat at the table, and how many of their tiles are read right:
 shared by the tests of slanted faces (tests/vision/test_vision_slanted_view.py) and of the second
-reading seen from straight above (tests/vision/test_vision_slant.py)."""
+reading seen from straight above (tests/vision/test_vision_slant.py); and the mark of the tests
+that need the tile artwork to draw them (:data:`needs_artwork`)."""
 
 from __future__ import annotations
 
 import cv2
+import pytest
 
 from training import phone_scenes
+from training.artwork import DEFAULT_DATA
 from training.evaluate import match_quads
 from training.scenes import Scene
 from training.viewpoint import scene_seen_from
 from vision import recognize
+
+#: a test that reads synthetic photos with the shipped models needs the tile artwork they are drawn
+#: with: without ../shared/vision-data the faces are placeholders the classifier does not read
+needs_artwork = pytest.mark.skipif(
+    not DEFAULT_DATA.exists(), reason="../shared/vision-data (tile artwork) not available to draw the faces with"
+)
 
 
 def hands_seen_from_a_seat(kind: str, degrees: float) -> list[Scene]:

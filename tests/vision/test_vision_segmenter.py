@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.seat_views import needs_artwork
 from training import scenes
 from training.evaluate import match_quads
 from vision import photo, recognize
@@ -282,6 +283,7 @@ def test_a_closer_look_that_sees_a_texture_leaves_the_look_before(monkeypatch):
     assert looks == [640] and len(match_quads([t["quad"] for t in hand], [f.quad for f in found])) == 10
 
 
+@needs_artwork
 @needs_model
 @pytest.mark.parametrize(("seed", "fill"), [(25, 0.15), (27, 0.15), (30, 0.2)])
 def test_tiles_too_small_for_the_working_image_are_looked_at_in_the_detail_image(seed, fill):

@@ -19,7 +19,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.seat_views import hands_seen_from_a_seat, read_right
+from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right
 from training import phone_scenes
 from training.viewpoint import camera
 from vision import photo, slant
@@ -322,6 +322,7 @@ def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch,
 # the shipped models
 
 
+@needs_artwork
 def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     """Six synthetic hands in rows at 20-45 degrees seen 55 degrees off straight above: the faces
     are parallelograms. Read again seen from straight above, at least 90 % are read right (75 of
@@ -335,6 +336,7 @@ def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     assert right >= read_right(photos) + 0.15 * tiles
 
 
+@needs_artwork
 def test_a_photo_from_above_is_read_once(monkeypatch):
     """Hands photographed from straight above, rows across and at a diagonal: no second reading
     (the finder is never asked to look at a straightened part of the photo)."""

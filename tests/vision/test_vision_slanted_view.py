@@ -18,7 +18,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.seat_views import hands_seen_from_a_seat, read_right
+from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right
 from training import phone_scenes
 from training.evaluate import load_labels
 from training.viewpoint import camera, scene_seen_from, seen_from
@@ -165,6 +165,7 @@ def test_a_scene_seen_from_a_seat_keeps_every_tile_it_shows_whole():
 # the shipped models
 
 
+@needs_artwork
 def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
     """Six synthetic hands (rows across the photo, plain table) seen 50 degrees off straight above:
     their faces come out squarish or as wide as lying tiles. At least 80 % of the upright tiles are
