@@ -719,7 +719,8 @@ def _grid(n: int, lo: float, hi: float) -> np.ndarray:
 def _outline(n: int, grow: float) -> np.ndarray:
     """``4 n`` points round the unit square grown ``grow`` times about its centre."""
     t = np.linspace(0.0, 1.0, n, endpoint=False)
-    sides = [np.stack(a, axis=1) for a in ((t, 0 * t), (1 + 0 * t, t), (1 - t, 1 + 0 * t), (0 * t, 1 - t))]
+    zero, one = np.zeros_like(t), np.ones_like(t)
+    sides = [np.stack(a, axis=1) for a in ((t, zero), (one, t), (1 - t, one), (zero, 1 - t))]
     return 0.5 + (np.concatenate(sides) - 0.5) * grow
 
 
