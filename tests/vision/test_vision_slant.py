@@ -25,7 +25,7 @@ from training.viewpoint import camera
 from vision import photo, slant
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _agreeing, _faces, _read_from_a_seat, _seen_as_taken
+from vision.recognize import Reading, _agreeing, _faces, _read_from_a_seat, _seen_as_taken, _straightened_stands
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -275,6 +275,34 @@ def test_a_second_reading_the_first_contradicts_is_not_sure(first, offset, sure,
     (out,) = _agreeing([again], [_reading(first, 0.7, quad + offset)])
     assert out.sure is sure, why
     assert out.top == again.top
+
+
+def _row(codes: str, sure: str) -> list[Reading]:
+    """Readings of a row of tiles 60 px apart: ``codes`` two characters each, ``sure`` a ``y`` or
+    ``n`` per tile."""
+    quad = np.array([[100, 100], [160, 100], [160, 180], [100, 180]], np.float64)
+    return [
+        dataclasses.replace(_reading(codes[2 * i : 2 * i + 2], 0.99, quad + [62 * i, 0]), sure=flag == "y")
+        for i, flag in enumerate(sure)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("first", "first_sure", "again", "again_sure", "stands", "why"),
+    [
+        ("1m2m3m", "yyy", "1m2m3m", "yyy", True, "a tie: the reading of the straightened photo stands"),
+        ("1m2m3m", "yyn", "1m2m3m", "yny", True, "... however the sure ones fall"),
+        ("1m2m3m", "yyy", "1m2m3m", "yyn", False, "the straightened reading reads fewer surely"),
+        ("1m2m3m", "yny", "1m2m3m", "yyy", True, "... or more"),
+        ("1m2m5m", "yyy", "1m2m3m", "yyn", True, "a sure reading the other reads as another face is in doubt"),
+        ("1m2m5m", "yyy", "1m2m", "yy", False, "... where the other reads nothing, it counts"),
+        ("1m2m3m", "nnn", "1m2m3m", "nnn", False, "neither reads a tile surely: the photo as taken stands"),
+    ],
+)
+def test_the_straightened_reading_stands_unless_it_reads_fewer_surely(
+    first, first_sure, again, again_sure, stands, why
+):
+    assert _straightened_stands(_row(again, again_sure), _row(first, first_sure)) is stands, why
 
 
 def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypatch):
