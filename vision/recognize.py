@@ -975,11 +975,12 @@ def _straightened_stands(again: list[Reading], first: list[Reading]) -> bool:
     read exactly (30 degrees: 23 against 22; 55: 22 against 20; 50 and 60: 19 against 17; 45 from
     0.9 lengths: 21 against 20; 50 turned 5, 8 and 12 degrees: 20, 18 and 20 against 19, 16 and
     18), one fewer (40 degrees turned 5: 18 against 19), and seen 50 degrees turned 8 every one of
-    the 1,182 sure readings right (1,180-1,183 of 1,184). Synthetic photos: one more exact of 12 on
-    the hands among clutter seen 35 degrees off (b11), the rows at a diagonal seen 45 degrees off
-    (b12), the rows at a diagonal from above (b4) and the trays (b5); one tile fewer read of 173 at
-    50 degrees (b11); at 4000 x 3000 (b10) one exact photo fewer of 20 (a pile seen close, whose
-    straightened reading lost one of its three tiles) and 97.7 % of the tiles read against 98.1 %."""
+    the 1,182 sure readings right (1,180-1,183 of 1,184). Elsewhere one more exact photo of 12 on the
+    hands among clutter seen 35 degrees off (b11), the rows at a diagonal seen 45 degrees off (b12),
+    the rows at a diagonal (b4) and the trays (b5), and of 72 on the labelled photos pasted into real
+    backgrounds (c2); two tiles more read of 173 on the hands blurred by a shaking hand (b9); one
+    fewer at 50 degrees (b11); at 4000 x 3000 (b10) one exact photo fewer of 20 (a pile seen close,
+    whose straightened reading lost one of its three tiles) and 97.7 % of the tiles read, not 98.1 %."""
     first_sure = sum(r.sure for r in _agreeing(first, again))
     return sum(r.sure for r in again) >= first_sure
 
