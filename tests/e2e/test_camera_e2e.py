@@ -226,6 +226,17 @@ def test_over_https_the_page_is_secure_and_the_live_camera_captures(https_server
     page = shot(d, "camera_4_https_setup")
     links = [a.text for a in d.find_elements("css selector", ".https-address a")]
     if links:  # this machine has a LAN address: its QR code, read back, is the link beside it
-        found, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.imread(str(page)))
+        found = _read_qr(cv2.imread(str(page)))
         assert found == links[0] and found.endswith(f"/t/{token}") and found.startswith("https://")
     assert not js_errors(d)
+
+
+def _read_qr(image) -> str:
+    """The QR code in ``image``, read as a phone's scanner would: OpenCV's classic decoder misses
+    about one code in twenty that is plainly legible (measured on this page), so its ArUco-based
+    decoder gets a second look."""
+    for detector in (cv2.QRCodeDetector(), cv2.QRCodeDetectorAruco()):
+        found, _, _ = detector.detectAndDecode(image)
+        if found:
+            return found
+    return ""
