@@ -253,6 +253,51 @@ def test_specks_of_texture_get_no_closer_look(monkeypatch):
     assert found == [] and looks == [640]
 
 
+@pytest.mark.parametrize(
+    ("w", "h", "across"),
+    [
+        (21, 28, 21),  # an upright tile seen from straight above: its width
+        (28, 21, 21),  # the same tile lying
+        (21, 6, 15.75),  # a tile squashed by a slant (a set far across the table, from a seat):
+        (6, 21, 15.75),  # no speck, though its short side is under the 8 px of one
+        (6, 6, 6),  # a speck of texture (a letter on a keyboard key)
+    ],
+)
+def test_a_tile_squashed_by_a_slant_keeps_its_width_across(w, h, across):
+    """The width a find would have seen from straight above, which the speck rule of
+    :func:`find_tiles` measures: a slant squashes a tile along one axis only."""
+    quad = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    tile = learned.LearnedTile(quad, lying=w > h, ambiguous=False, slanted=False, score=1.0, group=0)
+    assert learned.across_width([tile] * 3) == pytest.approx(across)
+    assert learned.tile_width([tile] * 3) == pytest.approx(min(w, h))
+
+
+def test_a_half_size_look_that_runs_the_tiles_together_leaves_the_first_look(monkeypatch):
+    """Tiles 48 px wide at the first look are checked at half the size; where that look runs them
+    together with the cloth around them into one blob (light tiles on a light cloth) it measures
+    them nearly three times as wide, which neither whole tiles (half as wide) nor pieces made whole
+    (as wide) do: the first look stands."""
+    img = np.zeros((720, 960, 3), np.uint8)
+    truth = _grid_tiles(4, 2, 72, 96)
+    looks = _stand_in(monkeypatch, truth)
+    each = learned.predict_maps
+    blob = [{"quad": [[0, 0], [500, 0], [500, 400], [0, 400]]}]
+
+    def predict(img, long_side=learned.INPUT_LONG, window=None):
+        if long_side == learned.INPUT_LONG // 2:
+            _stand_in(monkeypatch, blob)
+            maps = learned.predict_maps(img, long_side, window)
+            monkeypatch.setattr(learned, "predict_maps", predict)
+            looks.append(long_side)
+            return maps
+        return each(img, long_side, window)
+
+    monkeypatch.setattr(learned, "predict_maps", predict)
+    found, _ = learned.find_tiles(img)
+    assert looks == [640, 320]
+    assert len(match_quads([t["quad"] for t in truth], [f.quad for f in found])) == 8
+
+
 @pytest.mark.parametrize(("cols", "rows", "found"), [(12, 12, 144), (18, 14, 0)])
 def test_more_finds_than_a_set_has_tiles_are_a_texture(monkeypatch, cols, rows, found):
     """A look that finds more cores than a set has tiles (and half as many again: 216) sees a

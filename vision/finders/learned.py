@@ -42,7 +42,7 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad
+from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -74,6 +74,7 @@ MAX_CORES = 216
 DETAIL_LOOK_FROM = 1.25
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
+MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
 EDGE_TURN_MIN = 6.0  # ... and they overrule the core's rectangle when they differ by more (degrees)
 ROW_NEIGHBOURS = 4  # a core is turned as the nearest this many cores of its face region lie (_turned_as_neighbours)
@@ -499,16 +500,36 @@ def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
     return float(roi[m > 0].mean()) if m.any() else 0.0
 
 
+def _measured(instances: list[LearnedTile]) -> list[LearnedTile]:
+    """The tiles a width is measured on: the tile-shaped ones that touch another (a row of a hand)
+    when there are at least three; stray finds on a patterned surface stand alone and come in any
+    size."""
+    rowed = [t for t in instances if t.group_size >= 2 and t.score >= 0.6]
+    return rowed if len(rowed) >= 3 else instances
+
+
+def _sides(t: LearnedTile) -> tuple[float, float]:
+    """A found tile's short and long side (pixels of its quad's frame)."""
+    a, b = float(np.linalg.norm(t.quad[1] - t.quad[0])), float(np.linalg.norm(t.quad[3] - t.quad[0]))
+    return (a, b) if a <= b else (b, a)
+
+
 def tile_width(instances: list[LearnedTile]) -> float:
-    """Median short side of the tiles found (pixels of the quads' frame), measured on the
-    tile-shaped ones that touch another (a row of a hand) when there are at least three: stray
-    finds on a patterned surface stand alone and come in any size."""
+    """Median short side of the tiles found (:func:`_measured`)."""
     if not instances:
         return 0.0
-    rowed = [t for t in instances if t.group_size >= 2 and t.score >= 0.6]
-    use = rowed if len(rowed) >= 3 else instances
-    sides = [min(np.linalg.norm(t.quad[1] - t.quad[0]), np.linalg.norm(t.quad[3] - t.quad[0])) for t in use]
-    return float(np.median(sides))
+    return float(np.median([_sides(t)[0] for t in _measured(instances)]))
+
+
+def across_width(instances: list[LearnedTile]) -> float:
+    """Median width the tiles found (:func:`_measured`) would have seen from straight above, as far
+    as their quads tell: the larger of a quad's short side and its long side times
+    :data:`FACE_ASPECT`. A tile seen at a slant is squashed along one axis only, so this stays a
+    tile's width where the short side (:func:`tile_width`) is only its squashed height; on specks
+    of texture both are small."""
+    if not instances:
+        return 0.0
+    return float(np.median([max(short, long * FACE_ASPECT) for short, long in map(_sides, _measured(instances))]))
 
 
 def first_look(long_side: int, tile_px: float) -> int:
@@ -535,11 +556,16 @@ def find_tiles(
     pieces of a plausible width. So tiles measuring over :data:`CHECK_ABOVE_PX` are checked once
     with a look at half the size (a quarter of the cost): pieces measure about half as wide there,
     whole tiles that were cut measure nearly as wide as before (over :data:`FRAGMENT_RATIO`), and
-    then the half-size look's width is the one the next look aims from.
+    then the half-size look's width is the one the next look aims from. A half-size look that
+    measures them over :data:`MERGED_AT_HALF` times as wide ran the tiles together (light tiles on
+    a light cloth come out as one blob): neither whole tiles nor pieces made whole do that, and the
+    first look stands.
 
-    Finds measuring under :data:`MIN_TILE_PX` (the network learned tiles from about 8 px; that
-    would be over 80 tiles across the photo) are specks of texture, such as letters on keyboard
-    keys: no tiles, and no closer look that would enlarge them into tile-sized finds.
+    Finds measuring under :data:`MIN_TILE_PX` across (:func:`across_width`: the network learned
+    tiles from about 8 px; that would be over 80 tiles across the photo) are specks of texture,
+    such as letters on keyboard keys: no tiles, and no closer look that would enlarge them into
+    tile-sized finds. Across, not their short side: a set far across the table seen from a seat
+    has tiles squashed to a few pixels high, yet as wide as ever.
 
     ``tile_px``, when the tiles' width in ``img`` is known beforehand (a photo's part seen from
     straight above, made for the finder at a known tile width: :func:`vision.slant.straightening`),
@@ -577,8 +603,8 @@ def find_tiles(
         width = tile_width(inst) * long_ / max(h, w)
         if not inst:
             break
-        if width < MIN_TILE_PX:  # specks of texture: a closer look would only enlarge them
-            return [], maps
+        if across_width(inst) * long_ / max(h, w) < MIN_TILE_PX:  # specks of texture: a closer look
+            return [], maps  # would only enlarge them (tiles squashed by a slant are no specks)
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
             if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
                 break
@@ -590,7 +616,7 @@ def find_tiles(
             half_cores = _cores(*half, regions=half_regions)
             half_inst = _supported(half[0], half[2], half_cores, 0.0)
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
-            if not half_inst or half_width < FRAGMENT_RATIO * width:
+            if not half_inst or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width:
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
