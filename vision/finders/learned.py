@@ -61,7 +61,7 @@ TARGET_TILE_PX = 32  # the tile width a second look aims at
 #: 92.0 %; the synthetic rows at a diagonal seen 55 degrees off (b12) 90.4 % against 92.9 %. From
 #: CHECK_ABOVE_PX, a look checks the tiles at half the size as well.
 KNOWN_TILE_PX = 36
-MIN_TILE_PX = 8  # finds narrower than this at a look (over 80 tiles across the photo) are not tiles
+MIN_TILE_PX = 8  # finds narrower than this across at a look (over 80 tiles across the photo) are not tiles
 MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
