@@ -44,6 +44,7 @@ from __future__ import annotations
 
 import dataclasses
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -827,16 +828,15 @@ def _surplus_copies(tiles: list[RecognizedTile], groups: list[dict]) -> list[int
     least confident of them (at equal confidence, those outside the hand first), is returned as
     indices into ``tiles``, least confident first (:func:`_read_surplus_again`)."""
     in_hand = {i for g in groups if g.get("hand") for i in g["tiles"]}
-    by_code: dict[str, list[int]] = {}
-    for i, t in enumerate(tiles):
-        if _copies(t.code) is not None:
-            by_code.setdefault(t.code, []).append(i)
-    surplus: list[int] = []
-    for code, idx in by_code.items():
-        extra = len(idx) - (_copies(code) or 0)
-        if extra > 0:
-            surplus += sorted(idx, key=lambda i: (tiles[i].confidence, i in in_hand))[:extra]
-    return sorted(surplus, key=lambda i: (tiles[i].confidence, i in in_hand))
+    order = sorted(range(len(tiles)), key=lambda i: (tiles[i].confidence, i in in_hand))
+    left = Counter(t.code for t in tiles)  # copies of each face still to keep, least likely first
+    surplus = []
+    for i in order:
+        limit = _copies(tiles[i].code)
+        if limit is not None and left[tiles[i].code] > limit:
+            surplus.append(i)
+        left[tiles[i].code] -= 1
+    return surplus
 
 
 def _read_surplus_again(tiles: list[RecognizedTile], surplus: list[int]) -> None:
@@ -852,9 +852,7 @@ def _read_surplus_again(tiles: list[RecognizedTile], surplus: list[int]) -> None
     one's next reading the 1f the photo lacked), and from 0.8 photo lengths 97.5 % of the tiles read
     against 97.1 %; trays (b5) 98.5 % against 98.1 %, 28 further trays one exact photo more; every
     other table as before, and not one sure reading fewer."""
-    count: dict[str, int] = {}
-    for t in tiles:
-        count[t.code] = count.get(t.code, 0) + 1
+    count = Counter(t.code for t in tiles)
     for i in surplus:
         t = tiles[i]
         t.sure = False
@@ -863,11 +861,11 @@ def _read_surplus_again(tiles: list[RecognizedTile], surplus: list[int]) -> None
         room = [
             alt
             for alt in t.alternatives[1:]
-            if alt[1] >= OTHER_READING_MIN and (n := _copies(alt[0])) is not None and count.get(alt[0], 0) < n
+            if alt[1] >= OTHER_READING_MIN and (n := _copies(alt[0])) is not None and count[alt[0]] < n
         ]
         if room:
             count[t.code] -= 1
-            count[room[0][0]] = count.get(room[0][0], 0) + 1
+            count[room[0][0]] += 1
             t.code, t.confidence = room[0]
             t.alternatives = [room[0], *[a for a in t.alternatives if a != room[0]]]
 
