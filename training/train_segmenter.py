@@ -34,6 +34,7 @@ import json
 import math
 import multiprocessing as mp
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -198,6 +199,54 @@ def _gen(seeds):
     return [make_sample(int(s)) for s in seeds]
 
 
+#: photos each fresh-photo worker (``--fresh-workers``) keeps to cut its batches from; one of them is
+#: replaced by a newly rendered photo before each batch
+FRESH_POOL = 32
+#: first seed of the fresh photos (the fixed set starts at 1,000,000, the validation photos at
+#: 2,000,000); each worker draws from a range of :data:`FRESH_SEEDS_PER_WORKER` of its own
+FRESH_SEED0 = 10_000_000
+FRESH_SEEDS_PER_WORKER = 100_000
+
+
+def fresh_batches(a: argparse.Namespace, worker: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+    """Endless batches (:func:`make_batch`) cut from photos rendered while training: ``worker`` keeps
+    :data:`FRESH_POOL` photos and, before each batch, replaces one at random by a new one, so a long
+    run on a fast accelerator sees tens of thousands of different photos rather than a fixed set."""
+    import cv2 as _cv2
+
+    _cv2.setNumThreads(1)
+    seed = FRESH_SEED0 + a.seed * 10 * FRESH_SEEDS_PER_WORKER + worker * FRESH_SEEDS_PER_WORKER
+    seeds = iter(range(seed, seed + FRESH_SEEDS_PER_WORKER))
+    rng = np.random.default_rng((a.seed, worker))
+    pool = [make_sample(next(seeds)) for _ in range(FRESH_POOL)]
+    while True:
+        pool[int(rng.integers(FRESH_POOL))] = make_sample(next(seeds))
+        yield make_batch(pool, rng, a.batch, a.patch, a.overexpose)
+
+
+def _fresh_loader(a: argparse.Namespace):
+    """Batches from ``a.fresh_workers`` processes running :func:`fresh_batches` (a PyTorch
+    ``DataLoader`` over an iterable dataset, forked from this process)."""
+    import torch
+    from torch.utils.data import DataLoader, IterableDataset, get_worker_info
+
+    class FreshPhotos(IterableDataset):
+        def __iter__(self):
+            info = get_worker_info()
+            torch.set_num_threads(1)
+            return fresh_batches(a, info.id if info else 0)
+
+    return DataLoader(
+        FreshPhotos(),
+        batch_size=None,
+        num_workers=a.fresh_workers,
+        prefetch_factor=4,
+        pin_memory=a.device != "cpu",
+        multiprocessing_context="fork",
+        persistent_workers=True,
+    )
+
+
 def generate(n: int, seed0: int, workers: int = 2) -> list:
     seeds = list(range(seed0, seed0 + n))
     chunks = [seeds[i :: workers * 4] for i in range(workers * 4)]
@@ -335,7 +384,8 @@ def validate(model, val, max_items: int = 200, min_support: float | None = None)
         for sample in val[:max_items]:
             img, quads = sample.img, sample.quads
             x, (ph, pw) = _pad16(normalize(img.astype(np.float32)))
-            out = torch.sigmoid(model(torch.from_numpy(x)))[0].numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
+            logits = model(torch.from_numpy(x).to(_device_of(model)))
+            out = torch.sigmoid(logits)[0].cpu().numpy()[:, : (ph + 1) // 2, : (pw + 1) // 2]
             pred = instances_from_maps(out[0], out[1], scale=2.0, min_support=min_support)
             pairs = match_quads([q.tolist() for q in quads], [p.quad for p in pred])
             n_gt += len(quads)
@@ -343,6 +393,10 @@ def validate(model, val, max_items: int = 200, min_support: float | None = None)
             n_hit += len(pairs)
     train_mode(model)
     return {"recall": n_hit / max(1, n_gt), "precision": n_hit / max(1, n_pred), "tiles": n_gt}
+
+
+def _device_of(model):
+    return next(model.parameters()).device
 
 
 def train_mode(model) -> None:
@@ -410,7 +464,7 @@ def export_onnx(model, path: Path) -> float:
     import onnxruntime as ort
     import torch
 
-    model.eval()
+    model.cpu().eval()
     x = torch.randn(1, 3, 320, 448)
     torch.onnx.export(
         model,
@@ -443,6 +497,18 @@ def _arguments(argv) -> argparse.Namespace:
     ap.add_argument("--patch", type=int, default=192)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument(
+        "--device",
+        default="cpu",
+        help="where PyTorch trains: cpu, or cuda (a GPU machine; the model is exported to ONNX on the CPU)",
+    )
+    ap.add_argument(
+        "--fresh-workers",
+        type=int,
+        default=0,
+        help="render new photos while training in this many processes (for a GPU run with many cores) "
+        "instead of training on a fixed set of --scenes photos; 0 (default) keeps the fixed set",
+    )
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--init", default=None, help="state_dict to continue from")
     ap.add_argument("--init-onnx", default=None, help="exported model (.onnx) to continue from (batch norms frozen)")
@@ -498,8 +564,9 @@ def _phone_kinds(text: str | None) -> tuple[str, ...] | None:
 
 
 def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: float, cache: Path):
-    """Train ``model`` on random patches of ``data`` (BCE on both maps plus Dice on the core map,
-    weighted by the care mask),
+    """Train ``model`` on random patches of ``data``, or of photos rendered meanwhile
+    (:func:`fresh_batches`, with ``--fresh-workers``), on ``a.device`` (BCE on both maps plus Dice
+    on the core map, weighted by the care mask),
     AdamW with a short warm-up and a cosine schedule over ``max(steps done, time used)`` within
     ``train_budget`` seconds; validated and saved to ``cache`` every 1000 steps. Returns the steps
     done, the validation log and the seconds spent."""
@@ -512,6 +579,7 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
     step = 0
     log = []
     train_mode(model)
+    batches = iter(_fresh_loader(a)) if a.fresh_workers else None
     while step < a.steps:
         p = max(step / a.steps, (time.time() - t0) / train_budget)
         if p >= 1:
@@ -521,8 +589,8 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             lr *= (step + 1) / 100
         for g in opt.param_groups:
             g["lr"] = lr
-        xb, yb, wb = make_batch(data, rng, a.batch, a.patch, a.overexpose)
-        x, y, wt = torch.from_numpy(xb), torch.from_numpy(yb), torch.from_numpy(wb)
+        xb, yb, wb = next(batches) if batches is not None else make_batch(data, rng, a.batch, a.patch, a.overexpose)
+        x, y, wt = (torch.as_tensor(v).to(a.device, non_blocking=True) for v in (xb, yb, wb))
         logits = model(x)
         bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)
         pc = torch.sigmoid(logits[:, 1]) * wt[:, 0]
@@ -582,7 +650,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
         "output": {"channels": ["face", "core"], "activation": "sigmoid", "stride": 2, "core_shrink": CORE_SHRINK},
         "postprocess": {"min_face_support": a.min_face_support, "min_long": a.min_long},
         "training": {
-            "synthetic_photos": a.scenes,
+            "synthetic_photos": run.get("fresh_photos", a.scenes),
             "validation_photos": n_val,
             "steps": run["steps"],
             "batch": a.batch,
@@ -592,6 +660,7 @@ def _metadata(a: argparse.Namespace, n_val: int, run: dict, validation: dict, to
             "data_seconds": run["data_seconds"],
             "train_seconds": run["train_seconds"],
             "threads": a.threads,
+            "device": a.device,
             "torch": torch_version,
             **provenance(a),
         },
@@ -624,9 +693,10 @@ def main(argv=None) -> int:
 
         print(f"{len(backgrounds.ensure_backgrounds())} background photos (training.backgrounds)", flush=True)
     n_val = max(20, min(200, a.scenes // 4))
-    print(f"rendering {a.scenes} + {n_val} synthetic photos ...", flush=True)
-    data = generate(a.scenes, 1_000_000 + a.seed * 100_000, workers=a.threads)
-    val = generate(n_val, 2_000_000, workers=a.threads)
+    n_fixed = 0 if a.fresh_workers else a.scenes
+    print(f"rendering {n_fixed} + {n_val} synthetic photos ...", flush=True)
+    data = generate(n_fixed, 1_000_000 + a.seed * 100_000, workers=a.threads) if n_fixed else []
+    val = generate(n_val, 2_000_000, workers=max(a.threads, a.fresh_workers))
     t_data = time.time() - t_start
     print(f"  {t_data:.0f} s", flush=True)
 
@@ -635,6 +705,7 @@ def main(argv=None) -> int:
         model.load_state_dict(torch.load(a.init))
     if a.init_onnx:
         init_from_onnx(model, Path(a.init_onnx))
+    model.to(a.device)
     train_budget = max(60.0, budget - (time.time() - t_start) - 120)
     step, log, train_s = _train(model, data, val, a, train_budget, cache)
     torch.save(model.state_dict(), cache / "tile_segmenter.pt")
@@ -645,6 +716,8 @@ def main(argv=None) -> int:
     diff = export_onnx(model, onnx_path)
     print(f"exported {onnx_path} ({onnx_path.stat().st_size / 1e6:.2f} MB); onnxruntime vs torch max diff {diff:.2e}")
     run = {"steps": step, "data_seconds": round(t_data), "train_seconds": round(train_s)}
+    if a.fresh_workers:  # each batch brought one new photo, besides the workers' first pools
+        run["fresh_photos"] = step + a.fresh_workers * FRESH_POOL
     validation = {"final": v, "during": log, "onnx_max_abs_diff": diff}
     meta = _metadata(a, len(val), run, validation, torch.__version__)
     (out / f"{MODEL_NAME}.json").write_text(json.dumps(meta, indent=1))

@@ -512,6 +512,38 @@ def test_training_can_weigh_the_kinds_of_phone_like_photo(monkeypatch):
     assert set(drawn) == {"pile", "tray"} and 30 <= drawn.count("pile") <= 50
 
 
+def test_a_run_with_fresh_photos_renders_new_ones_from_seeds_of_its_own(monkeypatch):
+    """``--fresh-workers``: each worker fills a pool, then renders one new photo before each batch,
+    from a seed range of its own, apart from the fixed set's and the validation photos' seeds."""
+    import argparse
+
+    from training import train_segmenter as ts
+
+    rendered: list[int] = []
+
+    def tiny_sample(seed: int) -> ts.Sample:
+        rendered.append(seed)
+        img = np.full((64, 64, 3), seed % 255, np.uint8)
+        face = np.zeros((64, 64), np.uint8)
+        face[8:40, 8:32] = 1
+        return ts.Sample(img, face, face.copy(), [], np.ones((64, 64), np.uint8))
+
+    monkeypatch.setattr(ts, "make_sample", tiny_sample)
+    monkeypatch.setattr(ts, "FRESH_POOL", 3)
+    a = argparse.Namespace(seed=2, batch=4, patch=32, overexpose=0.0)
+    seeds_of = {}
+    for worker in (0, 1):
+        rendered.clear()
+        batches = ts.fresh_batches(a, worker)
+        x, y, w = next(batches)
+        next(batches)
+        assert x.shape == (4, 3, 32, 32) and y.shape == (4, 2, 16, 16) and w.shape == (4, 1, 16, 16)
+        assert len(rendered) == 3 + 2 == len(set(rendered))  # the pool, then one new photo a batch
+        seeds_of[worker] = set(rendered)
+    assert not seeds_of[0] & seeds_of[1]
+    assert min(min(s) for s in seeds_of.values()) >= ts.FRESH_SEED0 > 2_000_000 + 200
+
+
 def test_a_closer_look_runs_only_where_the_tiles_are():
     """``content_window``: the box round what a look marks as face, grown by two tile widths, its
     top-left on a whole map pixel of the closer look; the whole photo (``None``) when that box is
