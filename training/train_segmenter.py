@@ -308,57 +308,79 @@ def build_model():
 OVEREXPOSURE_GAIN = (1.15, 1.7)
 
 
-def _augment(img, face, core, care, rng, overexpose: float = 0.0):
-    """A training photo turned a quarter any number of times and maybe mirrored, its colours
+def _augment(img, face, core, care, rng, overexpose: float = 0.0, pad=None):
+    """A training patch turned a quarter any number of times and maybe mirrored, its colours
     scaled and shifted a little, maybe blurred; an ``overexpose`` share of them overexposed (levels
     scaled by :data:`OVEREXPOSURE_GAIN`, then clipped: a phone that metered a dark mat burns the
-    ivory faces and the seams between them out)."""
+    ivory faces and the seams between them out). ``pad`` marks the pixels beyond the photo, which
+    stay mid-grey (zero after :func:`normalize`), as inference pads a small photo."""
     k = int(rng.integers(0, 4))
+    arrays = [a for a in (img, face, core, care, pad) if a is not None]
     if k:
-        img, face, core, care = (np.rot90(a, k).copy() for a in (img, face, core, care))
+        arrays = [np.rot90(a, k) for a in arrays]
     if rng.random() < 0.5:
-        img, face, core, care = (a[:, ::-1].copy() for a in (img, face, core, care))
+        arrays = [a[:, ::-1] for a in arrays]
+    img, face, core, care = (np.ascontiguousarray(a) for a in arrays[:4])
     img = img.astype(np.float32)
     img = img * rng.uniform(0.75, 1.25, 3)[None, None, :] + rng.uniform(-25, 25)
     if overexpose > 0 and rng.random() < overexpose:
         img = img * rng.uniform(*OVEREXPOSURE_GAIN)
     if rng.random() < 0.3:
         img = cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.2)))
-    return np.clip(img, 0, 255), face, core, care
+    img = np.clip(img, 0, 255)
+    if pad is not None:
+        img[arrays[4]] = MID_GREY
+    return img, face, core, care
+
+
+#: the value a small photo is padded with (zero after :func:`normalize`, as at inference)
+MID_GREY = 127.5
+
+
+def _patch_origin(face: np.ndarray, rng, patch: int) -> tuple[int, int]:
+    """Where a patch starts in a photo (``face``: its face mask, at least ``patch`` each way): six
+    in ten centred on a tile (give or take a quarter patch), the rest anywhere."""
+    ph, pw = face.shape
+    if rng.random() < 0.6 and face.any():
+        ys_, xs_ = np.nonzero(face[::4, ::4])
+        i = int(rng.integers(len(ys_)))
+        cy, cx = ys_[i] * 4, xs_[i] * 4
+        y0 = int(np.clip(cy - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, ph - patch))
+        x0 = int(np.clip(cx - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, pw - patch))
+        return y0, x0
+    return int(rng.integers(0, ph - patch + 1)), int(rng.integers(0, pw - patch + 1))
 
 
 def make_batch(
     data: list[Sample], rng, batch: int, patch: int, overexpose: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random patches: inputs, (face, core) targets and the loss weights (the care mask) at half
-    the patch's resolution; an ``overexpose`` share of the photos overexposed (:func:`_augment`)."""
+    the patch's resolution; an ``overexpose`` share of the photos overexposed (:func:`_augment`).
+    Each patch is cut first and only the patch augmented (a square patch turned is the turned
+    photo's patch), so a batch costs a fifth of augmenting whole photos."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
     ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
     ws = np.ones((batch, 1, patch // 2, patch // 2), np.float32)
     for b in range(batch):
         sample = data[int(rng.integers(len(data)))]
-        img, face, core, care = _augment(sample.img, sample.face, sample.core, sample.care, rng, overexpose)
+        img, face, core, care = sample.img, sample.face, sample.core, sample.care
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
-        if (ph, pw) != (h, w):  # pad small photos with mid-grey: zero after normalize, as at inference
-            img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=(127.5, 127.5, 127.5))
+        pad = None
+        if (ph, pw) != (h, w):  # a small photo: padded beyond its bottom and right edges
+            img = cv2.copyMakeBorder(img, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=(127, 127, 127))
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             care = cv2.copyMakeBorder(care, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=1)
-        # half the patches centred on tiles, half anywhere
-        if rng.random() < 0.6 and face.any():
-            ys_, xs_ = np.nonzero(face[::4, ::4])
-            i = int(rng.integers(len(ys_)))
-            cy, cx = ys_[i] * 4, xs_[i] * 4
-            y0 = int(np.clip(cy - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, ph - patch))
-            x0 = int(np.clip(cx - patch // 2 + rng.integers(-patch // 4, patch // 4 + 1), 0, pw - patch))
-        else:
-            y0, x0 = int(rng.integers(0, ph - patch + 1)), int(rng.integers(0, pw - patch + 1))
+            pad = np.ones((ph, pw), bool)
+            pad[:h, :w] = False
+        y0, x0 = _patch_origin(face, rng, patch)
         sl = (slice(y0, y0 + patch), slice(x0, x0 + patch))
-        xs[b] = normalize(img[sl]).transpose(2, 0, 1)
-        for ci, m in enumerate((face, core)):
-            ys[b, ci] = cv2.resize(m[sl].astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
-        ws[b, 0] = cv2.resize(care[sl].astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
+        x, f, c, wt = _augment(img[sl], face[sl], core[sl], care[sl], rng, overexpose, None if pad is None else pad[sl])
+        xs[b] = normalize(x).transpose(2, 0, 1)
+        for ci, m in enumerate((f, c)):
+            ys[b, ci] = cv2.resize(m.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
+        ws[b, 0] = cv2.resize(wt.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
     return xs, ys, ws
 
 
@@ -706,7 +728,7 @@ def main(argv=None) -> int:
     if a.init_onnx:
         init_from_onnx(model, Path(a.init_onnx))
     model.to(a.device)
-    train_budget = max(60.0, budget - (time.time() - t_start) - 120)
+    train_budget = max(60.0, budget - (time.time() - t_start) - min(120.0, 0.1 * budget))  # (validation, export)
     step, log, train_s = _train(model, data, val, a, train_budget, cache)
     torch.save(model.state_dict(), cache / "tile_segmenter.pt")
     v = validate(model, val, len(val), a.min_face_support)
