@@ -17,7 +17,8 @@ Commands:
   train [ARGS...]   retrain the tile classifier on the CPU (``python -m training.train_classifier ARGS``);
                     installs PyTorch and, as root, the Debian tools and fonts the artwork needs
   train-segmenter [ARGS...]
-                    retrain the learned tile finder on the CPU (``python -m training.train_segmenter``)
+                    retrain the learned tile finder on the CPU (``python -m training.train_segmenter``;
+                    ``--device cuda --fresh-workers N`` on a GPU machine)
   quantize [ARGS...]
                     write the int8 copies of the finder and the classifier that the recogniser runs, and
                     recalibrate the classifier (``python -m training.quantize``); after retraining either

@@ -1,6 +1,11 @@
-"""Train the tile segmenter (a small fully convolutional network) on CPU and export it to ONNX.
+"""Train the tile segmenter (a small fully convolutional network) and export it to ONNX.
 
     python3 run.py train-segmenter [--scenes 1200 --steps 4000 --time-budget 34]
+
+It trains on the CPU by default. On a machine with a GPU and many cores, ``--device cuda
+--fresh-workers 14`` trains on the GPU while 14 processes render new photos, so a run of a few
+minutes sees thousands of different photos (:func:`fresh_batches`); ``training/.cache`` (the
+artwork and the background photos) must be there, since such a machine may reach no network.
 
 What it learns (see :mod:`vision.finders.learned` for how the output is used): for every pixel of a
 table photo (scaled so tiles are 10-90 pixels wide, see :func:`vision.finders.learned.find_tiles`),
