@@ -217,9 +217,6 @@ def fresh_batches(a: argparse.Namespace, worker: int) -> Iterator[tuple[np.ndarr
     """Endless batches (:func:`make_batch`) cut from photos rendered while training: ``worker`` keeps
     :data:`FRESH_POOL` photos and, before each batch, replaces one at random by a new one, so a long
     run on a fast accelerator sees tens of thousands of different photos rather than a fixed set."""
-    import cv2 as _cv2
-
-    _cv2.setNumThreads(1)
     seed = FRESH_SEED0 + a.seed * 10 * FRESH_SEEDS_PER_WORKER + worker * FRESH_SEEDS_PER_WORKER
     seeds = iter(range(seed, seed + FRESH_SEEDS_PER_WORKER))
     rng = np.random.default_rng((a.seed, worker))
@@ -238,7 +235,8 @@ def _fresh_loader(a: argparse.Namespace):
     class FreshPhotos(IterableDataset):
         def __iter__(self):
             info = get_worker_info()
-            torch.set_num_threads(1)
+            torch.set_num_threads(1)  # one process per core already
+            cv2.setNumThreads(1)
             return fresh_batches(a, info.id if info else 0)
 
     return DataLoader(
@@ -362,7 +360,7 @@ def make_batch(
     """Random patches: inputs, (face, core) targets and the loss weights (the care mask) at half
     the patch's resolution; an ``overexpose`` share of the photos overexposed (:func:`_augment`).
     Each patch is cut first and only the patch augmented (a square patch turned is the turned
-    photo's patch), so a batch costs a fifth of augmenting whole photos."""
+    photo's patch), so a batch costs about a sixth of augmenting whole photos."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
     ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
     ws = np.ones((batch, 1, patch // 2, patch // 2), np.float32)
@@ -423,6 +421,7 @@ def validate(model, val, max_items: int = 200, min_support: float | None = None)
 
 
 def _device_of(model):
+    """The device ``model``'s weights are on (``cpu`` or a GPU)."""
     return next(model.parameters()).device
 
 
