@@ -27,6 +27,9 @@ Prints tables of
     phone held closer (the near tiles far larger than the far ones), scored as (c);
 (c4) the same photos overexposed, levels 1.3 and 1.5 times as high, clipped at white, as a phone
     that metered a dark table burns out the faces (:mod:`training.exposure`), scored as (c);
+(c5) the (c2) composites seen from a seat, 45 degrees off straight above and 55 with the phone
+    turned 5 (a hand on a real surface photographed from a chair, in sets the held-out rows keep out
+    of the classifier's training), scored as (c), with the tiles missed counted by suit;
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -56,6 +59,7 @@ import numpy as np
 from training import scenes as _scenes
 from training.exposure import exposures
 from vision import onnx_model
+from vision.classifier import suit
 from vision.recognize import recognize
 
 REPO = Path(__file__).resolve().parent.parent
@@ -613,6 +617,37 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
+def eval_real_composites_slanted(
+    data: Path, per_photo: int, views: list[tuple[float, float, float]], classifier=None, detector=None
+) -> dict:
+    """(c5) the (c2) composites seen from each of ``views`` (as for :func:`eval_real_slanted`): a
+    hand on a real surface photographed from a seat, in the sets the held-out rows keep out of the
+    classifier's training. Per view, :func:`eval_labelled`'s results."""
+    from training.labelled_variants import variants
+    from training.real_composites import composites
+    from training.viewpoint import seen_from
+
+    labelled = ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None)
+    made = composites(labelled, per_photo)
+    photo_of = {c.name: c.photo for c in made}
+    seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
+    return {
+        view: eval_labelled([(n, photo_of[n], raw, gt) for k, n, raw, gt in seen if k == view], classifier, detector)
+        for view in views
+    }
+
+
+def misses_by_suit(rows: list[dict]) -> Counter:
+    """The labelled tiles that photos' readings ``rows`` (:func:`eval_labelled`'s, each with
+    ``labels`` and ``pred``) left unread, as multisets, counted by suit (``m p s z f`` and ``back``:
+    :func:`vision.classifier.suit`): which kinds of tile the misses are."""
+    out: Counter = Counter()
+    for r in rows:
+        for code in (Counter(r["labels"]) - Counter(r["pred"])).elements():
+            out[suit(code)] += 1
+    return out
+
+
 def eval_real_changed(data: Path, keys: list, change, classifier=None, detector=None) -> dict:
     """The labelled real photos changed by ``change(labelled, keys)`` (an iterator of ``(key, name,
     JPEG bytes, labels)``: :func:`training.viewpoint.slanted`, :func:`training.exposure.overexposed`):
@@ -1069,6 +1104,40 @@ def _report_real_slanted(data: Path, views: list[tuple[float, float, float]], cl
     )
 
 
+#: the suits :func:`misses_by_suit` counts, in the order the (c5) table shows them
+SUITS_SHOWN = ("m", "p", "s", "z", "f", "back")
+
+
+def _report_real_composites_slanted(
+    data: Path, per_photo: int, views: list[tuple[float, float, float]], clf, det, report: dict
+) -> None:
+    """(c5) the (c2) composites seen from a seat, summed up per view and system, and our misses by
+    suit."""
+    from training import real_composites
+
+    if per_photo <= 0 or not views or not _have_labelled(data, "c5"):
+        return
+    by_view = eval_real_composites_slanted(data, per_photo, views, classifier=clf, detector=det)
+    if not any(res["ours"] for res in by_view.values()):
+        print("\n(c5) skipped: no background cache (training.backgrounds)")
+        return
+    _report_real_changed(
+        f"(c5) the (c2) composites (labelled photos of up to {real_composites.MAX_TILES} tiles on real "
+        f"backgrounds, {per_photo} per photo) seen from a seat at the table, as (c3); the held-out rows are "
+        "sets the classifier never saw",
+        by_view,
+        _view_name,
+        report,
+        "real_composites_slanted",
+    )
+    rows: list[tuple] = [("view", "subset", "labels not read", *SUITS_SHOWN)]
+    for view, res in by_view.items():
+        for subset, sel in (("all", res["ours"]), ("held-out", [r for r in res["ours"] if not r["in_training"]])):
+            missed = misses_by_suit(sel)
+            rows.append((_view_name(view), subset, sum(missed.values()), *(missed[k] for k in SUITS_SHOWN)))
+    _table("(c5) ours: the labelled tiles not read, by suit (f: flowers and seasons)", rows)
+
+
 def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: dict) -> None:
     """(c4) labelled real photos overexposed, summed up per gain and system."""
     if not gains or not _have_labelled(data, "c4"):
@@ -1170,6 +1239,12 @@ def main(argv=None) -> int:
         "a trailing r<degrees>: the phone turned that much about its own axis, as 50r8; '' skips)",
     )
     ap.add_argument(
+        "--seat-composites",
+        type=slant_views,
+        default="45,55r5",
+        help="(c5) view the (c2) composites from these seats, as --slant-angles ('' skips)",
+    )
+    ap.add_argument(
         "--exposures",
         type=exposures,
         default="1.3,1.5",
@@ -1217,6 +1292,7 @@ def main(argv=None) -> int:
     _report_real_composites(data, a.composites, clf, det, report)
     _report_real_slanted(data, a.slant_angles, clf, det, report)
     _report_real_overexposed(data, a.exposures, clf, det, report)
+    _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:
