@@ -610,11 +610,18 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
 def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=None) -> dict:
     """(c2) the labelled real photos pasted into real background photos
     (:mod:`training.real_composites`)."""
+    items = [(c.name, c.photo, c.jpeg, c.labels) for c in _composites(data, per_photo)]
+    return eval_labelled(items, classifier, detector)
+
+
+def _composites(data: Path, per_photo: int) -> list:
+    """The (c2) composites of the labelled real photos under ``data``
+    (:func:`training.real_composites.composites`)."""
     from training.real_composites import composites
 
-    labelled = ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None)
-    items = [(c.name, c.photo, c.jpeg, c.labels) for c in composites(labelled, per_photo)]
-    return eval_labelled(items, classifier, detector)
+    return composites(
+        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None), per_photo
+    )
 
 
 def eval_real_composites_slanted(
@@ -624,11 +631,9 @@ def eval_real_composites_slanted(
     hand on a real surface photographed from a seat, in the sets the held-out rows keep out of the
     classifier's training. Per view, :func:`eval_labelled`'s results."""
     from training.labelled_variants import variants
-    from training.real_composites import composites
     from training.viewpoint import seen_from
 
-    labelled = ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None)
-    made = composites(labelled, per_photo)
+    made = _composites(data, per_photo)
     photo_of = {c.name: c.photo for c in made}
     seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
     return {

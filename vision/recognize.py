@@ -920,26 +920,27 @@ def _arrange(
     return tiles, out
 
 
-def _faces(readings: list[Reading]) -> list[np.ndarray]:
-    """The upright faces (:attr:`Reading.quad`) to measure a slant on
+def _faces(readings: list[Reading]) -> list[Reading]:
+    """The readings whose upright faces (:attr:`Reading.quad`) a slant is measured on
     (:func:`vision.slant.view_of`): those read at least :data:`vision.slant.FACE_CONFIDENCE`,
     backs and blank faces left out (they have no up); when there are too few of those
     (:data:`vision.slant.MIN_FACES`), every reading with an up, surely read or not: a photo that a
     first reading mostly failed, the slant it was taken at may be why (a row at a diagonal seen 55
     degrees off straight above: 1 and 1 of 8 and 4 tiles read, then 6 and 4)."""
     with_up = [r for r in readings if r.top[0][0] not in (*FEATURELESS, UNKNOWN)]
-    sure = [r.quad for r in with_up if r.top[0][1] >= _slant.FACE_CONFIDENCE]
-    return sure if len(sure) >= _slant.MIN_FACES else [r.quad for r in with_up]
+    sure = [r for r in with_up if r.top[0][1] >= _slant.FACE_CONFIDENCE]
+    return sure if len(sure) >= _slant.MIN_FACES else with_up
 
 
 def _seen_as_taken(r: Reading, back: np.ndarray) -> Reading:
     """``r``, found and read in a straightened view of the photo, in the photo's own working pixels
-    (``back``: the homography from the view's pixels to them); its crops, read already, let go."""
+    (``back``: the homography from the view's pixels to them); its crops, read already, let go, and
+    its spread (measured in the view's pixels) with them."""
 
     def moved(q: np.ndarray) -> np.ndarray:
         return cv2.perspectiveTransform(np.asarray(q, np.float64).reshape(1, 4, 2), back).reshape(4, 2)
 
-    cd = dataclasses.replace(r.candidate, quad=moved(r.candidate.quad).astype(np.float32), crops=())
+    cd = dataclasses.replace(r.candidate, quad=moved(r.candidate.quad).astype(np.float32), crops=(), spread=None)
     return dataclasses.replace(r, candidate=cd, quad=moved(r.quad))
 
 
@@ -960,14 +961,17 @@ def _read_from_a_seat(
 
     On the labelled real photos seen 55 degrees off straight above, this read 99.1 % of the tiles
     (88.3 % without) and made 17 of the 24 photos exact (3); seen 45 degrees, 99.5 % (97.2 %)."""
-    faces = _faces(readings)
+    read = _faces(readings)
+    faces, spreads = [r.quad for r in read], [r.candidate.spread for r in read]
     quads = [r.quad for r in readings]
     if len(faces) < _slant.MIN_FACES:
-        faces = quads = [cd.quad for cd in cands if cd.blob_size >= ROW_OF_FACES]
+        rows = [cd for cd in cands if cd.blob_size >= ROW_OF_FACES]
+        faces = quads = [cd.quad for cd in rows]
+        spreads = [cd.spread for cd in rows]
         if len(faces) < _slant.MIN_FACES:
             return None
     box = _slant.window(quads, ph.image.shape)
-    view = _slant.view_of(faces, box)
+    view = _slant.view_of(faces, box, spreads)
     if not view.slanted:
         return None
     m, size = _slant.straightening(view, box, faces)

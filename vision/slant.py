@@ -84,6 +84,10 @@ MIN_ROLL = 2.0
 #: and the labelled real photos seen 50 degrees off by a phone turned 15 degrees 14 of 24 exactly
 #: (8); up to 20 degrees cost b12 several points more in an earlier build (85.6 % against 92.5 %)
 MAX_ROLL = 15.0
+#: the view measured on the faces' spreads as well as their quadrilaterals is taken where it is
+#: steeper than the one measured on the quadrilaterals alone by at least this stretch (two of the
+#: steps tried; :func:`view_of`)
+STEEPER_BY = 0.1
 #: the part of the photo read again reaches this many tile widths beyond the tiles read at first
 REACH = 2.0
 #: the part read again is scaled so that its tiles come out this wide (pixels), or as wide as they
@@ -161,7 +165,9 @@ def _plane(view: View) -> np.ndarray:
     return t.T @ np.array([[1.0, 0, 0], [0, view.stretch, 0], [0, view.depth, 1.0]]) @ t
 
 
-def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
+def view_of(
+    faces: list[np.ndarray], box: tuple[int, int, int, int], spreads: list[np.ndarray | None] | None = None
+) -> View:
     """The view (of :data:`STRETCHES` and :data:`DEPTHS`) that gives the upright faces ``faces``
     (4x2 quads in photo pixels, corner 0 the face's top-left, corners clockwise), lying in the part
     ``box`` of the photo (:func:`window`), their true shape and size: the least median of how far
@@ -180,15 +186,27 @@ def view_of(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> View:
     anyway it let a rack turned on the table pass for a depth) and the rows are turned
     (:func:`row_turn`) by :data:`MIN_ROLL` to :data:`MAX_ROLL` degrees, the view is measured again
     at that roll. A row turned further is rather turned on the table (then its faces are sheared in
-    the photo, not turned, and the view has no roll)."""
+    the photo, not turned, and the view has no roll).
+
+    ``spreads``: per face, the second moments of its pixels (2x2, photo pixels squared;
+    :attr:`vision.finders.candidate.Candidate.spread`, ``None`` where not measured). The finder's
+    quadrilateral round a face is a rectangle, and a face turned on the table and seen from a seat
+    is a parallelogram: the rectangle round it looks less foreshortened than the face is (a grid
+    turned 20-30 degrees on the table, seen 55 degrees off straight above, measured a stretch of
+    1.0-1.2 against 1.74). The spreads keep the shear, so where at least :data:`MIN_FACES` faces
+    have them, the view is measured again on both (:func:`_spread_costs` added to the
+    quadrilaterals' costs), and that view is taken where it is steeper by :data:`STEEPER_BY` or
+    more: a rectangle round a sheared face hides a slant; it does not make one up, and on photos
+    taken from above the two measurements differ mostly in the depth (see ``docs/vision.md``,
+    session 23)."""
     if len(faces) < MIN_FACES:
         return View()
     q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
-    view = _fitted(q, box, 0.0)
+    view = _fitted(q, box, 0.0, spreads)
     roll = row_turn(q)
     if not view.slanted or not MIN_ROLL <= abs(roll) <= MAX_ROLL:
         return view
-    return _fitted(q, box, roll)
+    return _fitted(q, box, roll, spreads)
 
 
 def row_turn(faces: np.ndarray) -> float:
@@ -210,12 +228,36 @@ def row_turn(faces: np.ndarray) -> float:
     return -float(np.degrees(np.median(np.arctan(vy / vx))))
 
 
-def _fitted(q: np.ndarray, box: tuple[int, int, int, int], roll: float) -> View:
-    """The view of :func:`view_of` for the faces ``q`` (n x 4 x 2) at the roll ``roll``."""
+def _fitted(
+    q: np.ndarray, box: tuple[int, int, int, int], roll: float, spreads: list[np.ndarray | None] | None = None
+) -> View:
+    """The view of :func:`view_of` for the faces ``q`` (n x 4 x 2) at the roll ``roll``, measured on
+    their quadrilaterals, and on their ``spreads`` as well where that is steeper by
+    :data:`STEEPER_BY`."""
     f = _turn(roll) @ _frame(box)
+    depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+    costs = _quad_costs(q, f, depths)
+    view = _best(costs, depths, roll)
+    have = [i for i, m in enumerate(spreads or ()) if m is not None]
+    if len(have) < MIN_FACES or view.stretch + STEEPER_BY > STRETCHES[-1] + 1e-9:
+        return view
+    if len(have) < len(q):
+        q = q[have]
+        depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+        costs = _quad_costs(q, f, depths)
+    sp = np.asarray([spreads[i] for i in have], np.float64)  # type: ignore[index]
+    both = _best(costs + _spread_costs(q, sp, f, depths), depths, roll)
+    return both if both.stretch >= view.stretch + STEEPER_BY - 1e-9 else view
+
+
+def _quad_costs(q: np.ndarray, f: np.ndarray, depths: tuple[float, ...]) -> np.ndarray:
+    """How far each view (``depths`` x :data:`STRETCHES`) leaves the faces' quadrilaterals ``q`` (n x
+    4 x 2, photo pixels; ``f`` the homography to the formula's coordinates, roll included) from a
+    face's shape and the faces' common width: the median of how far each face's width over height
+    is from :data:`FACE_ASPECT`, plus :data:`SIZE_WEIGHT` times the median of how far its width is
+    from the median width (log ratios); infinite for a depth that puts a face beyond the horizon."""
     x = q[..., 0] * f[0, 0] + q[..., 1] * f[0, 1] + f[0, 2]
     y = q[..., 0] * f[1, 0] + q[..., 1] * f[1, 1] + f[1, 2]
-    depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
     w = 1.0 + np.asarray(depths)[:, None, None] * y[None]  # depth, face, corner
     px, py = x[None] / w, y[None] / w
     k = np.asarray(STRETCHES)[None, :, None]  # depth, stretch, face
@@ -229,9 +271,49 @@ def _fitted(q: np.ndarray, box: tuple[int, int, int, int], roll: float) -> View:
     size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
     cost = shape + SIZE_WEIGHT * size
     cost[(w <= 0.2).any(axis=(1, 2))] = np.inf  # a depth that would put a face beyond the horizon
+    return cost
+
+
+def _spread_costs(q: np.ndarray, spreads: np.ndarray, f: np.ndarray, depths: tuple[float, ...]) -> np.ndarray:
+    """:func:`_quad_costs` measured on the faces' spreads (n x 2 x 2, photo pixels squared) instead
+    of their corners: each spread carried into every view by the view's local linear map at the
+    face's centre; its width the root of its second moment across the face's up (corner 3 to
+    corner 0 of ``q``, carried alike), its height that along it. A uniform rectangle ``w`` by ``h``
+    spreads ``w^2 / 12`` across and ``h^2 / 12`` along, so the roots' ratio is the face's width over
+    its height however the face is turned or sheared."""
+    lin = f[:2, :2]
+    c = q.mean(1) @ lin.T + f[:2, 2]  # the centres in the formula's coordinates (f is affine)
+    m = lin @ spreads @ lin.T
+    u = (q[:, 0] - q[:, 3]) @ lin.T
+    d = np.asarray(depths)[:, None]  # depth, face
+    s = 1.0 + d * c[None, :, 1]
+    # the formula's local linear map, its stretch left out: [[1 / s, -x d / s^2], [0, 1 / s^2]]
+    a00, a01, a11 = 1.0 / s, -c[None, :, 0] * d / s**2, 1.0 / s**2
+    m00 = a00 * a00 * m[:, 0, 0] + 2 * a00 * a01 * m[:, 0, 1] + a01 * a01 * m[:, 1, 1]
+    m01 = a00 * a11 * m[:, 0, 1] + a01 * a11 * m[:, 1, 1]
+    m11 = a11 * a11 * m[:, 1, 1]
+    ux, uy = a00 * u[:, 0] + a01 * u[:, 1], a11 * u[:, 1]
+    k = np.asarray(STRETCHES)[None, :, None]  # depth, stretch, face: the stretch scales y
+    m00, m01, m11 = m00[:, None] * np.ones_like(k), k * m01[:, None], k * k * m11[:, None]
+    ux, uy = ux[:, None] * np.ones_like(k), k * uy[:, None]
+    norm = np.maximum(np.hypot(ux, uy), 1e-12)
+    ux, uy = ux / norm, uy / norm
+    along = ux * ux * m00 + 2 * ux * uy * m01 + uy * uy * m11
+    across = uy * uy * m00 - 2 * ux * uy * m01 + ux * ux * m11
+    width = np.sqrt(np.maximum(across, 1e-12))
+    shape = np.median(np.abs(np.log(width / np.sqrt(np.maximum(along, 1e-12)) / FACE_ASPECT)), axis=-1)
+    size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
+    cost = shape + SIZE_WEIGHT * size
+    cost[(s <= 0.2).any(axis=1)] = np.inf  # a depth that would put a face beyond the horizon
+    return cost
+
+
+def _best(cost: np.ndarray, depths: tuple[float, ...], roll: float) -> View:
+    """The view of the least ``cost`` (``depths`` x :data:`STRETCHES`): a depth only where it fits
+    the faces better than none by :data:`DEPTH_GAIN`, and of views within :data:`TIE` of the least,
+    the first in order of depth, then stretch (the one nearest straight above)."""
     if cost[1:].min(initial=np.inf) > cost[0].min() - DEPTH_GAIN:  # (a depth must earn its place)
         cost = cost[:1]
-    # (the first in order of depth, then stretch, within TIE of the least)
     i, j = np.unravel_index(int(np.argmax(cost.ravel() <= cost.min() + TIE)), cost.shape)
     return View(STRETCHES[j], depths[i], roll)
 

@@ -575,7 +575,7 @@ def test_back_probes_at_face_down_tiles():
 def test_back_probes_dropped_unless_read_as_back(monkeypatch):
     # the stand-in classifier answers faces whatever the crop, so its faces have no up to measure a
     # slant on: the photo, taken from straight above, is read as taken
-    monkeypatch.setattr(slant, "view_of", lambda faces, box: slant.View())
+    monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads=None: slant.View())
     sc = _kong_scene(5)
     rec = recognize(sc.jpeg(90), classifier=_FakeClassifier(), finder="classical")  # reads no crop as back
     faces = [t for t in sc.tiles if t["code"] != "back"]

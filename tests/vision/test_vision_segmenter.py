@@ -59,6 +59,36 @@ def test_touching_tiles_share_a_group():
     assert sizes[0] == 1 and sum(sizes) == len(found)  # an indicator apart, rows together
 
 
+def test_each_whole_core_carries_the_spread_of_its_pixels():
+    """The last look's cores carry their pixels' second moments (:func:`learned.core_spreads`), in
+    the quads' pixels: a sheared face's keep its shear. A core cut into several tiles (a kong's
+    merged backs) gives its pieces none, nor do the looks that only measure the tiles' width."""
+    face = np.zeros((120, 200), np.float32)
+    core = np.zeros((120, 200), np.float32)
+    singles = [np.array([[20 + 16 * i, 20], [29 + 16 * i, 20], [29 + 16 * i, 33], [20 + 16 * i, 33]]) for i in range(4)]
+    sheared = np.array([[100, 20], [109, 20], [114, 33], [105, 33]])  # leaning right as it goes down
+    merged = np.array([[20, 70], [62, 70], [62, 83], [20, 83]])  # three tiles' cores run together
+    for q in [*singles, sheared, merged]:
+        cv2.fillPoly(core, [q.astype(np.int32)], 1.0)
+        c = q.mean(0)
+        cv2.fillPoly(face, [np.round(c + (q - c) / learned.CORE_SHRINK).astype(np.int32)], 1.0)
+    edges = np.zeros((3, *core.shape), np.float32)
+    found = learned.instances_from_maps(face, core, scale=2.0, min_support=0.0, edges=edges)
+    regions = learned._core_regions(core)
+    for pts, _rect in regions:
+        if np.ptp(pts[:, 0]) > 30:
+            continue  # the merged core: its pieces carry nothing
+        expected = (np.cov(pts.T.astype(np.float64), bias=True) + np.eye(2) / 12) * 4.0
+        centre = pts.mean(0) * 2.0
+        tile = min(found, key=lambda t: float(np.hypot(*(t.quad.mean(0) - centre))))
+        assert tile.spread == pytest.approx(expected, rel=1e-6, abs=1e-6)
+    leaning = min(found, key=lambda t: float(np.hypot(*(t.quad.mean(0) - sheared.mean(0) * 2.0))))
+    assert leaning.spread[0, 1] > 0.2 * np.sqrt(leaning.spread[0, 0] * leaning.spread[1, 1])  # x grows with y
+    pieces = [t for t in found if t.quad.mean(0)[1] > 2.0 * 60]
+    assert len(pieces) >= 2 and len(found) == 5 + len(pieces) and all(t.spread is None for t in pieces)
+    assert all(t.spread is None for t in learned.instances_from_maps(face, core, scale=2.0, min_support=0.0))
+
+
 def test_empty_maps_give_nothing():
     z = np.zeros((100, 120), np.float32)
     assert learned.instances_from_maps(z, z, 2.0) == []

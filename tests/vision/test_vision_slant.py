@@ -170,6 +170,58 @@ def test_rows_turned_further_are_rows_turned_on_the_table():
     assert slant.view_of(faces, slant.window(faces, (1200, 1600))).roll == 0.0
 
 
+def _spread_of(turn: float, squash: float, size: float = 60.0) -> np.ndarray:
+    """The second moments of a uniform face as :func:`_face` shows it (photo pixels squared)."""
+    t = math.radians(turn)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    shown = np.diag([1.0, squash]) @ rot
+    return shown @ np.diag([(FACE_ASPECT * size) ** 2 / 12, size**2 / 12]) @ shown.T
+
+
+def _boxed(face: np.ndarray) -> np.ndarray:
+    """The rectangle the finder puts round a face (the least-area one, ordered up = image up)."""
+    return geometry.order_quad(cv2.boxPoints(cv2.minAreaRect(face.astype(np.float32))).astype(np.float64))
+
+
+JITTER = (0.0, 2.0, -1.0, 1.0, 0.0, -2.0, 1.0, 0.0)
+
+
+def _turned_row(turn: float, degrees: float) -> tuple[list[np.ndarray], list[np.ndarray]]:
+    """Eight faces turned about ``turn`` degrees on the table, seen ``degrees`` off straight above:
+    the finder's rectangles round them, and their spreads."""
+    squash = math.cos(math.radians(degrees))
+    at = [(300.0 + 70 * i, 500.0 + 90 * (i % 2)) for i in range(len(JITTER))]
+    faces = [_face(turn + d, squash, c) for d, c in zip(JITTER, at)]
+    return [_boxed(f) for f in faces], [_spread_of(turn + d, squash) for d in JITTER]
+
+
+@pytest.mark.parametrize(("turn", "degrees"), [(25.0, 45.0), (35.0, 45.0)])
+def test_sheared_faces_are_measured_on_their_spreads(turn, degrees):
+    """Faces turned on the table and seen from a seat are parallelograms; the rectangles round them
+    look as if seen from straight above, while their spreads keep the shear and give the slant."""
+    rects, spreads = _turned_row(turn, degrees)
+    assert slant.view_of(rects, BOX).stretch <= 1.05  # (1.41 true)
+    view = slant.view_of(rects, BOX, spreads)
+    assert view.stretch == pytest.approx(1 / math.cos(math.radians(degrees)), abs=0.05)
+
+
+@pytest.mark.parametrize(("turn", "degrees"), [(0.0, 0.0), (25.0, 0.0), (0.0, 45.0), (0.0, 55.0), (15.0, 45.0)])
+def test_the_spreads_never_make_a_view_less_steep(turn, degrees):
+    """Where the spreads do not say the faces are foreshortened by :data:`vision.slant.STEEPER_BY`
+    more than their rectangles do (faces from straight above, or square to the photo's rows, or a
+    rectangle that already measures a steeper slant), the rectangles' view stands."""
+    rects, spreads = _turned_row(turn, degrees)
+    assert slant.view_of(rects, BOX, spreads) == slant.view_of(rects, BOX)
+
+
+def test_faces_without_a_spread_are_left_out_of_the_second_measurement():
+    rects, spreads = _turned_row(25.0, 45.0)
+    assert slant.view_of(rects, BOX, [None] * len(rects)) == slant.view_of(rects, BOX)
+    assert slant.view_of(rects, BOX, spreads[:2] + [None] * 6) == slant.view_of(rects, BOX)  # under MIN_FACES
+    view = slant.view_of(rects, BOX, [None, None, *spreads[2:]])
+    assert view.stretch == pytest.approx(math.sqrt(2), abs=0.05)
+
+
 def test_too_few_faces_say_nothing():
     squashed = [_face(0.0, 0.6, (300.0 + 70 * i, 600.0)) for i in range(2)]
     assert slant.view_of(squashed, BOX) == slant.View()
@@ -310,7 +362,8 @@ def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypa
     measured on the candidates lying in rows of three or more touching ones, taken as upright."""
     measured = []
 
-    def view_of(faces: list, box: tuple) -> slant.View:
+    def view_of(faces: list, box: tuple, spreads: list) -> slant.View:
+        assert len(spreads) == len(faces)  # (the candidates' spreads go with them)
         measured.append(len(faces))
         return slant.View()
 

@@ -24,7 +24,9 @@ class Candidate:
     from the shape (the classifier decides). ``slanted``: lying by its shape, but it may be an upright
     face seen at a slant (:func:`vision.finders.geometry.may_be_slanted`; the classifier decides when
     it reads the lying crop unsurely). ``crops``: ``(rotation_degrees, upright BGR crop)`` pairs, the
-    geometric guess first (:func:`vision.finders.geometry.with_crops`)."""
+    geometric guess first (:func:`vision.finders.geometry.with_crops`). ``spread``: the second
+    moments of the face's pixels as the learned finder saw them (2x2, ``quad``'s pixels squared;
+    :func:`vision.finders.learned.core_spreads`), ``None`` where no finder measured them."""
 
     quad: np.ndarray
     lying: bool = False
@@ -36,3 +38,4 @@ class Candidate:
     ambiguous: bool = False
     slanted: bool = False
     crops: tuple[tuple[int, np.ndarray], ...] = ()
+    spread: np.ndarray | None = None

@@ -94,7 +94,8 @@ class LearnedTile:
     ``lying`` (longer than high), ``ambiguous`` (too square to tell), ``slanted`` (lying by its shape,
     or an upright face seen at a slant: :func:`~vision.finders.geometry.may_be_slanted`), ``score``
     (:func:`vision.finders.geometry.aspect_score`), ``group`` (the connected face region it lies in:
-    touching tiles share one; 0 outside any) and ``group_size`` (tiles found in that region)."""
+    touching tiles share one; 0 outside any), ``group_size`` (tiles found in that region) and
+    ``spread`` (:func:`core_spreads`; ``None`` for a piece of a core cut into several tiles)."""
 
     quad: np.ndarray
     lying: bool
@@ -103,6 +104,7 @@ class LearnedTile:
     score: float
     group: int
     group_size: int = 1
+    spread: np.ndarray | None = None
 
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
@@ -246,7 +248,7 @@ def _on_grid(lengths: range, s: float) -> int:
     return min(lengths, key=lambda c: max(abs(c * s / 16 - round(c * s / 16)) * 16, 0.1))
 
 
-def _tile(quad: np.ndarray, group: int) -> LearnedTile:
+def _tile(quad: np.ndarray, group: int, spread: np.ndarray | None = None) -> LearnedTile:
     """The tile of a quadrilateral ordered up = image up: lying when wider than high."""
     (x0, y0), (x1, y1), _, (x3, y3) = quad.tolist()
     top, left = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
@@ -259,7 +261,29 @@ def _tile(quad: np.ndarray, group: int) -> LearnedTile:
         may_be_slanted(ratio),
         aspect_score(ratio, lying),
         group,
+        spread=spread,
     )
+
+
+def core_spreads(regions: list[tuple[np.ndarray, tuple]], scale: float) -> np.ndarray:
+    """The second moments (2x2 covariance) of each core's pixels (``regions`` as
+    :func:`_core_regions` gives them, map pixels), in the pixels ``scale`` times as large that the
+    quads are given in: n x 2 x 2.
+
+    A core is its tile's face shrunk about its centre, so its pixels spread as the face does: a
+    face turned on a table seen from a seat is a parallelogram, and its moments keep the shear that
+    the rectangle round it loses (:mod:`vision.slant` measures the slant on both). Each pixel
+    counts as a unit square, so a row of ``n`` pixels spreads ``n^2 / 12``, as a segment ``n`` long."""
+    if not regions:
+        return np.zeros((0, 2, 2))
+    counts = np.array([len(pts) for pts, _ in regions])
+    pts = np.concatenate([pts for pts, _ in regions]).astype(np.float64)
+    which = np.repeat(np.arange(len(regions)), counts)
+    mean = np.stack([np.bincount(which, pts[:, i]) for i in (0, 1)], 1) / counts[:, None]
+    d = pts - mean[which]
+    xx, xy, yy = (np.bincount(which, d[:, i] * d[:, j]) / counts for i, j in ((0, 0), (0, 1), (1, 1)))
+    out = np.stack([np.stack([xx + 1 / 12, xy], 1), np.stack([xy, yy + 1 / 12], 1)], 1)
+    return out * (scale * scale)
 
 
 def instances_from_maps(
@@ -384,6 +408,8 @@ def _cores(
     fb = (face > 0.5).astype(np.uint8)
     _, flabels = cv2.connectedComponents(fb, connectivity=8)
     rects = []
+    # (the looks before the last only measure the tiles' width: no spreads)
+    spreads = list(core_spreads(regions, scale)) if edges is not None else [None] * len(regions)
     for pts, rect in regions:
         (cx, cy), (rw, rh), ang = rect if edges is None else _turned_to_edges(pts, rect, edges)
         # (the thresholded core is about as large as the true one: pixel centres span one pixel
@@ -396,12 +422,12 @@ def _cores(
     singles = [min(rw, rh) for _, (rw, rh), _, _ in rects if max(rw, rh) <= MERGED_RATIO * min(rw, rh)]
     width = float(np.median(singles)) / CORE_SHRINK if singles else 0.0
     out = []
-    for (cx, cy), (rw, rh), ang, group in rects:
+    for ((cx, cy), (rw, rh), ang, group), spread in zip(rects, spreads):
         long_, short = max(rw, rh), min(rw, rh)
         k = int(round((long_ / width) + 1 - CORE_SHRINK)) if width > 0 and long_ > MERGED_RATIO * short else 1
         if k <= 1:
             box = cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang))
-            out.append(_tile(order_quad(box * scale), group))
+            out.append(_tile(order_quad(box * scale), group, spread))
             continue
         # unit vector along the long side, and the tile length along it
         t = np.deg2rad(ang)
@@ -691,6 +717,7 @@ def candidates(
                 ink=ink,
                 ambiguous=t.ambiguous,
                 slanted=t.slanted,
+                spread=t.spread,
             )
         )
     return cands
