@@ -196,9 +196,9 @@ def view_of(
     1.0-1.2 against 1.74). The spreads keep the shear, so where at least :data:`MIN_FACES` faces
     have them, the view is measured again on both (:func:`_spread_costs` added to the
     quadrilaterals' costs), and that view is taken where it is steeper by :data:`STEEPER_BY` or
-    more: a rectangle round a sheared face hides a slant; it does not make one up, and on photos
-    taken from above the two measurements differ mostly in the depth (see ``docs/vision.md``,
-    session 23)."""
+    more: the slant the rectangles hid. Elsewhere the rectangles' view stands: on photos taken from
+    above the two measurements differ in the depth, and taking the spreads' view there too lost
+    tiles (see ``docs/vision.md``, session 23)."""
     if len(faces) < MIN_FACES:
         return View()
     q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
