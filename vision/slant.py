@@ -186,7 +186,10 @@ def view_of(
     anyway it let a rack turned on the table pass for a depth) and the rows are turned
     (:func:`row_turn`) by :data:`MIN_ROLL` to :data:`MAX_ROLL` degrees, the view is measured again
     at that roll. A row turned further is rather turned on the table (then its faces are sheared in
-    the photo, not turned, and the view has no roll).
+    the photo, not turned, and the view has no roll), and so is one whose roll leaves the photo
+    flat (not :attr:`View.slanted`): turning the photo back by it undid no tilt of the phone (a grid
+    turned on the table seen 55 degrees off, its rows 10 degrees off the photo's: a stretch of 1.85
+    without the roll, 1.0 with it), and the view without it stands.
 
     ``spreads``: per face, the second moments of its pixels (2x2, photo pixels squared;
     :attr:`vision.finders.candidate.Candidate.spread`, ``None`` where not measured). The finder's
@@ -206,7 +209,8 @@ def view_of(
     roll = row_turn(q)
     if not view.slanted or not MIN_ROLL <= abs(roll) <= MAX_ROLL:
         return view
-    return _fitted(q, box, roll, spreads)
+    rolled = _fitted(q, box, roll, spreads)
+    return rolled if rolled.slanted else view
 
 
 def row_turn(faces: np.ndarray) -> float:

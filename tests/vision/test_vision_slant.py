@@ -170,6 +170,17 @@ def test_rows_turned_further_are_rows_turned_on_the_table():
     assert slant.view_of(faces, slant.window(faces, (1200, 1600))).roll == 0.0
 
 
+@pytest.mark.parametrize(("rolled", "kept"), [(slant.View(1.0, 0.1, -10.0), 0.0), (slant.View(1.6, 0.1, -10.0), -10.0)])
+def test_a_roll_that_leaves_the_photo_flat_is_no_roll(monkeypatch, rolled, kept):
+    """The rows 10 degrees off the photo's, measured slanted without a roll: turned back by the
+    rows' turn, the photo measures flat (a grid turned on the table, not a phone turned in the
+    hand), and the view without the roll stands; one still slanted turned back keeps its roll."""
+    monkeypatch.setattr(slant, "row_turn", lambda q: -10.0)
+    monkeypatch.setattr(slant, "_fitted", lambda q, box, roll, spreads=None: rolled if roll else slant.View(1.85, 0.1))
+    faces = [_face(0.0, 0.6, (300.0 + 70 * i, 600.0)) for i in range(5)]
+    assert slant.view_of(faces, BOX).roll == kept
+
+
 def _spread_of(turn: float, squash: float, size: float = 60.0) -> np.ndarray:
     """The second moments of a uniform face as :func:`_face` shows it (photo pixels squared)."""
     t = math.radians(turn)
