@@ -19,7 +19,8 @@ tilts up the photo, so near the tiles, in coordinates centred on the part of the
 coming out smaller (0: the phone far from the tiles; 0.4: the nearest tiles half as large again as
 the farthest). A phone held a little turned about its own axis (``roll`` degrees) tilts along a
 turned line: the coordinates are turned back by the roll first, and turned again after. The view
-is measured on the faces a first reading read (:func:`view_of`): the classifier settled which way
+is measured on the faces a first reading read (:func:`view_of`; their boxes, and the spread of
+their pixels, which keeps the shear of a face turned on the table): the classifier settled which way
 each face is up, and seen from above every face is
 :data:`~vision.finders.geometry.FACE_ASPECT` as wide as high, and every tile as wide as the
 others. A photo taken from above measures a stretch of 1.0-1.1 and a depth of 0-0.1
