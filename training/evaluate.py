@@ -984,6 +984,12 @@ def _sure_range(s: dict) -> str:
     return f"{lo if lo == hi else f'{lo[:-1]}-{hi}'} of {s['sure']}"
 
 
+def _subsets(rows: list[dict]) -> tuple[tuple[str, list[dict]], ...]:
+    """Labelled photos' results ``rows`` (:func:`eval_labelled`'s) as the tables split them: all,
+    and those of photos the classifier saw no crop of."""
+    return ("all", rows), ("held-out", [r for r in rows if not r["in_training"]])
+
+
 def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
     """Per system: all labelled real photos, and the held-out ones."""
     rows: list[tuple] = [
@@ -1001,7 +1007,7 @@ def _real_summary_rows(rres: dict, systems: list[str]) -> list[tuple]:
         )
     ]
     for sysname, rows_ in ((k if k != "detector" else "mahjong-detector", rres[k]) for k in systems):
-        for subset, sel in (("all", rows_), ("held-out", [r for r in rows_ if not r["in_training"]])):
+        for subset, sel in _subsets(rows_):
             s = _summ(sel)
             if not s:
                 continue
@@ -1137,7 +1143,7 @@ def _report_real_composites_slanted(
     )
     rows: list[tuple] = [("view", "subset", "labels not read", *SUITS_SHOWN)]
     for view, res in by_view.items():
-        for subset, sel in (("all", res["ours"]), ("held-out", [r for r in res["ours"] if not r["in_training"]])):
+        for subset, sel in _subsets(res["ours"]):
             missed = misses_by_suit(sel)
             rows.append((_view_name(view), subset, sum(missed.values()), *(missed[k] for k in SUITS_SHOWN)))
     _table("(c5) ours: the labelled tiles not read, by suit (f: flowers and seasons)", rows)

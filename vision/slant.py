@@ -240,7 +240,7 @@ def _fitted(
     their quadrilaterals, and on their ``spreads`` as well where that is steeper by
     :data:`STEEPER_BY`."""
     f = _turn(roll) @ _frame(box)
-    depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+    depths = _depths(len(q))
     costs = _quad_costs(q, f, depths)
     view = _best(costs, depths, roll)
     have = [i for i, m in enumerate(spreads or ()) if m is not None]
@@ -248,7 +248,7 @@ def _fitted(
         return view
     if len(have) < len(q):
         q = q[have]
-        depths = DEPTHS if len(q) >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+        depths = _depths(len(q))
         costs = _quad_costs(q, f, depths)
     sp = np.asarray([spreads[i] for i in have], np.float64)  # type: ignore[index]
     both = _best(costs + _spread_costs(q, sp, f, depths), depths, roll)
@@ -258,9 +258,8 @@ def _fitted(
 def _quad_costs(q: np.ndarray, f: np.ndarray, depths: tuple[float, ...]) -> np.ndarray:
     """How far each view (``depths`` x :data:`STRETCHES`) leaves the faces' quadrilaterals ``q`` (n x
     4 x 2, photo pixels; ``f`` the homography to the formula's coordinates, roll included) from a
-    face's shape and the faces' common width: the median of how far each face's width over height
-    is from :data:`FACE_ASPECT`, plus :data:`SIZE_WEIGHT` times the median of how far its width is
-    from the median width (log ratios); infinite for a depth that puts a face beyond the horizon."""
+    face's shape and the faces' common width (:func:`_fit_cost` of their mean sides); infinite for a
+    depth that puts a face beyond the horizon."""
     x = q[..., 0] * f[0, 0] + q[..., 1] * f[0, 1] + f[0, 2]
     y = q[..., 0] * f[1, 0] + q[..., 1] * f[1, 1] + f[1, 2]
     w = 1.0 + np.asarray(depths)[:, None, None] * y[None]  # depth, face, corner
@@ -271,10 +270,7 @@ def _quad_costs(q: np.ndarray, f: np.ndarray, depths: tuple[float, ...]) -> np.n
         return np.hypot((px[:, :, b] - px[:, :, a])[:, None, :], k * (py[:, :, b] - py[:, :, a])[:, None, :])
 
     across, up = (side(0, 1) + side(3, 2)) / 2, (side(3, 0) + side(2, 1)) / 2  # (a face's mean sides)
-    shape = np.median(np.abs(np.log(across / np.maximum(up, 1e-9) / FACE_ASPECT)), axis=-1)
-    width = np.maximum(np.minimum(across, up), 1e-9)
-    size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
-    cost = shape + SIZE_WEIGHT * size
+    cost = _fit_cost(across / np.maximum(up, 1e-9), np.maximum(np.minimum(across, up), 1e-9))
     cost[(w <= 0.2).any(axis=(1, 2))] = np.inf  # a depth that would put a face beyond the horizon
     return cost
 
@@ -306,11 +302,24 @@ def _spread_costs(q: np.ndarray, spreads: np.ndarray, f: np.ndarray, depths: tup
     along = ux * ux * m00 + 2 * ux * uy * m01 + uy * uy * m11
     across = uy * uy * m00 - 2 * ux * uy * m01 + ux * ux * m11
     width = np.sqrt(np.maximum(across, 1e-12))
-    shape = np.median(np.abs(np.log(width / np.sqrt(np.maximum(along, 1e-12)) / FACE_ASPECT)), axis=-1)
-    size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
-    cost = shape + SIZE_WEIGHT * size
+    cost = _fit_cost(width / np.sqrt(np.maximum(along, 1e-12)), width)
     cost[(s <= 0.2).any(axis=1)] = np.inf  # a depth that would put a face beyond the horizon
     return cost
+
+
+def _depths(faces: int) -> tuple[float, ...]:
+    """The depths tried on ``faces`` faces: none but 0 under :data:`MIN_FACES_FOR_DEPTH`."""
+    return DEPTHS if faces >= MIN_FACES_FOR_DEPTH else DEPTHS[:1]
+
+
+def _fit_cost(aspect: np.ndarray, width: np.ndarray) -> np.ndarray:
+    """How far faces whose width over height is ``aspect`` and whose width is ``width`` (each view
+    x face, the faces last) are from a face's shape and from one size: the median of how far the
+    aspect is from :data:`FACE_ASPECT`, plus :data:`SIZE_WEIGHT` times the median of how far the
+    width is from the median width (log ratios)."""
+    shape = np.median(np.abs(np.log(aspect / FACE_ASPECT)), axis=-1)
+    size = np.median(np.abs(np.log(width / np.median(width, axis=-1, keepdims=True))), axis=-1)
+    return shape + SIZE_WEIGHT * size
 
 
 def _best(cost: np.ndarray, depths: tuple[float, ...], roll: float) -> View:
