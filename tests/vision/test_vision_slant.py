@@ -425,6 +425,7 @@ def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     assert right >= 0.9 * tiles
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
     monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
+    monkeypatch.setattr(recognize_module, "DOUBT_BELOW", 0.0)  # (nor in the guessed view)
     assert right >= read_right(photos) + 0.15 * tiles
 
 
@@ -447,3 +448,66 @@ def test_a_photo_from_above_is_read_once(monkeypatch):
     ]
     assert read_right(photos) >= 0.95 * sum(len(p.tiles) for p in photos)
     assert calls == []
+
+
+# ----------------------------------------------------------------------------------------------
+# a first reading in doubt is also read in the view a seat most often gives
+
+
+def _seat_readings(sure: str, code: str = "1m") -> list[Reading]:
+    """A row of readings of ``code`` across the photo, sure where ``sure`` has a ``y``."""
+    return [
+        dataclasses.replace(_reading(code, 0.99, _face(0.0, 1.0, (300.0 + 70 * i, 400.0))), sure=flag == "y")
+        for i, flag in enumerate(sure)
+    ]
+
+
+@pytest.mark.parametrize(
+    ("codes", "sure", "in_doubt", "why"),
+    [
+        ("1m", "yyyyy", False, "every tile read surely"),
+        ("1m", "yyyyn", False, "four of five: 0.8"),
+        ("1m", "yyynn", True, "three of five"),
+        ("1m", "nn", False, "two tiles are too few to doubt"),
+        ("1f", "nnnnn", False, "flowers are never sure, and leave no doubt"),
+    ],
+)
+def test_a_reading_is_in_doubt_where_few_of_its_tiles_were_read_surely(codes, sure, in_doubt, why):
+    clf = recognize_module.get_classifier()
+    assert recognize_module._in_doubt(_seat_readings(sure, codes), clf) is in_doubt, why
+
+
+@pytest.mark.parametrize(
+    ("first", "measured", "straightened", "guessed", "kept", "why"),
+    [
+        ("yyyyy", 1.0, None, None, None, "a sure reading from straight above is left alone"),
+        ("yynnn", 1.0, None, "yyyyn", "guessed", "in doubt, flat as measured: the guessed view reads more surely"),
+        ("yynnn", 1.0, None, "yynnn", None, "... no more surely: the first reading stands"),
+        ("ynnnn", 1.3, "yyyyn", None, "measured", "the measured view read it surely: no guess"),
+        ("ynnnn", 1.3, "yynnn", "yyynn", "guessed", "... still in doubt: the guessed view reads more surely"),
+        ("ynnnn", 1.3, "yyynn", "yyynn", "measured", "... as surely: the measured view's reading stands"),
+    ],
+)
+def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
+    monkeypatch, first, measured, straightened, guessed, kept, why
+):
+    """The views a photo is read again in, and which reading is kept: the first reading of five
+    tiles (sure where ``first`` says), the view measured on its faces (a stretch), the reading in
+    that view and in :data:`vision.recognize.GUESSED_VIEW` (``None``: never read)."""
+    asked = []
+    readings = {measured: straightened, recognize_module.GUESSED_VIEW.stretch: guessed}
+
+    def read_as_seen(ph, first_reading, view, box, faces, finder, classifier):
+        asked.append(view.stretch)
+        return recognize_module.SeatReading(np.eye(3) * view.stretch, _seat_readings(readings[view.stretch]))
+
+    monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: slant.View(stretch=measured))
+    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
+    seat = _read_from_a_seat(ph, _seat_readings(first), None, None)
+    assert asked == [s for s, r in readings.items() if r is not None], why
+    if kept is None:
+        assert seat is None, why
+    else:
+        stretch = measured if kept == "measured" else recognize_module.GUESSED_VIEW.stretch
+        assert seat is not None and seat.to_view[0, 0] == stretch, why
