@@ -486,6 +486,7 @@ def test_a_reading_is_in_doubt_where_few_of_its_tiles_were_read_surely(codes, su
         ("ynnnn", 1.3, "yyyyn", None, "measured", "the measured view read it surely: no guess"),
         ("ynnnn", 1.3, "yynnn", "yyynn", "guessed", "... still in doubt: the guessed view reads more surely"),
         ("ynnnn", 1.3, "yyynn", "yyynn", "measured", "... as surely: the measured view's reading stands"),
+        ("ynnnn", 1.3, "yyynn", "yyyy", "measured", "... more surely, but fewer tiles: the measured view's stands"),
     ],
 )
 def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
@@ -493,7 +494,8 @@ def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
 ):
     """The views a photo is read again in, and which reading is kept: the first reading of five
     tiles (sure where ``first`` says), the view measured on its faces (a stretch), the reading in
-    that view and in :data:`vision.recognize.GUESSED_VIEW` (``None``: never read)."""
+    that view and in :data:`vision.recognize.GUESSED_VIEW` (``None``: never read). The guessed
+    view's reading is kept where it reads more tiles surely and no fewer tiles."""
     asked = []
     readings = {measured: straightened, recognize_module.GUESSED_VIEW.stretch: guessed}
 
