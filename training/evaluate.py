@@ -30,6 +30,8 @@ Prints tables of
 (c5) the (c2) composites seen from a seat, 45 degrees off straight above and 55 with the phone
     turned 5 (a hand on a real surface photographed from a chair, in sets the held-out rows keep out
     of the classifier's training), scored as (c), with the tiles missed counted by suit;
+(c6) the same photos (hands and rows) pasted small into a 4000x3000 photo of a real surface, their
+    long side 12, 15 and 20 % of its width, as a hand far from a phone's camera, scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -624,6 +626,21 @@ def _composites(data: Path, per_photo: int) -> list:
     )
 
 
+def eval_real_far(data: Path, shares: list[float], classifier=None, detector=None) -> dict:
+    """(c6) the labelled real photos of up to :data:`training.real_composites.MAX_TILES` tiles
+    pasted, turned, into a :data:`PHONE_SIZE` photo of a real surface the classifier never learned
+    "not a tile" from, their long side ``shares`` of its width: a hand far from a 12-megapixel
+    camera. Per share, :func:`eval_labelled`'s results."""
+    from training.real_composites import composites
+
+    labelled = [(n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
+    out = {}
+    for share in shares:
+        made = composites(iter(labelled), 1, seed0=13000, share=(share, share), sizes=(PHONE_SIZE, PHONE_SIZE[::-1]))
+        out[share] = eval_labelled([(c.name, c.photo, c.jpeg, c.labels) for c in made], classifier, detector)
+    return out
+
+
 def eval_real_composites_slanted(
     data: Path, per_photo: int, views: list[tuple[float, float, float]], classifier=None, detector=None
 ) -> dict:
@@ -681,6 +698,14 @@ def eval_real_overexposed(data: Path, gains: list[float], classifier=None, detec
     from training.exposure import overexposed
 
     return eval_real_changed(data, gains, overexposed, classifier, detector)
+
+
+def _shares(spec: str) -> list[float]:
+    """``--far-shares``: comma-separated shares of a photo's width, each in (0, 1)."""
+    out = [float(p) for p in spec.split(",") if p.strip()]
+    if any(not 0 < x < 1 for x in out):
+        raise argparse.ArgumentTypeError(f"shares of the width must lie between 0 and 1: {spec!r}")
+    return out
 
 
 def slant_views(spec: str) -> list[tuple[float, float, float]]:
@@ -1149,6 +1174,25 @@ def _report_real_composites_slanted(
     _table("(c5) ours: the labelled tiles not read, by suit (f: flowers and seasons)", rows)
 
 
+def _report_real_far(data: Path, shares: list[float], clf, det, report: dict) -> None:
+    """(c6) labelled real photos far from a 12-megapixel camera, summed up per share and system."""
+    if not shares or not _have_labelled(data, "c6"):
+        return
+    by_share = eval_real_far(data, shares, classifier=clf, detector=det)
+    if not any(res["ours"] for res in by_share.values()):
+        print("\n(c6) skipped: no background cache (training.backgrounds)")
+        return
+    _report_real_changed(
+        f"(c6) labelled real photos of up to 40 tiles pasted small into a {PHONE_SIZE[0]}x{PHONE_SIZE[1]} photo "
+        "of a real surface, as a hand far from a phone's camera (the pasted photo's long side as a share of "
+        "the frame's)",
+        by_share,
+        lambda share: f"{share:g} of the width",
+        report,
+        "real_far",
+    )
+
+
 def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: dict) -> None:
     """(c4) labelled real photos overexposed, summed up per gain and system."""
     if not gains or not _have_labelled(data, "c4"):
@@ -1256,6 +1300,13 @@ def main(argv=None) -> int:
         help="(c5) view the (c2) composites from these seats, as --slant-angles ('' skips)",
     )
     ap.add_argument(
+        "--far-shares",
+        type=_shares,
+        default="0.12,0.15,0.2",
+        help="(c6) paste the labelled real photos into a 4000x3000 photo, their long side these shares of its "
+        "width (comma-separated; '' skips)",
+    )
+    ap.add_argument(
         "--exposures",
         type=exposures,
         default="1.3,1.5",
@@ -1276,7 +1327,14 @@ def main(argv=None) -> int:
     data = Path(a.data)
     report: dict = {}
     _BASELINE_DIR.update(dir=a.baseline_models, no_classical=a.no_classical)
-    if a.phone_scenes > 0 or a.blurred_scenes > 0 or a.seat_scenes > 0 or a.phone_size_scenes > 0 or a.composites > 0:
+    if (
+        a.phone_scenes > 0
+        or a.blurred_scenes > 0
+        or a.seat_scenes > 0
+        or a.phone_size_scenes > 0
+        or a.composites > 0
+        or a.far_shares
+    ):
         from training import backgrounds
 
         backgrounds.ensure_backgrounds()  # b8-b10 and c2 draw on them: fetched once, then cached
@@ -1304,6 +1362,7 @@ def main(argv=None) -> int:
     _report_real_slanted(data, a.slant_angles, clf, det, report)
     _report_real_overexposed(data, a.exposures, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
+    _report_real_far(data, a.far_shares, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:

@@ -44,15 +44,17 @@ class Composite:
     labels: list[str]
 
 
-def paste(photo: np.ndarray, background: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """``photo`` turned, scaled (:data:`SHARE`) and pasted whole into ``background`` (both BGR
-    uint8); the background's size is the result's."""
+def paste(
+    photo: np.ndarray, background: np.ndarray, rng: np.random.Generator, share: tuple[float, float] = SHARE
+) -> np.ndarray:
+    """``photo`` turned, scaled (its long side ``share`` of the frame's, :data:`SHARE`) and pasted
+    whole into ``background`` (both BGR uint8); the background's size is the result's."""
     H, W = background.shape[:2]
     ph, pw = photo.shape[:2]
     angle = float(rng.uniform(-MAX_TURN, MAX_TURN))
     c, s = abs(math.cos(math.radians(angle))), abs(math.sin(math.radians(angle)))
     bw, bh = pw * c + ph * s, pw * s + ph * c  # the turned photo's bounding box
-    scale = float(rng.uniform(*SHARE)) * max(W, H) / max(bw, bh)
+    scale = float(rng.uniform(*share)) * max(W, H) / max(bw, bh)
     scale = min(scale, 0.95 * W / bw, 0.95 * H / bh)
     m = cv2.getRotationMatrix2D((pw / 2, ph / 2), angle, scale)
     cx = rng.uniform(scale * bw / 2, W - scale * bw / 2)
@@ -63,10 +65,17 @@ def paste(photo: np.ndarray, background: np.ndarray, rng: np.random.Generator) -
     return np.where(inside[..., None] > 127, warped, background)
 
 
-def composites(labelled: Iterator[tuple[str, Path, list[str]]], per_photo: int, seed0: int = 11000) -> list[Composite]:
+def composites(
+    labelled: Iterator[tuple[str, Path, list[str]]],
+    per_photo: int,
+    seed0: int = 11000,
+    share: tuple[float, float] = SHARE,
+    sizes: tuple[tuple[int, int], ...] = SIZES,
+) -> list[Composite]:
     """``per_photo`` composites of every labelled photo (name, path, labels) with at most
     :data:`MAX_TILES` tiles, on the backgrounds the classifier's negatives leave out (none when
-    their cache is not built)."""
+    their cache is not built); the pasted photo's long side ``share`` of a frame of one of
+    ``sizes`` (the first, or 40 % of the time the second)."""
     held = [b for b in backgrounds.load_manifest() if is_heldout_background(background_name(b))]
     out: list[Composite] = []
     if not held:
@@ -79,9 +88,9 @@ def composites(labelled: Iterator[tuple[str, Path, list[str]]], per_photo: int, 
             raise FileNotFoundError(f"labelled photo {path} cannot be read; check ../shared/vision-data")
         for k in range(per_photo):
             rng = np.random.default_rng(seed0 + 100 * i + k)
-            size = SIZES[int(rng.random() < 0.4)]
+            size = sizes[int(rng.random() < 0.4) % len(sizes)]
             b = held[int(rng.integers(len(held)))]
-            frame = paste(photo, backgrounds.random_crop(backgrounds.read_background(b), size, rng), rng)
+            frame = paste(photo, backgrounds.random_crop(backgrounds.read_background(b), size, rng), rng, share)
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             out.append(Composite(f"{name} on {background_name(b)}", name, buf.tobytes(), list(labels)))
     return out

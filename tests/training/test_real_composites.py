@@ -52,3 +52,13 @@ def test_composites_are_the_same_on_every_run_and_keep_the_labels(tmp_path, monk
     assert [c.photo for c in first] == ["hand.png"] * 3
     assert all(c.labels == ["1m", "2m"] for c in first)
     assert len({c.jpeg for c in first}) == 3
+
+
+@pytest.mark.parametrize(("seed", "share"), [(0, 0.12), (1, 0.15), (2, 0.2)])
+def test_a_photo_pasted_far_from_the_camera_takes_its_share_of_a_12_megapixel_frame(seed, share):
+    """Table (c6): the pasted photo's long side (its turned box's) is ``share`` of the frame's."""
+    background = np.zeros((3000, 4000, 3), np.uint8)
+    out = real_composites.paste(_photo(), background, np.random.default_rng(seed), (share, share))
+    ys, xs = np.nonzero(out.max(axis=2) > 0)
+    box = max(xs.max() - xs.min(), ys.max() - ys.min()) + 1
+    assert box == pytest.approx(share * 4000, rel=0.02)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import argparse
+
 import pytest
 
-from training.evaluate import _view_name, slant_views
+from training.evaluate import _shares, _view_name, slant_views
 from training.viewpoint import DISTANCE
 
 
@@ -33,3 +35,14 @@ def test_a_view_that_is_not_a_number_is_an_error():
         slant_views("steep")
     with pytest.raises(ValueError):
         slant_views("50rr8")
+
+
+@pytest.mark.parametrize(("spec", "shares"), [("0.12,0.15,0.2", [0.12, 0.15, 0.2]), (" 0.3 ,", [0.3]), ("", [])])
+def test_far_shares_are_read_from_the_option(spec, shares):
+    assert _shares(spec) == shares
+
+
+@pytest.mark.parametrize("spec", ["0", "1.5", "0.2,-0.1"])
+def test_a_share_outside_the_width_is_refused(spec):
+    with pytest.raises(argparse.ArgumentTypeError, match="between 0 and 1"):
+        _shares(spec)

@@ -62,6 +62,9 @@ TARGET_TILE_PX = 32  # the tile width a second look aims at
 #: CHECK_ABOVE_PX, a look checks the tiles at half the size as well.
 KNOWN_TILE_PX = 36
 MIN_TILE_PX = 8  # finds narrower than this across at a look (over 80 tiles across the photo) are not tiles
+#: a photo whose first look finds nothing, or only specks, is looked at once more at this size
+#: (from its detail image): a hand far from a 12-megapixel camera (see find_tiles)
+FAR_LOOK = 2 * INPUT_LONG
 MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
@@ -558,6 +561,12 @@ def across_width(instances: list[LearnedTile]) -> float:
     return float(np.median([max(short, long * FACE_ASPECT) for short, long in map(_sides, _measured(instances))]))
 
 
+def _specks(inst: list[LearnedTile], r: float) -> bool:
+    """Whether the finds ``inst`` of a look ``r`` times the image's size measure under
+    :data:`MIN_TILE_PX` across there (:func:`across_width`): specks, not tiles."""
+    return bool(inst) and across_width(inst) * r < MIN_TILE_PX
+
+
 def first_look(long_side: int, tile_px: float) -> int:
     """The long side at which a photo ``long_side`` pixels long, its tiles ``tile_px`` wide, shows
     them :data:`KNOWN_TILE_PX` wide: never above its own size, nor below :func:`min_long`."""
@@ -593,6 +602,14 @@ def find_tiles(
     tile-sized finds. Across, not their short side: a set far across the table seen from a seat
     has tiles squashed to a few pixels high, yet as wide as ever.
 
+    A first look that finds nothing, or only specks, is taken again once at :data:`FAR_LOOK`
+    (from ``detail`` where there is one): a hand far from the camera shows tiles 7-14 px wide at
+    the first look, specks or nothing at all (ivory faces on a light table), and twice as large
+    they are tiles the next looks measure as usual. Specks of texture seen twice as large may
+    pass for tiles too (the letters of a keyboard, each on its key), so after that look only the
+    finds that touch another find (a face region of two or more: :attr:`LearnedTile.group_size`)
+    are tiles: a hand lies in rows, its tiles side by side.
+
     ``tile_px``, when the tiles' width in ``img`` is known beforehand (a photo's part seen from
     straight above, made for the finder at a known tile width: :func:`vision.slant.straightening`),
     makes the first look the one that sees them :data:`KNOWN_TILE_PX` wide (:func:`first_look`):
@@ -617,6 +634,13 @@ def find_tiles(
 
     maps = look(long_, None)
     regions = _core_regions(maps[1])
+    far = min(finest, FAR_LOOK) if tile_px is None else 0
+    far_look = far > long_ and (
+        not regions or _specks(_supported(maps[0], maps[2], _cores(*maps, regions=regions), 0.0), long_ / max(h, w))
+    )
+    if far_look:  # a hand far from the camera: its tiles not seen, or seen as specks
+        long_, maps = far, look(far, None)
+        regions = _core_regions(maps[1])
     if len(regions) > MAX_CORES:  # a texture
         return [], maps
     cores = _cores(*maps, regions=regions)
@@ -629,8 +653,8 @@ def find_tiles(
         width = tile_width(inst) * long_ / max(h, w)
         if not inst:
             break
-        if across_width(inst) * long_ / max(h, w) < MIN_TILE_PX:  # specks of texture: a closer look
-            return [], maps  # would only enlarge them (tiles squashed by a slant are no specks)
+        if _specks(inst, long_ / max(h, w)):  # specks of texture: a closer look would only
+            return [], maps  # enlarge them (tiles squashed by a slant are no specks)
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
             if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
                 break
@@ -662,7 +686,10 @@ def find_tiles(
     # only measure the tiles' width, which the turn hardly changes)
     src, r = _source(img, detail, long_)
     cores = _cores(*maps, edges=edge_orientation(src, long_, _scaled(window, r, src.shape)), regions=regions)
-    return _supported(maps[0], maps[2], cores, None), maps
+    found = _supported(maps[0], maps[2], cores, None)
+    if far_look:  # (lone finds twice as large: letters on keys, specks of texture)
+        found = [t for t in found if t.group_size >= 2]
+    return found, maps
 
 
 def _source(img: np.ndarray, detail: np.ndarray | None, long_side: int) -> tuple[np.ndarray, float]:
