@@ -616,13 +616,15 @@ def eval_real_composites(data: Path, per_photo: int, classifier=None, detector=N
     return eval_labelled(items, classifier, detector)
 
 
-def _composites(data: Path, per_photo: int) -> list:
-    """The (c2) composites of the labelled real photos under ``data``
-    (:func:`training.real_composites.composites`)."""
+def _composites(data: Path, per_photo: int, **options) -> list:
+    """The (c2) composites of the labelled real photos under ``data``, or others as ``options``
+    say (:func:`training.real_composites.composites`)."""
     from training.real_composites import composites
 
     return composites(
-        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None), per_photo
+        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None),
+        per_photo,
+        **options,
     )
 
 
@@ -631,12 +633,9 @@ def eval_real_far(data: Path, shares: list[float], classifier=None, detector=Non
     pasted, turned, into a :data:`PHONE_SIZE` photo of a real surface the classifier never learned
     "not a tile" from, their long side ``shares`` of its width: a hand far from a 12-megapixel
     camera. Per share, :func:`eval_labelled`'s results."""
-    from training.real_composites import composites
-
-    labelled = [(n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None]
     out = {}
     for share in shares:
-        made = composites(iter(labelled), 1, seed0=13000, share=(share, share), sizes=(PHONE_SIZE, PHONE_SIZE[::-1]))
+        made = _composites(data, 1, seed0=13000, share=(share, share), sizes=(PHONE_SIZE, PHONE_SIZE[::-1]))
         out[share] = eval_labelled([(c.name, c.photo, c.jpeg, c.labels) for c in made], classifier, detector)
     return out
 
@@ -1176,6 +1175,8 @@ def _report_real_composites_slanted(
 
 def _report_real_far(data: Path, shares: list[float], clf, det, report: dict) -> None:
     """(c6) labelled real photos far from a 12-megapixel camera, summed up per share and system."""
+    from training import real_composites
+
     if not shares or not _have_labelled(data, "c6"):
         return
     by_share = eval_real_far(data, shares, classifier=clf, detector=det)
@@ -1183,7 +1184,7 @@ def _report_real_far(data: Path, shares: list[float], clf, det, report: dict) ->
         print("\n(c6) skipped: no background cache (training.backgrounds)")
         return
     _report_real_changed(
-        f"(c6) labelled real photos of up to 40 tiles pasted small into a {PHONE_SIZE[0]}x{PHONE_SIZE[1]} photo "
+        f"(c6) labelled real photos of up to {real_composites.MAX_TILES} tiles pasted small into a {PHONE_SIZE[0]}x{PHONE_SIZE[1]} photo "
         "of a real surface, as a hand far from a phone's camera (the pasted photo's long side as a share of "
         "the frame's)",
         by_share,

@@ -12,6 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
+from tests.keyboard import draw_keyboard
 from training.evaluate import load_labels
 from vision import recognize
 
@@ -59,10 +60,5 @@ def test_the_letters_of_a_keyboard_seen_twice_as_large_are_no_tiles():
     """A keyboard on the table, 12 MP: its letters are specks at the first look and, twice as
     large, each a lone find on its key: no tile (without the lone-find rule, letters read as tiles)."""
     canvas = _table()
-    cv2.rectangle(canvas, (1500, 1100), (3300, 2300), (35, 35, 35), -1)
-    for r in range(5):
-        for k in range(10):
-            x, y = 1550 + k * 175, 1150 + r * 220
-            cv2.rectangle(canvas, (x, y), (x + 150, y + 190), (70, 70, 70), -1)
-            cv2.putText(canvas, "QWERTYUIOP"[k], (x + 40, y + 125), cv2.FONT_HERSHEY_SIMPLEX, 3.3, (230, 230, 230), 6)
+    draw_keyboard(canvas, (1500, 1100), 3.0)
     assert recognize(_jpeg(canvas)).tiles == []

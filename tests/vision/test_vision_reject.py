@@ -17,6 +17,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.keyboard import draw_keyboard
 from training import calibration
 from training.evaluate_reject import align_right
 from vision import recognize
@@ -259,12 +260,7 @@ def _desk(seed: int) -> np.ndarray:
     cv2.rectangle(img, (80, 100), (500, 650), (235, 238, 240), -1)
     for y in range(140, 620, 22):
         cv2.line(img, (110, y), (110 + int(rng.integers(150, 360)), y), (60, 60, 60), 3)
-    cv2.rectangle(img, (600, 450), (1150, 800), (35, 35, 35), -1)
-    for r in range(5):
-        for k in range(10):
-            x, y = 615 + k * 53, 465 + r * 66
-            cv2.rectangle(img, (x, y), (x + 46, y + 58), (70, 70, 70), -1)
-            cv2.putText(img, "QWERTYUIOP"[k], (x + 12, y + 38), cv2.FONT_HERSHEY_SIMPLEX, 1.0, (230, 230, 230), 2)
+    draw_keyboard(img, (600, 450))
     ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
     assert ok
     return enc.tobytes()
