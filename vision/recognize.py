@@ -1006,11 +1006,16 @@ def _sure_count(readings: list[Reading]) -> int:
     return sum(r.sure for r in readings)
 
 
+def _could_be_sure(readings: list[Reading], clf: Any) -> list[Reading]:
+    """``readings`` less those of the suits ``clf`` never shows as sure (flowers)."""
+    can_be_sure = getattr(clf, "suit_can_be_sure", None)
+    return [r for r in readings if can_be_sure is None or can_be_sure(r.top[0][0])]
+
+
 def _in_doubt(readings: list[Reading], clf: Any) -> bool:
     """Whether a reading of :data:`DOUBT_MIN_TILES` tiles or more read fewer than
     :data:`DOUBT_BELOW` of them surely, leaving out the suits never shown as sure (flowers)."""
-    can_be_sure = getattr(clf, "suit_can_be_sure", None)
-    could = [r for r in readings if can_be_sure is None or can_be_sure(r.top[0][0])]
+    could = _could_be_sure(readings, clf)
     return len(readings) >= DOUBT_MIN_TILES and _sure_count(could) < DOUBT_BELOW * len(could)
 
 
@@ -1033,10 +1038,8 @@ def _read_as_seen(
     first reading read tiles (:data:`SEAT_FINDS_MAX`), it shows a texture, enlarged with the
     tiles, and is not read."""
     m, size = _slant.straightening(view, box, faces)
-    if not view.steep:
-        can_be_sure = getattr(classifier, "suit_can_be_sure", None)
-        if all(r.sure or (can_be_sure is not None and not can_be_sure(r.top[0][0])) for r in readings):
-            return SeatReading(m)
+    if not view.steep and all(r.sure for r in _could_be_sure(readings, classifier)):
+        return SeatReading(m)
     img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
     src = ph.image if ph.detail is None else ph.detail
     to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
@@ -1083,8 +1086,7 @@ def _straightened_stands(again: list[Reading], first: list[Reading]) -> bool:
     backgrounds (c2); two tiles more read of 173 on the hands blurred by a shaking hand (b9); one
     fewer at 50 degrees (b11); at 4000 x 3000 (b10) one exact photo fewer of 20 (a pile seen close,
     whose straightened reading lost one of its three tiles) and 97.7 % of the tiles read, not 98.1 %."""
-    first_sure = sum(r.sure for r in _agreeing(first, again))
-    return sum(r.sure for r in again) >= first_sure
+    return _sure_count(again) >= _sure_count(_agreeing(first, again))
 
 
 @dataclass

@@ -635,15 +635,17 @@ def find_tiles(
     maps = look(long_, None)
     regions = _core_regions(maps[1])
     far = min(finest, FAR_LOOK) if tile_px is None else 0
+    cores = _cores(*maps, regions=regions) if far > long_ else None  # (the far look's check measures them)
     far_look = far > long_ and (
-        not regions or _specks(_supported(maps[0], maps[2], _cores(*maps, regions=regions), 0.0), long_ / max(h, w))
+        not regions or _specks(_supported(maps[0], maps[2], cores or [], 0.0), long_ / max(h, w))
     )
     if far_look:  # a hand far from the camera: its tiles not seen, or seen as specks
-        long_, maps = far, look(far, None)
+        long_, maps, cores = far, look(far, None), None
         regions = _core_regions(maps[1])
     if len(regions) > MAX_CORES:  # a texture
         return [], maps
-    cores = _cores(*maps, regions=regions)
+    if cores is None:
+        cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
     for _ in range(MAX_LOOKS - 1):
