@@ -452,6 +452,107 @@ def _drop_lone_unsure(readings: list[Reading]) -> list[Reading]:
     return [r for i, r in enumerate(readings) if r.sure or _gap(centres, i, every - {i}) <= LONE_REACH * length]
 
 
+#: an unsure reading's neighbours: candidates whose centre lies within this many of its sizes
+#: (square root of its area) of its centre (:func:`_drop_unsure_among_not_tiles`); as far as a
+#: lone reading looks for another (:data:`LONE_REACH`)
+NEIGHBOUR_REACH = LONE_REACH
+#: ... whose area is within these multiples of its area (the same kind of thing, seen as large)
+NEIGHBOUR_AREA = (0.5, 2.0)
+#: ... and which overlap it by at most this fraction of the smaller area (another place, not a
+#: second box on the same thing)
+NEIGHBOUR_OVERLAP = 0.3
+#: ... an unsure reading with at least this many neighbours read as not a tile, and at least
+#: :data:`NOT_TILE_NEIGHBOURS_SHARE` of its neighbours, is dropped when it touches none of them
+NOT_TILE_NEIGHBOURS_MIN = 2
+NOT_TILE_NEIGHBOURS_SHARE = 1 / 3
+#: ... and read under this (calibrated) probability: a tile read more surely, though not sure (a
+#: far face, a contested one), is a tile the classifier knows
+AMONG_BELOW = 0.9
+#: two boxes touch when the gap between them is at most this many of the reading's sizes (the
+#: finder's boxes of tiles side by side overlap)
+TOUCH_GAP = 0.005
+
+
+def _gap_between(a: np.ndarray, b: np.ndarray) -> float:
+    """The shortest distance between two convex quads (0 when they overlap)."""
+    if _overlap(a, b) > 0:
+        return 0.0
+    dist = [
+        -cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(x), float(y)), True)
+        for poly, pts in ((a, b), (b, a))
+        for x, y in pts
+    ]
+    return max(0.0, min(dist))
+
+
+#: offsets from a reading lie in one row when none is farther than this many of its sizes from
+#: the line through it that fits them best
+ONE_ROW_OFFSET = 0.5
+
+
+def _in_one_row(offsets: np.ndarray, size: float) -> bool:
+    """Whether points at ``offsets`` (N x 2) from a reading of ``size`` lie in one row with it."""
+    _, _, axes = np.linalg.svd(offsets, full_matrices=False)
+    across = offsets @ axes[-1]
+    return bool(np.abs(across).max() <= ONE_ROW_OFFSET * size)
+
+
+def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: list[np.ndarray]) -> list[Reading]:
+    """Drop a reading that is not sure, touches none of its neighbours (:data:`TOUCH_GAP`) and
+    whose neighbours of its size (:data:`NEIGHBOUR_REACH`, :data:`NEIGHBOUR_AREA`,
+    :data:`NEIGHBOUR_OVERLAP`; a box over a place already counted counts for no other place, but
+    may touch it) were often read as not a tile: at least :data:`NOT_TILE_NEIGHBOURS_MIN` of them,
+    and :data:`NOT_TILE_NEIGHBOURS_SHARE` of its neighbours, and not all in one row with it
+    (:func:`_in_one_row`).
+
+    Things laid out like tiles that are not tiles come many together and apart: the keys of a
+    keyboard, the letters on them, the squares of a tiled floor. The classifier reads most of them
+    as not a tile and a few, unsurely, as the tile they look most like (an ``O`` as ``1p``, a white
+    key with a letter as a wind or ``5z``). A tile of a hand touches the tiles beside it (a row, a
+    meld), whether the classifier could read them or not. Of the unsure readings with that many
+    neighbours read as not a tile (and read under :data:`AMONG_BELOW`), all 46 touched one on the
+    labelled real photos on real backgrounds seen 55 degrees off (table c5), 45 of 50 in the
+    synthetic trays (whose table is unchanged without the 5), against 24 of 211 on drawn white and
+    dark keyboards at 1600 and 4000 px; no other benchmark photo had one. A keyboard's keys lie in
+    rows above and below each other; a hand laid with gaps in a style the classifier does not know
+    (the test photo of placeholder faces, ``1M``, ``5Z``) has its unread tiles in its one row, and
+    keeps them. A sure reading stays.
+
+    The first ``read`` of ``readings`` were read as tiles; the others are places of a row filled
+    with what the classifier read as not a tile (:func:`_rescue_row_places`), whose candidates are
+    among ``not_tiles`` (quads): they are judged too, and count as read as not a tile, so that a
+    row of keys filled from two keys read unsurely goes with them."""
+    if not not_tiles or not readings:
+        return readings
+    boxes = [r.quad.astype(np.float64) for r in readings[:read]] + [q.astype(np.float64) for q in not_tiles]
+    places = set(range(read))
+    for k in range(read, len(boxes)):  # one place each: a box over a place already counted is not another
+        if all(_overlap(boxes[k], boxes[p]) <= NEIGHBOUR_OVERLAP for p in places):
+            places.add(k)
+    centres = np.array([b.mean(0) for b in boxes])
+    areas = np.array([_quad_area(b) for b in boxes])
+    kept = []
+    for r in readings:
+        q = r.quad.astype(np.float64)
+        area = _quad_area(q)
+        size = np.sqrt(max(area, 1e-6))
+        near = np.hypot(*(centres - q.mean(0)).T) <= NEIGHBOUR_REACH * size
+        alike = (areas >= NEIGHBOUR_AREA[0] * area) & (areas <= NEIGHBOUR_AREA[1] * area)
+        others = [j for j in np.flatnonzero(near & alike) if _overlap(q, boxes[j]) <= NEIGHBOUR_OVERLAP]
+        counted = [j for j in others if j in places]
+        rejected = [j for j in counted if j >= read]
+        among = len(rejected) >= NOT_TILE_NEIGHBOURS_MIN and len(rejected) >= NOT_TILE_NEIGHBOURS_SHARE * len(counted)
+        among = among and not _in_one_row(centres[rejected] - q.mean(0), size)
+        if (
+            r.sure
+            or r.top[0][1] >= AMONG_BELOW
+            or not among
+            or any(_gap_between(q, boxes[j]) <= TOUCH_GAP * size for j in others)
+        ):
+            kept.append(r)
+    return kept
+
+
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:
     """Every crop of every candidate through ``clf``: ``(owners, raw, shown, failure)`` where
     ``owners[k]`` is ``(candidate index, rotation)`` of crop ``k``, ``raw[k]`` its top ``(code,
@@ -658,7 +759,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`; a far smaller reading is not sure,
     or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far
     from every other is dropped, :func:`_drop_lone_unsure`),
-    unless it fills a place in a row of tiles (:func:`_rescue_row_places`); a reading the other way
+    unless it fills a place in a row of tiles (:func:`_rescue_row_places`); an unsure one apart
+    from everything among finds read as not a tile is dropped, filled places included
+    (:func:`_drop_unsure_among_not_tiles`); a reading the other way
     round contests (:func:`_contested`) is not sure. Also says why nothing
     could be read (no classifier, or it failed; then every tile is kept, read as ``?``) and how many
     candidates read as not a tile (and stay so)."""
@@ -702,7 +805,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
         if _tiles_only(shown[k]) and not _reject(cands[ci], *_tiles_only(shown[k])[0])
     ]
     placed = _rescue_row_places(readings, unread)
-    return readings + placed, reason, len(not_tiles) - len(placed)
+    kept = _drop_unsure_among_not_tiles(readings + placed, len(readings), [cands[ci].quad for ci in sorted(not_tiles)])
+    return kept, reason, len(not_tiles) - sum(r in kept for r in placed)
 
 
 #: a pixel is burnt out where every channel comes to at least this (:func:`_burnt_out`)

@@ -8,7 +8,9 @@ every sure tile there is right.
 
 from __future__ import annotations
 
+import dataclasses
 import json
+import sys
 from pathlib import Path
 
 import cv2
@@ -31,6 +33,7 @@ from vision.recognize import (
     _drop_odd_sizes,
     _drop_odd_white_dragons,
     _drop_stray_backs,
+    _drop_unsure_among_not_tiles,
     _rescue_row_places,
     _small_readings,
     _surplus_copies,
@@ -600,6 +603,76 @@ def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure()
     # each with its tile reading behind ``none``; a set holds four 7s, so the fifth takes its next
     seen = sorted((t.code, round(t.confidence, 2)) for t in rec.tiles if not t.sure)
     assert seen == [("7s", 0.15)] * 4 + [("8s", 0.05)]
+
+
+# ----------------------------------------------------------------------------------------------
+# an unsure reading apart from everything, among things read as not a tile, is one of them
+
+# keys 40 x 52 px, 48 px apart (an 8 px gap) unless said; (x, y[, w, h]) of the reading judged,
+# of the other readings, and of the candidates read as not a tile; whether the first is kept
+AMONG_CASES = [
+    # a key read unsurely among keys read as not a tile: dropped
+    ((0, 0), [], [(48, 0), (96, 0), (0, 60), (48, 60)], False),
+    # ... two not-a-tile neighbours are enough; one is not
+    ((0, 0), [], [(48, 0), (0, 60)], False),
+    ((0, 0), [], [(48, 0)], True),
+    # a tile whose neighbours in the row the classifier could not read: its box overlaps theirs
+    ((0, 0), [], [(38, 0), (76, 0), (-38, 0)], True),
+    # among more tiles than two thirds of its neighbours: kept, even apart
+    ((0, 0), [(48, 0), (96, 0), (144, 0), (-48, 0), (-96, 0)], [(0, 60), (48, 60)], True),
+    # ... a third of them not a tile: dropped
+    ((0, 0), [(48, 0), (96, 0), (144, 0), (-48, 0)], [(0, 60), (48, 60)], False),
+    # specks or sheets read as not a tile are not its neighbours: kept
+    ((0, 0), [], [(48, 0, 18, 22), (0, 60, 18, 22), (48, 60, 120, 150)], True),
+    # far away (more than four sizes) they are not either
+    ((0, 0), [], [(400, 0), (0, 400)], True),
+    # a hand in a style the classifier does not know, laid with gaps: its unread tiles lie in its
+    # row, not in rows above and below as keys do
+    ((0, 0), [(-96, 0)], [(-48, 0), (48, 0), (96, 0), (144, 0)], True),
+    ((0, 0), [(-96, 0)], [(-48, 0), (48, 0), (96, 0), (144, 0), (48, 60)], False),
+]
+
+
+@pytest.mark.parametrize(("judged", "tiles", "not_tiles", "kept"), AMONG_CASES)
+def test_an_unsure_reading_apart_among_finds_read_as_not_a_tile_is_dropped(judged, tiles, not_tiles, kept):
+    reading = _at(*judged)
+    others = [_at(*t) for t in tiles]
+    quads = [_at(*n).quad for n in not_tiles]
+    found = _drop_unsure_among_not_tiles([reading, *others], 1 + len(others), quads)
+    assert (reading in found) is kept
+    # a sure reading is never dropped by it
+    sure = dataclasses.replace(reading, sure=True)
+    assert sure in _drop_unsure_among_not_tiles([sure, *others], 1 + len(others), quads)
+
+
+def test_a_row_place_filled_among_keys_goes_with_them():
+    """A place of a row filled with a candidate read as not a tile (after ``read``) is judged too."""
+    reading, place = _at(0, 0), _at(48, 0)
+    quads = [place.quad] + [_at(x, 60).quad for x in (0, 48, 96)]
+    assert _drop_unsure_among_not_tiles([reading, place], 1, quads) == []
+
+
+def _white_keyboard(scale: float) -> bytes:
+    """A 1600 x 1200 photo of a white keyboard (dark letters on white keys shaped like tiles) on a
+    plain desk, close to the camera: its keys as large as a hand's tiles would be."""
+    rng = np.random.default_rng(0)
+    img = np.clip(np.full((1200, 1600, 3), (150, 185, 215), np.float64) + rng.normal(0, 6, (1200, 1600, 3)), 0, 255)
+    img = img.astype(np.uint8)
+    draw_keyboard(img, (160, 120), scale, white=True)
+    ok, enc = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    assert ok
+    return enc.tobytes()
+
+
+@pytest.mark.parametrize("scale", [1.0, 1.4])
+def test_the_keys_of_a_white_keyboard_are_mostly_not_read_as_tiles(clf, scale, monkeypatch):
+    """The classifier reads about half of the 50 keys as not a tile and the rest unsurely as winds,
+    white dragons, bamboos; the keys lie apart, so those go with the others: at most 6 are left,
+    none sure. Without the rule most keys are read as tiles."""
+    rec = recognize(_white_keyboard(scale), classifier=clf)
+    assert len(rec.tiles) <= 6 and not any(t.sure for t in rec.tiles), rec.to_text()
+    monkeypatch.setattr(sys.modules["vision.recognize"], "NOT_TILE_NEIGHBOURS_MIN", 10**6)
+    assert len(recognize(_white_keyboard(scale), classifier=clf).tiles) >= 25
 
 
 # ----------------------------------------------------------------------------------------------
