@@ -522,35 +522,44 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
     with what the classifier read as not a tile (:func:`_rescue_row_places`), whose candidates are
     among ``not_tiles`` (quads): they are judged too, and count as read as not a tile, so that a
     row of keys filled from two keys read unsurely goes with them."""
-    if not not_tiles or not readings:
+    judged = [r for r in readings if not r.sure and r.top[0][1] < AMONG_BELOW]
+    if not not_tiles or not judged:
         return readings
     boxes = [r.quad.astype(np.float64) for r in readings[:read]] + [q.astype(np.float64) for q in not_tiles]
-    places = set(range(read))
-    for k in range(read, len(boxes)):  # one place each: a box over a place already counted is not another
-        if all(_overlap(boxes[k], boxes[p]) <= NEIGHBOUR_OVERLAP for p in places):
-            places.add(k)
     centres = np.array([b.mean(0) for b in boxes])
     areas = np.array([_quad_area(b) for b in boxes])
-    kept = []
-    for r in readings:
+    radii = np.array([np.hypot(*(b - c).T).max() for b, c in zip(boxes, centres)])
+    # the gap between the circles round two boxes: boxes whose circles lie apart (over 0) neither
+    # overlap nor touch, so only the others are measured
+    apart = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1)) - radii[:, None] - radii[None]
+    places = np.zeros(len(boxes), bool)
+    places[:read] = True
+    for k in range(read, len(boxes)):  # one place each: a box over a place already counted is not another
+        close = np.flatnonzero(places[:k] & (apart[k, :k] <= 0))
+        places[k] = all(_overlap(boxes[k], boxes[p]) <= NEIGHBOUR_OVERLAP for p in close)
+    dropped = set()
+    for r in judged:
         q = r.quad.astype(np.float64)
-        area = _quad_area(q)
+        c, area = q.mean(0), _quad_area(q)
         size = np.sqrt(max(area, 1e-6))
-        near = np.hypot(*(centres - q.mean(0)).T) <= NEIGHBOUR_REACH * size
+        dist = np.hypot(*(centres - c).T)
+        gap = dist - float(np.hypot(*(q - c).T).max()) - radii
+        near = dist <= NEIGHBOUR_REACH * size
         alike = (areas >= NEIGHBOUR_AREA[0] * area) & (areas <= NEIGHBOUR_AREA[1] * area)
-        others = [j for j in np.flatnonzero(near & alike) if _overlap(q, boxes[j]) <= NEIGHBOUR_OVERLAP]
-        counted = [j for j in others if j in places]
+        others = [
+            j for j in np.flatnonzero(near & alike).tolist() if gap[j] > 0 or _overlap(q, boxes[j]) <= NEIGHBOUR_OVERLAP
+        ]
+        counted = [j for j in others if places[j]]
         rejected = [j for j in counted if j >= read]
         among = len(rejected) >= NOT_TILE_NEIGHBOURS_MIN and len(rejected) >= NOT_TILE_NEIGHBOURS_SHARE * len(counted)
-        among = among and not _in_one_row(centres[rejected] - q.mean(0), size)
+        touch = TOUCH_GAP * size
         if (
-            r.sure
-            or r.top[0][1] >= AMONG_BELOW
-            or not among
-            or any(_gap_between(q, boxes[j]) <= TOUCH_GAP * size for j in others)
+            among
+            and not _in_one_row(centres[rejected] - c, size)
+            and not any(gap[j] <= touch and _gap_between(q, boxes[j]) <= touch for j in others)
         ):
-            kept.append(r)
-    return kept
+            dropped.add(id(r))
+    return [r for r in readings if id(r) not in dropped]
 
 
 def _classify(clf: Any, cands: list[Candidate]) -> tuple[list, list, list, str | None]:

@@ -640,9 +640,11 @@ def test_an_unsure_reading_apart_among_finds_read_as_not_a_tile_is_dropped(judge
     quads = [_at(*n).quad for n in not_tiles]
     found = _drop_unsure_among_not_tiles([reading, *others], 1 + len(others), quads)
     assert (reading in found) is kept
-    # a sure reading is never dropped by it
+    # a sure reading is never dropped by it, nor one read at 0.9 or more (a far face, a contested one)
     sure = dataclasses.replace(reading, sure=True)
     assert sure in _drop_unsure_among_not_tiles([sure, *others], 1 + len(others), quads)
+    almost = dataclasses.replace(reading, top=[("1m", 0.9)])
+    assert almost in _drop_unsure_among_not_tiles([almost, *others], 1 + len(others), quads)
 
 
 def test_a_row_place_filled_among_keys_goes_with_them():
