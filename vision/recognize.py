@@ -474,9 +474,7 @@ TOUCH_GAP = 0.005
 
 
 def _gap_between(a: np.ndarray, b: np.ndarray) -> float:
-    """The shortest distance between two convex quads (0 when they overlap)."""
-    if _overlap(a, b) > 0:
-        return 0.0
+    """The shortest distance between two convex quads that do not overlap (:func:`_overlap` 0)."""
     dist = [
         -cv2.pointPolygonTest(poly.astype(np.float32).reshape(-1, 1, 2), (float(x), float(y)), True)
         for poly, pts in ((a, b), (b, a))
@@ -546,17 +544,17 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
         gap = dist - float(np.hypot(*(q - c).T).max()) - radii
         near = dist <= NEIGHBOUR_REACH * size
         alike = (areas >= NEIGHBOUR_AREA[0] * area) & (areas <= NEIGHBOUR_AREA[1] * area)
-        others = [
-            j for j in np.flatnonzero(near & alike).tolist() if gap[j] > 0 or _overlap(q, boxes[j]) <= NEIGHBOUR_OVERLAP
-        ]
+        touch = TOUCH_GAP * size
+        around = np.flatnonzero(near & alike).tolist()
+        overlaps = {j: _overlap(q, boxes[j]) for j in around if gap[j] <= touch}  # (the others: none)
+        others = [j for j in around if overlaps.get(j, 0.0) <= NEIGHBOUR_OVERLAP]
         counted = [j for j in others if places[j]]
         rejected = [j for j in counted if j >= read]
         among = len(rejected) >= NOT_TILE_NEIGHBOURS_MIN and len(rejected) >= NOT_TILE_NEIGHBOURS_SHARE * len(counted)
-        touch = TOUCH_GAP * size
         if (
             among
             and not _in_one_row(centres[rejected] - c, size)
-            and not any(gap[j] <= touch and _gap_between(q, boxes[j]) <= touch for j in others)
+            and not any(j in overlaps and (overlaps[j] > 0 or _gap_between(q, boxes[j]) <= touch) for j in others)
         ):
             dropped.add(id(r))
     return [r for r in readings if id(r) not in dropped]
