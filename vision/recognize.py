@@ -9,7 +9,10 @@ orientation, see :mod:`vision.photo`), ``segment`` (the tile finder, :mod:`visio
 working image; each tile's crops are cut from the photo's larger detail image where it has one),
 ``classify`` (``vision.classifier.get_classifier()``, top-3 per crop; a squarish tile is read both
 ways round and the more confident reading wins, and so is a lying-shaped one read unsurely, which may
-be an upright face seen at a slant, see :func:`_classify`), ``slant`` (a photo whose faces say it
+be an upright face seen at a slant, see :func:`_classify`; a reading of few tiles, most finds
+read as no tile, is done again from the finder's far look, those finds not measured, and kept when
+it reads at least three tiles surely and more than the first: a far hand beside a pattern the
+first look took for tiles, :func:`_read_farther`), ``slant`` (a photo whose faces say it
 was taken at a slant, from a seat at the table, is read a second time, the part of it the tiles lie
 in seen from straight above again, and that reading is kept when it reads more tiles surely:
 :func:`_read_from_a_seat`, :mod:`vision.slant`; a reading that still read few of its tiles surely
@@ -59,7 +62,7 @@ from . import photo as _photo
 from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
-from .finders import Candidate, find_candidates
+from .finders import Candidate, find_candidates, find_farther
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
@@ -1244,6 +1247,42 @@ def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
     return out
 
 
+#: a reading with fewer sure tiles than this, of finds at most half of which were read as tiles,
+#: may have measured its tiles' size on something else (:func:`_measured_on_no_tiles`)
+FAR_AGAIN_SURE_BELOW = 3
+
+
+def _measured_on_no_tiles(readings: list[Reading], finds: int) -> bool:
+    """Whether the finder's looks may have measured the tiles' size on things that are no tiles:
+    at most half of its ``finds`` were read as tiles (the others read as no tile, or dropped by
+    the layout: blank patches read as white dragons or backs with no tile beside them), and under
+    :data:`FAR_AGAIN_SURE_BELOW` sure tiles were read. A far hand beside a pattern of patches the
+    size tiles are at the first look reads nothing, or a stray: a box over the whole far hand read
+    as one tile, surely."""
+    return 2 * len(readings) <= finds and _sure_count(readings) < FAR_AGAIN_SURE_BELOW
+
+
+def _read_farther(
+    ph: _photo.Photo, cands: list[Candidate], finder: str | None, classifier: Any, sure: int
+) -> tuple[list[Candidate], list[Reading], str | None, int] | None:
+    """The candidates of the finder's far look and their reading (:func:`_read`), for a photo whose
+    reading of ``cands`` may have measured the tiles' size on no tiles (:func:`_measured_on_no_tiles`):
+    a pattern beside a hand too far away to be found at that size
+    (:func:`vision.finders.find_farther`). ``None`` where there is no such look, or it reads
+    fewer sure tiles than :data:`FAR_AGAIN_SURE_BELOW`, or no more than ``sure``, the first
+    reading's count: that reading stands. A second guess must read as a hand does to overrule it:
+    a white keyboard near the camera, its keys read as none at the first look, shows pairs of keys
+    read unsurely at the far look, and a printed page two letters read surely."""
+    try:
+        far = find_farther(ph.image, cands, finder=finder, detail=ph.detail)
+    except Exception:  # never crash on a strange photo
+        return None
+    if not far:
+        return None
+    readings, reason, rejected = _read(far, classifier)
+    return (far, readings, reason, rejected) if _sure_count(readings) >= max(FAR_AGAIN_SURE_BELOW, sure + 1) else None
+
+
 def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
     """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input.
 
@@ -1263,6 +1302,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t2 = time.perf_counter()
     timings["segment"] = (t2 - t1) * 1000
     readings, reason_extra, rec.rejected = _read(cands, classifier) if cands else ([], None, 0)
+    if cands and reason_extra is None and _measured_on_no_tiles(readings, len(cands)):
+        farther = _read_farther(ph, cands, finder, classifier, _sure_count(readings))
+        if farther is not None:
+            cands, readings, reason_extra, rec.rejected = farther
     to_view = None
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000

@@ -1,6 +1,8 @@
 """A hand far from a 12-megapixel camera: its tiles are 7-14 px wide at the finder's first look,
 specks or nothing at all, and the first look is taken again twice as large
-(:data:`vision.finders.learned.FAR_LOOK`); after that look a lone find is no tile."""
+(:data:`vision.finders.learned.FAR_LOOK`); after that look a lone find is no tile. Beside a
+pattern whose patches the first look takes for tiles, the far look comes after every find read as
+no tile (:func:`vision.finders.find_farther`)."""
 
 from __future__ import annotations
 
@@ -15,8 +17,10 @@ import pytest
 from tests.keyboard import draw_keyboard
 from training.evaluate import load_labels
 from vision import recognize
+from vision.finders import Candidate, find_farther, select
 
 learned = sys.modules["vision.finders.learned"]
+recognizer = sys.modules["vision.recognize"]
 
 REAL = Path(__file__).resolve().parent.parent.parent.parent / "shared" / "vision-data" / "camerash-mahjong-dataset"
 
@@ -26,6 +30,30 @@ def _table() -> np.ndarray:
     rng = np.random.default_rng(0)
     table = np.full((3000, 4000, 3), (150, 185, 215), np.float64) + rng.normal(0, 6, (3000, 4000, 3))
     return np.clip(table, 0, 255).astype(np.uint8)
+
+
+def _with_patches(canvas: np.ndarray) -> np.ndarray:
+    """``canvas`` (4000 x 3000) with light oval patches drawn on it, each 180-300 px across: about
+    as large as tiles are at the finder's first look, and none near the middle, where the hand
+    is pasted."""
+    rng = np.random.default_rng(0)
+    for _ in range(14):
+        x, y = int(rng.integers(100, 3700)), int(rng.integers(100, 2700))
+        if 1300 < x < 2300 and 1000 < y < 2000:
+            continue
+        ax = int(rng.integers(90, 150))
+        axes = (ax, int(ax * rng.uniform(1.1, 1.5)))
+        cv2.ellipse(canvas, (x, y), axes, float(rng.uniform(0, 180)), 0, 360, (225, 235, 240), -1)
+    return canvas
+
+
+def _pasted(photo: str, share: float, canvas: np.ndarray) -> np.ndarray:
+    """The labelled ``photo`` pasted at ``share`` of the width of ``canvas`` (4000 px), in place."""
+    img = cv2.imread(str(REAL / photo))
+    w = int(4000 * share)
+    h = int(img.shape[0] * w / img.shape[1])
+    canvas[1200 : 1200 + h, 1500 : 1500 + w] = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
+    return canvas
 
 
 def _jpeg(img: np.ndarray) -> bytes:
@@ -43,12 +71,7 @@ def _jpeg(img: np.ndarray) -> bytes:
 def test_a_hand_far_from_the_camera_is_read(monkeypatch, photo, share, why):
     """A labelled photo pasted at ``share`` of the width of a 12 MP photo of a light table (its
     tiles about 50 px wide there): every tile is read; without the look twice as large, none."""
-    img = cv2.imread(str(REAL / photo))
-    canvas = _table()
-    w = int(4000 * share)
-    h = int(img.shape[0] * w / img.shape[1])
-    canvas[1200 : 1200 + h, 1500 : 1500 + w] = cv2.resize(img, (w, h), interpolation=cv2.INTER_AREA)
-    data = _jpeg(canvas)
+    data = _jpeg(_pasted(photo, share, _table()))
     labels = Counter(load_labels()[Path(photo).name])
     read = Counter(t.code for t in recognize(data).tiles)
     assert read == labels, why
@@ -62,3 +85,59 @@ def test_the_letters_of_a_keyboard_seen_twice_as_large_are_no_tiles():
     canvas = _table()
     draw_keyboard(canvas, (1500, 1100), 3.0)
     assert recognize(_jpeg(canvas)).tiles == []
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
+@pytest.mark.parametrize(
+    "photo",
+    ["raw-images/2-1.jpg", "untagged-images-raw/bams2.jpg", "untagged-images-raw/craks2.jpg"],
+)
+def test_a_far_hand_beside_a_pattern_is_read(monkeypatch, photo):
+    """A labelled photo at 0.12 of the width of a 12 MP photo, light patches about the table: the
+    first look measures the patches, which read as no tile, and would look no closer. The far
+    look, the patches not measured, reads the hand; without it, nothing is read, or one box over
+    the whole far hand (read as one tile, surely)."""
+    data = _jpeg(_pasted(photo, 0.12, _with_patches(_table())))
+    labels = Counter(load_labels()[Path(photo).name])
+    read = Counter(t.code for t in recognize(data).tiles)
+    assert sum((read & labels).values()) >= sum(labels.values()) - 1 and sum((read - labels).values()) <= 1
+    monkeypatch.setattr(recognizer, "_read_farther", lambda *args: None)
+    assert len(recognize(data).tiles) <= 1
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
+def test_a_far_look_must_read_a_tile_surely_to_overrule_no_tile():
+    """A white keyboard close to the camera (keys 230 x 290 px in a 12 MP photo) and a far hand:
+    every key reads as no tile at the first look; at the far look the keys set the size again
+    and the hand is not found, and a few pairs of keys read unsurely as tiles. They do not
+    overrule the first reading: nothing is read."""
+    canvas = _pasted("raw-images/2-1.jpg", 0.12, _table())
+    draw_keyboard(canvas, (100, 100), 5.0, white=True)
+    assert recognize(_jpeg(canvas)).tiles == []
+
+
+def _candidate(look: int, source: str = "learned") -> Candidate:
+    return Candidate(np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float32), source=source, look=look)
+
+
+@pytest.mark.parametrize(
+    ("finder", "looks", "asked", "why"),
+    [
+        ("learned", [640, 640], True, "found at the first look: the far look (1280) sees more"),
+        ("learned", [640, 1280], False, "a look as large as the far one found them"),
+        ("learned", [], False, "no candidates: the first look found nothing, and took the far look"),
+        ("classical", [0], False, "the classical finder has no far look"),
+    ],
+)
+def test_the_far_look_is_asked_for_only_where_it_sees_more(monkeypatch, finder, looks, asked, why):
+    """:func:`vision.finders.find_farther` on a 4000 x 3000 photo (working image 2000 px): the
+    learned finder's candidates, their quads passed as ``not_tiles``, or none."""
+    calls = []
+    monkeypatch.setattr(select, "find_candidates", lambda img, **kw: calls.append(kw) or ["far"])
+    monkeypatch.setattr(select, "finder_name", lambda name=None: name)
+    img = np.zeros((1500, 2000, 3), np.uint8)
+    cands = [_candidate(k, "learned" if finder == "learned" else "classical") for k in looks]
+    got = find_farther(img, cands, finder=finder)
+    assert (got == ["far"]) is asked, why
+    if asked:
+        assert len(calls[0]["not_tiles"]) == len(cands)

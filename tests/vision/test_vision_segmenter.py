@@ -652,3 +652,46 @@ def test_far_away_tiles_are_found_alike_with_and_without_the_window(monkeypatch)
     a = match_quads(gt, [t.quad for t in windowed])
     b = match_quads(gt, [t.quad for t in whole])
     assert len(a) == len(b) >= 0.95 * len(gt)
+
+
+def _tiles_at(x0: float, y0: float, cols: int, tw: float, th: float, gap: float) -> list[dict]:
+    """A row of ``cols`` tiles ``tw`` x ``th``, ``gap`` apart, its top-left at ``(x0, y0)``."""
+    return [
+        {"quad": [[x, y0], [x + tw, y0], [x + tw, y0 + th], [x, y0 + th]]}
+        for x in (x0 + c * (tw + gap) for c in range(cols))
+    ]
+
+
+def test_finds_read_as_no_tile_before_measure_nothing_at_the_far_look(monkeypatch):
+    """A far hand (nine tiles 12 px wide in a 1200 px photo) beside a pattern of tile-sized
+    patches (50 px): at the first look the hand's cores are under a fifth of the patches' and
+    are taken for specks, and the patches' width stops the looks. Told that the patches read as
+    no tile, the finder starts at its far look, where the patches neither set the typical core
+    nor the width: the hand is found (the patches, each alone, are lone finds after a far look)."""
+    img = np.zeros((900, 1200, 3), np.uint8)
+    hand = _tiles_at(500, 600, 9, 12, 16, 1)
+    pattern = _tiles_at(60, 80, 6, 50, 66, 90) + _tiles_at(60, 300, 6, 50, 66, 90)
+    looks = _stand_in(monkeypatch, pattern + hand)
+    found, _ = learned.find_tiles(img)
+    assert looks == [640] and not match_quads([t["quad"] for t in hand], [f.quad for f in found])
+    looks.clear()
+    found, _ = learned.find_tiles(img, not_tiles=[np.asarray(t["quad"], np.float32) for t in pattern])
+    assert looks == [1200] and len(found) == 9
+    assert len(match_quads([t["quad"] for t in hand], [f.quad for f in found])) == 9
+
+
+@pytest.mark.parametrize(
+    ("centre", "area", "seen", "why"),
+    [
+        ((25, 33), 3300, True, "the same find again, its box as large"),
+        ((25, 33), 2000, True, "the same find, its box 0.6 of the first"),
+        ((25, 33), 1650, False, "one of two tiles the first find took in"),
+        ((25, 33), 200, False, "a small tile inside the first find"),
+        ((80, 33), 3300, False, "beside it"),
+    ],
+)
+def test_a_find_seen_again(centre, area, seen, why):
+    """:func:`vision.finders.learned._seen_again`: centred in a find read as no tile (50 x 66)
+    and covering at least 0.6 of it."""
+    quad = np.array([[0, 0], [50, 0], [50, 66], [0, 66]], np.float32)
+    assert learned._seen_again(np.array(centre, np.float64), area, [quad]) is seen, why

@@ -6,6 +6,6 @@ the tile geometry and crops of :mod:`.geometry` and hand on :class:`Candidate` o
 """
 
 from .candidate import Candidate
-from .select import FINDERS, find_candidates, finder_name
+from .select import FINDERS, find_candidates, find_farther, finder_name
 
-__all__ = ["Candidate", "FINDERS", "find_candidates", "finder_name"]
+__all__ = ["Candidate", "FINDERS", "find_candidates", "find_farther", "finder_name"]

@@ -26,7 +26,9 @@ class Candidate:
     it reads the lying crop unsurely). ``crops``: ``(rotation_degrees, upright BGR crop)`` pairs, the
     geometric guess first (:func:`vision.finders.geometry.with_crops`). ``spread``: the second
     moments of the face's pixels as the learned finder saw them (2x2, ``quad``'s pixels squared;
-    :func:`vision.finders.learned.core_spreads`), ``None`` where no finder measured them."""
+    :func:`vision.finders.learned.core_spreads`), ``None`` where no finder measured them. ``look``:
+    the long side in pixels of the learned finder's look that found it (0 for the classical
+    finder)."""
 
     quad: np.ndarray
     lying: bool = False
@@ -39,3 +41,4 @@ class Candidate:
     slanted: bool = False
     crops: tuple[tuple[int, np.ndarray], ...] = ()
     spread: np.ndarray | None = None
+    look: int = 0

@@ -34,6 +34,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -70,6 +71,9 @@ MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
 #: the dots of a polka-dot tablecloth, seen sharp in the detail image, came out as a thousand
 MAX_CORES = 216
+#: a find centred in one an earlier look read as no tile, its box this share of that one's or
+#: more, is that find seen again (:func:`_seen_again`; a tile of a find that took in two is 0.5)
+SEEN_AGAIN_COVER = 0.6
 #: a closer look this many times the working image's size or more runs on the detail image (where
 #: the photo has one), and smaller ones at most at the working image's size, as before: a look a
 #: little larger gains no detail, only another resampling (looks 1.13 and 1.01 times as large lost
@@ -375,15 +379,21 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     return (*_extent(pts, float(np.degrees(t))), float(np.degrees(t)))
 
 
-def _core_regions(core: np.ndarray) -> list[tuple[np.ndarray, tuple]]:
+def _core_regions(core: np.ndarray, not_tiles: Sequence[np.ndarray] = ()) -> list[tuple[np.ndarray, tuple]]:
     """Each core of the core map (a connected region over :data:`CORE_THRESHOLD`, leaving out
     specks under a fifth of the typical core's area): its pixel centres and their minimum-area
-    rectangle (``cv2.minAreaRect``), in map pixels."""
+    rectangle (``cv2.minAreaRect``), in map pixels. ``not_tiles`` (quads in map pixels): finds of
+    an earlier look read as no tile; their cores seen again (:func:`_seen_again`) do not count
+    towards the typical core (a pattern's large finds beside a far hand's small tiles)."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(cb, connectivity=4)
+    n, labels, stats, centres = cv2.connectedComponentsWithStats(cb, connectivity=4)
     if n <= 1:
         return []
-    typical = float(np.percentile(stats[1:, cv2.CC_STAT_AREA].astype(np.float64), 75))
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    if not_tiles:
+        counted = [a for a, c in zip(areas, centres[1:]) if not _seen_again(c, a / CORE_SHRINK**2, not_tiles)]
+        areas = np.array(counted) if counted else areas
+    typical = float(np.percentile(areas, 75))
     out = []
     for i in range(1, n):
         x, y, bw, bh, area = stats[i]
@@ -573,8 +583,18 @@ def first_look(long_side: int, tile_px: float) -> int:
     return int(min(long_side, max(min_long(), round(long_side * KNOWN_TILE_PX / max(tile_px, 1.0)))))
 
 
+def far_look(img: np.ndarray, detail: np.ndarray | None = None) -> int:
+    """The long side of :func:`find_tiles`' far look at ``img`` (:data:`FAR_LOOK`, at most the
+    pixels that ``img`` or ``detail``, its larger copy, has)."""
+    finest = max(img.shape[:2]) if detail is None else max(max(detail.shape[:2]), max(img.shape[:2]))
+    return min(finest, FAR_LOOK)
+
+
 def find_tiles(
-    img: np.ndarray, tile_px: float | None = None, detail: np.ndarray | None = None
+    img: np.ndarray,
+    tile_px: float | None = None,
+    detail: np.ndarray | None = None,
+    not_tiles: Sequence[np.ndarray] | None = None,
 ) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
     """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
     they came from ``(face, core, scale)``.
@@ -610,6 +630,13 @@ def find_tiles(
     finds that touch another find (a face region of two or more: :attr:`LearnedTile.group_size`)
     are tiles: a hand lies in rows, its tiles side by side.
 
+    ``not_tiles``, the quads (``img`` pixels) of an earlier search's finds, most of them read as
+    no tile (:func:`vision.finders.select.find_farther`): the looks start at the far look, whatever
+    the first look would find, and those finds seen again (:func:`_seen_again`) are not measured:
+    the tiles' size measured on a pattern beside a far hand aims the looks at the pattern, and
+    tiles under a fifth of the pattern's cores are taken for specks. They are still returned, and
+    read again.
+
     ``tile_px``, when the tiles' width in ``img`` is known beforehand (a photo's part seen from
     straight above, made for the finder at a known tile width: :func:`vision.slant.straightening`),
     makes the first look the one that sees them :data:`KNOWN_TILE_PX` wide (:func:`first_look`):
@@ -632,16 +659,28 @@ def find_tiles(
         face, core, scale = predict_maps(src, long_side, _scaled(part, r, src.shape))
         return face, core, scale / r
 
-    maps = look(long_, None)
-    regions = _core_regions(maps[1])
-    far = min(finest, FAR_LOOK) if tile_px is None else 0
-    cores = _cores(*maps, regions=regions) if far > long_ else None  # (the far look's check measures them)
-    far_look = far > long_ and (
-        not regions or _specks(_supported(maps[0], maps[2], cores or [], 0.0), long_ / max(h, w))
-    )
-    if far_look:  # a hand far from the camera: its tiles not seen, or seen as specks
-        long_, maps, cores = far, look(far, None), None
-        regions = _core_regions(maps[1])
+    def regions_of(maps: tuple[np.ndarray, np.ndarray, float]) -> list[tuple[np.ndarray, tuple]]:
+        return _core_regions(maps[1], [q / maps[2] for q in not_tiles or ()])
+
+    def measured(inst: list[LearnedTile]) -> list[LearnedTile]:  # (finds read as no tile before are not)
+        if not not_tiles:
+            return inst
+        return [
+            t for t in inst if not _seen_again(t.quad.mean(0), cv2.contourArea(t.quad.astype(np.float32)), not_tiles)
+        ]
+
+    far_long = far_look(img, detail) if tile_px is None else 0
+    from_far = not_tiles is not None and far_long > long_
+    if not from_far:
+        maps = look(long_, None)
+        regions = regions_of(maps)
+        cores = _cores(*maps, regions=regions) if far_long > long_ else None  # (the far look's check measures them)
+        from_far = far_long > long_ and (
+            not regions or _specks(measured(_supported(maps[0], maps[2], cores or [], 0.0)), long_ / max(h, w))
+        )
+    if from_far:  # a hand far from the camera: its tiles not seen, or seen as specks
+        long_, maps, cores = far_long, look(far_long, None), None
+        regions = regions_of(maps)
     if len(regions) > MAX_CORES:  # a texture
         return [], maps
     if cores is None:
@@ -651,7 +690,7 @@ def find_tiles(
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
-        inst = _supported(maps[0], maps[2], cores, 0.0)
+        inst = measured(_supported(maps[0], maps[2], cores, 0.0))
         width = tile_width(inst) * long_ / max(h, w)
         if not inst:
             break
@@ -664,9 +703,9 @@ def find_tiles(
             # the size those pieces would measure half as wide, whole tiles measure wider
             checked = True
             half = look(long_ // 2, None)
-            half_regions = _core_regions(half[1])
+            half_regions = regions_of(half)
             half_cores = _cores(*half, regions=half_regions)
-            half_inst = _supported(half[0], half[2], half_cores, 0.0)
+            half_inst = measured(_supported(half[0], half[2], half_cores, 0.0))
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
             if not half_inst or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width:
                 break
@@ -679,7 +718,7 @@ def find_tiles(
         # a closer look at small tiles runs only where they are
         part = content_window(maps[0], maps[2], img.shape, tile_width(inst), new) if new > long_ else None
         closer = look(new, part)
-        closer_regions = _core_regions(closer[1])
+        closer_regions = regions_of(closer)
         if len(closer_regions) > MAX_CORES:  # a texture, seen larger and sharper: the look before stands
             break
         long_, window, maps, regions = new, part, closer, closer_regions
@@ -689,9 +728,22 @@ def find_tiles(
     src, r = _source(img, detail, long_)
     cores = _cores(*maps, edges=edge_orientation(src, long_, _scaled(window, r, src.shape)), regions=regions)
     found = _supported(maps[0], maps[2], cores, None)
-    if far_look:  # (lone finds twice as large: letters on keys, specks of texture)
+    if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
     return found, maps
+
+
+def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray]) -> bool:
+    """Whether a find centred at ``centre``, its tile's box ``area`` large, is one of ``not_tiles``
+    (finds of an earlier look read as no tile; the same pixels as ``centre``) seen again: centred
+    in one and covering at least :data:`SEEN_AGAIN_COVER` of its area. A tile of a far hand that
+    the earlier look saw as one find with its neighbours covers less."""
+    point = (float(centre[0]), float(centre[1]))
+    for q in not_tiles:
+        contour = q.astype(np.float32).reshape(-1, 1, 2)
+        if area >= SEEN_AGAIN_COVER * cv2.contourArea(contour) and cv2.pointPolygonTest(contour, point, False) >= 0:
+            return True
+    return False
 
 
 def _source(img: np.ndarray, detail: np.ndarray | None, long_side: int) -> tuple[np.ndarray, float]:
@@ -719,13 +771,18 @@ def _scaled(
 
 
 def candidates(
-    img: np.ndarray, debug: dict | None = None, tile_px: float | None = None, detail: np.ndarray | None = None
+    img: np.ndarray,
+    debug: dict | None = None,
+    tile_px: float | None = None,
+    detail: np.ndarray | None = None,
+    not_tiles: Sequence[np.ndarray] | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
     included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
-    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px`` and ``detail``: as for
-    :func:`find_tiles`."""
-    found, (face, core, _) = find_tiles(img, tile_px, detail)
+    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px``, ``detail`` and ``not_tiles``:
+    as for :func:`find_tiles`."""
+    found, (face, core, scale) = find_tiles(img, tile_px, detail, not_tiles)
+    look = int(round(2 * max(img.shape[:2]) / scale))  # (a map pixel is two of the look's)
     if debug is not None:
         h, w = img.shape[:2]
         debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255
@@ -747,6 +804,7 @@ def candidates(
                 ambiguous=t.ambiguous,
                 slanted=t.slanted,
                 spread=t.spread,
+                look=look,
             )
         )
     return cands

@@ -36,6 +36,7 @@ def find_candidates(
     debug: dict | None = None,
     to_detail: np.ndarray | None = None,
     tile_px: float | None = None,
+    not_tiles: list[np.ndarray] | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
     :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
@@ -44,14 +45,39 @@ def find_candidates(
     map). ``to_detail`` (3x3), when given, is the homography from ``img``'s pixels to ``detail``'s,
     which is then any view of the same scene (see :func:`~vision.finders.geometry.with_crops`).
     ``tile_px``, the tiles' width in ``img`` when known beforehand, sets the learned finder's first
-    look (:func:`~vision.finders.learned.find_tiles`)."""
+    look, and ``not_tiles`` (quads read as no tile) starts it at its far look, those places not
+    measured (:func:`~vision.finders.learned.find_tiles`)."""
     name = finder_name(finder)
     same_framing = detail if to_detail is None else None  # (a view's detail is the photo itself)
     cands = (
-        learned.candidates(img, debug, tile_px, same_framing) if name == "learned" else classical.candidates(img, debug)
+        learned.candidates(img, debug, tile_px, same_framing, not_tiles)
+        if name == "learned"
+        else classical.candidates(img, debug)
     )
     if crops:
         src = img if detail is None else detail
         scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
         cands = [with_crops(src, cd, scale, to_detail) for cd in cands]
     return cands
+
+
+def find_farther(
+    img: np.ndarray, cands: list[Candidate], *, finder: str | None = None, detail: np.ndarray | None = None
+) -> list[Candidate]:
+    """Candidates in ``img`` from the learned finder's far look, for when ``cands``, the finder's
+    first candidates, read as few tiles (:func:`vision.recognize.recognize`: at most half of them,
+    under three surely): :func:`find_candidates` with their quads as ``not_tiles``, so that the
+    looks do not measure those places again.
+
+    A hand far from a 12-megapixel camera shows tiles 7-14 px wide at the first look, too small to
+    be found; a pattern beside it (ripples, patches, leaves) can show finds of a tile's size
+    there, and the finder, its tiles measured, looks no closer. When those finds read as no
+    tile, the size was measured on no tile, and the far look sees the photo as the finder does
+    when its first look finds nothing, the size measured on what the pattern leaves. ``[]`` for
+    another finder, for no ``cands``, and where the looks that found ``cands`` already saw the
+    photo as large as the far look does (it would find the same)."""
+    if finder_name(finder) != "learned" or not cands:
+        return []
+    if max(cd.look for cd in cands) >= learned.far_look(img, detail):
+        return []
+    return find_candidates(img, finder=finder, detail=detail, not_tiles=[cd.quad for cd in cands])
