@@ -275,6 +275,33 @@ def test_whole_tiles_pass_the_check_at_half_the_size(monkeypatch):
     assert looks == [640, 320] and len(found) == 20
 
 
+def test_tiles_run_together_at_half_the_size_leave_the_first_look_standing(monkeypatch):
+    """Two rows of nine tiles 48 px wide at the first look; a network that runs them together at
+    half the size into three blocks of three by two, whose short side measures 1.3 times the
+    first width (within the pieces' bounds), but which are far less tile-shaped than the tiles of
+    the first look: not pieces made whole, and the first look stands (without the shape bound the
+    finder looks on at 256 and 450 px)."""
+    truth = _grid_tiles(9, 2, 72, 96)
+    runs = [
+        {"quad": [[c * 216, 0], [(c + 1) * 216 - 2, 0], [(c + 1) * 216 - 2, 190], [c * 216, 190]]} for c in range(3)
+    ]
+    looks = []
+
+    def predict(img, long_side=learned.INPUT_LONG, window=None):
+        h, w = img.shape[:2]
+        s = long_side / max(h, w)
+        tiles = [
+            {"quad": (np.asarray(t["quad"], np.float64) * s).tolist()} for t in (runs if long_side == 320 else truth)
+        ]
+        looks.append(long_side)
+        face, core = _maps_from_tiles(tiles, (int(round(h * s)) + 2, int(round(w * s)) + 2))
+        return face, core, 2.0 / s
+
+    monkeypatch.setattr(learned, "predict_maps", predict)
+    found, _ = learned.find_tiles(np.zeros((720, 960, 3), np.uint8))
+    assert looks == [640, 320] and len(found) == 18
+
+
 def test_specks_of_texture_get_no_closer_look(monkeypatch):
     """Finds under 8 px at the first look (letters on keyboard keys, grain; or a hand far from the
     camera): the first look is taken again once twice as large (at most the photo's own 1200 px,

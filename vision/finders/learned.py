@@ -82,6 +82,9 @@ DETAIL_LOOK_FROM = 1.25
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
+#: ... nor when they are less tile-shaped there by more than this (median aspect score): runs of
+#: two or three tiles together, whose short side is a tile's height
+HALF_SHAPE_LOSS = 0.1
 EDGE_COHERENCE_MIN = 0.25  # a tile's edges say its turn when they agree this well (see _turned_to_edges)
 EDGE_TURN_MIN = 6.0  # ... and they overrule the core's rectangle when they differ by more (degrees)
 ROW_NEIGHBOURS = 4  # a core is turned as the nearest this many cores of its face region lie (_turned_as_neighbours)
@@ -553,6 +556,12 @@ def _sides(t: LearnedTile) -> tuple[float, float]:
     return (a, b) if a <= b else (b, a)
 
 
+def _tile_shaped(instances: list[LearnedTile]) -> float:
+    """How tile-shaped the tiles found are (:func:`_measured`): the median of their aspect scores
+    (:func:`vision.finders.geometry.aspect_score`)."""
+    return float(np.median([t.score for t in _measured(instances)]))
+
+
 def tile_width(instances: list[LearnedTile]) -> float:
     """Median short side of the tiles found (:func:`_measured`)."""
     if not instances:
@@ -614,7 +623,9 @@ def find_tiles(
     then the half-size look's width is the one the next look aims from. A half-size look that
     measures them over :data:`MERGED_AT_HALF` times as wide ran the tiles together (light tiles on
     a light cloth come out as one blob): neither whole tiles nor pieces made whole do that, and the
-    first look stands.
+    first look stands. So it does where the half-size finds are less tile-shaped than the first
+    look's by more than :data:`HALF_SHAPE_LOSS` (:func:`_tile_shaped`): a row of tiles run together
+    in twos and threes, whose short side, a tile's height, measures within the pieces' bounds.
 
     Finds measuring under :data:`MIN_TILE_PX` across (:func:`across_width`: the network learned
     tiles from about 8 px; that would be over 80 tiles across the photo) are specks of texture,
@@ -707,7 +718,11 @@ def find_tiles(
             half_cores = _cores(*half, regions=half_regions)
             half_inst = measured(_supported(half[0], half[2], half_cores, 0.0))
             half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
-            if not half_inst or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width:
+            if (
+                not half_inst
+                or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width
+                or _tile_shaped(half_inst) < _tile_shaped(inst) - HALF_SHAPE_LOSS
+            ):
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
             width = half_width  # and on to the size they want
