@@ -592,11 +592,15 @@ def first_look(long_side: int, tile_px: float) -> int:
     return int(min(long_side, max(min_long(), round(long_side * KNOWN_TILE_PX / max(tile_px, 1.0)))))
 
 
+def _finest(img: np.ndarray, detail: np.ndarray | None) -> int:
+    """The long side of the largest look ``img`` or ``detail``, its larger copy, has pixels for."""
+    return max(img.shape[:2]) if detail is None else max(max(detail.shape[:2]), max(img.shape[:2]))
+
+
 def far_look(img: np.ndarray, detail: np.ndarray | None = None) -> int:
-    """The long side of :func:`find_tiles`' far look at ``img`` (:data:`FAR_LOOK`, at most the
-    pixels that ``img`` or ``detail``, its larger copy, has)."""
-    finest = max(img.shape[:2]) if detail is None else max(max(detail.shape[:2]), max(img.shape[:2]))
-    return min(finest, FAR_LOOK)
+    """The long side of :func:`find_tiles`' far look at ``img`` (:data:`FAR_LOOK`, at most
+    :func:`_finest`)."""
+    return min(_finest(img, detail), FAR_LOOK)
 
 
 def find_tiles(
@@ -662,7 +666,7 @@ def find_tiles(
 
     The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
-    finest = max(h, w) if detail is None else max(max(detail.shape[:2]), max(h, w))
+    finest = _finest(img, detail)
     long_ = INPUT_LONG if tile_px is None else first_look(max(h, w), tile_px)
 
     def look(long_side: int, part: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray, float]:
