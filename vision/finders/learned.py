@@ -382,10 +382,10 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     return (*_extent(pts, float(np.degrees(t))), float(np.degrees(t)))
 
 
-def _core_regions(core: np.ndarray, not_tiles: Sequence[np.ndarray] = ()) -> list[tuple[np.ndarray, tuple]]:
+def _core_regions(core: np.ndarray, not_tiles: np.ndarray | None = None) -> list[tuple[np.ndarray, tuple]]:
     """Each core of the core map (a connected region over :data:`CORE_THRESHOLD`, leaving out
     specks under a fifth of the typical core's area): its pixel centres and their minimum-area
-    rectangle (``cv2.minAreaRect``), in map pixels. ``not_tiles`` (quads in map pixels): finds of
+    rectangle (``cv2.minAreaRect``), in map pixels. ``not_tiles`` (N x 4 x 2 quads in map pixels): finds of
     an earlier look read as no tile; their cores seen again (:func:`_seen_again`) do not count
     towards the typical core (a pattern's large finds beside a far hand's small tiles)."""
     cb = (core > CORE_THRESHOLD).astype(np.uint8)
@@ -393,7 +393,7 @@ def _core_regions(core: np.ndarray, not_tiles: Sequence[np.ndarray] = ()) -> lis
     if n <= 1:
         return []
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
-    if not_tiles:
+    if not_tiles is not None and len(not_tiles):
         counted = [a for a, c in zip(areas, centres[1:]) if not _seen_again(c, a / CORE_SHRINK**2, not_tiles)]
         areas = np.array(counted) if counted else areas
     typical = float(np.percentile(areas, 75))
@@ -674,14 +674,18 @@ def find_tiles(
         face, core, scale = predict_maps(src, long_side, _scaled(part, r, src.shape))
         return face, core, scale / r
 
+    seen = np.array(not_tiles if not_tiles is not None else [], np.float64).reshape(
+        -1, 4, 2
+    )  # (read as no tile before)
+
     def regions_of(maps: tuple[np.ndarray, np.ndarray, float]) -> list[tuple[np.ndarray, tuple]]:
-        return _core_regions(maps[1], [q / maps[2] for q in not_tiles or ()])
+        return _core_regions(maps[1], seen / maps[2])
 
     def measured(inst: list[LearnedTile]) -> list[LearnedTile]:  # (finds read as no tile before are not)
-        if not not_tiles:
+        if not len(seen):
             return inst
         return [
-            t for t in inst if not _seen_again(t.quad.mean(0), cv2.contourArea(t.quad.astype(np.float32)), not_tiles)
+            t for t in inst if not _seen_again(t.quad.mean(0), float(_areas(t.quad[None].astype(np.float64))[0]), seen)
         ]
 
     far_long = far_look(img, detail) if tile_px is None else 0
@@ -752,17 +756,24 @@ def find_tiles(
     return found, maps
 
 
-def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray]) -> bool:
+def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray] | np.ndarray) -> bool:
     """Whether a find centred at ``centre``, its tile's box ``area`` large, is one of ``not_tiles``
-    (finds of an earlier look read as no tile; the same pixels as ``centre``) seen again: centred
-    in one and covering at least :data:`SEEN_AGAIN_COVER` of its area. A tile of a far hand that
-    the earlier look saw as one find with its neighbours covers less."""
-    point = (float(centre[0]), float(centre[1]))
-    for q in not_tiles:
-        contour = q.astype(np.float32).reshape(-1, 1, 2)
-        if area >= SEEN_AGAIN_COVER * cv2.contourArea(contour) and cv2.pointPolygonTest(contour, point, False) >= 0:
-            return True
-    return False
+    (N x 4 x 2 convex quads, finds of an earlier look read as no tile; the same pixels as
+    ``centre``) seen again: centred in one and covering at least :data:`SEEN_AGAIN_COVER` of its
+    area. A tile of a far hand that the earlier look saw as one find with its neighbours covers
+    less."""
+    quads = np.asarray(not_tiles, np.float64).reshape(-1, 4, 2)
+    edges = np.roll(quads, -1, axis=1) - quads
+    to_centre = np.asarray(centre, np.float64) - quads
+    turns = edges[..., 0] * to_centre[..., 1] - edges[..., 1] * to_centre[..., 0]  # (the same sign inside)
+    inside = (turns >= 0).all(1) | (turns <= 0).all(1)
+    return bool((inside & (area >= SEEN_AGAIN_COVER * _areas(quads))).any())
+
+
+def _areas(quads: np.ndarray) -> np.ndarray:
+    """The areas of quads (N x 4 x 2; the shoelace formula)."""
+    x, y = quads[..., 0], quads[..., 1]
+    return np.abs((x * np.roll(y, -1, axis=1) - np.roll(x, -1, axis=1) * y).sum(1)) / 2
 
 
 def _source(img: np.ndarray, detail: np.ndarray | None, long_side: int) -> tuple[np.ndarray, float]:
