@@ -51,7 +51,14 @@ EXTRAS = {
 }
 
 # rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra tile faces for training
-TRAIN_DEBS = ["librsvg2-bin", "fonts-arphic-ukai", "fonts-arphic-uming", "fonts-wqy-zenhei", "fonts-wqy-microhei"]
+TRAIN_DEBS = [
+    "librsvg2-bin",
+    "fonts-dejavu-core",
+    "fonts-arphic-ukai",
+    "fonts-arphic-uming",
+    "fonts-wqy-zenhei",
+    "fonts-wqy-microhei",
+]
 
 
 def _stamp(extras: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -91,7 +92,9 @@ def draw_paper(
     return poly
 
 
-#: the typefaces printed matter is drawn in (OpenCV's Hershey fonts; italic added at random)
+#: the typefaces printed matter is drawn in: OpenCV's Hershey fonts (italic added at random) and,
+#: where installed, TrueType fonts (Debian ``fonts-dejavu-core``, which ``python3 run.py train``
+#: installs); a page is set in a TrueType font :data:`TRUETYPE_SHARE` of the time
 PRINT_FONTS = (
     cv2.FONT_HERSHEY_SIMPLEX,
     cv2.FONT_HERSHEY_PLAIN,
@@ -101,6 +104,11 @@ PRINT_FONTS = (
     cv2.FONT_HERSHEY_COMPLEX_SMALL,
     cv2.FONT_HERSHEY_SCRIPT_SIMPLEX,
 )
+TRUETYPE_FONTS = tuple(
+    f"/usr/share/fonts/truetype/dejavu/DejaVu{face}.ttf"
+    for face in ("Sans", "Sans-Bold", "SansMono", "SansMono-Bold", "Serif", "Serif-Bold")
+)
+TRUETYPE_SHARE = 0.5
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
 
 
@@ -111,47 +119,88 @@ def _word(rng: np.random.Generator) -> str:
     return "".join(_LETTERS[int(i)] for i in rng.integers(0, 52, int(rng.integers(1, 10))))
 
 
+class _Type:
+    """One typeface at one size, setting text into a print mask (uint8 alpha): a Hershey font
+    (``cv2.putText``), or a TrueType font (Pillow) when one is installed and drawn; letters
+    ``letter`` pixels tall (a capital), strokes ``thick`` pixels wide."""
+
+    def __init__(self, m: np.ndarray, letter: float, thick: int, rng: np.random.Generator) -> None:
+        self.m, self.im, self.font = m, None, None
+        fonts = [f for f in TRUETYPE_FONTS if Path(f).exists()]
+        if fonts and rng.random() < TRUETYPE_SHARE:
+            from PIL import Image, ImageDraw, ImageFont
+
+            path = fonts[int(rng.integers(len(fonts)))]
+            self.font = ImageFont.truetype(path, max(4, round(letter / 0.73)))  # (a capital: 0.73 em)
+            self.im = Image.fromarray(m)
+            self.draw = ImageDraw.Draw(self.im)
+        else:
+            self.hershey = int(PRINT_FONTS[int(rng.integers(len(PRINT_FONTS)))]) | (
+                cv2.FONT_ITALIC if rng.random() < 0.2 else 0
+            )
+            self.thick = thick
+            self.scale = cv2.getFontScaleFromHeight(self.hershey, max(2, int(letter)), thick)
+
+    def width(self, text: str) -> float:
+        """How wide ``text`` is set."""
+        if self.font is not None:
+            return float(self.draw.textlength(text, font=self.font))
+        return float(cv2.getTextSize(text, self.hershey, self.scale, self.thick)[0][0])
+
+    def put(self, text: str, org: tuple[int, int]) -> None:
+        """Set ``text`` from ``org`` (its baseline's left end)."""
+        if self.font is not None:
+            self.draw.text(org, text, fill=255, font=self.font, anchor="ls")
+        else:
+            cv2.putText(self.m, text, org, self.hershey, self.scale, 255, self.thick, cv2.LINE_AA)
+
+    def done(self) -> None:
+        """Write what was set into the mask (Pillow draws on a copy)."""
+        if self.im is not None:
+            np.maximum(self.m, np.asarray(self.im), out=self.m)
+
+
 def _print_mask(w: int, h: int, unit: float, rng: np.random.Generator) -> np.ndarray:
     """The ink (uint8 alpha, ``h`` x ``w``) of a printed page: lines of words whose letters stand
     0.1-0.5 tile heights (``unit``) tall, a heading sometimes; or a score sheet, a ruled grid with a
     number in each cell."""
     m = np.zeros((h, w), np.uint8)
     letter = unit * rng.uniform(0.1, 0.5)
-    font = int(PRINT_FONTS[int(rng.integers(len(PRINT_FONTS)))]) | (cv2.FONT_ITALIC if rng.random() < 0.2 else 0)
     thick = max(1, round(letter * rng.uniform(0.05, 0.14)))
-    scale = cv2.getFontScaleFromHeight(font, max(2, int(letter)), thick)
     margin = int(unit * 0.2)
     if rng.random() < 0.3:  # a score sheet
         cell_w, cell_h = letter * rng.uniform(3.0, 5.0), letter * rng.uniform(1.6, 2.4)
         for x in np.arange(margin, w - margin, cell_w):
             cv2.line(m, (int(x), margin), (int(x), h - margin), 255, max(1, thick // 2))
+        ink = _Type(m, letter, thick, rng)
         for y in np.arange(margin, h - margin, cell_h):
             cv2.line(m, (margin, int(y)), (w - margin, int(y)), 255, max(1, thick // 2))
             for x in np.arange(margin, w - margin - cell_w, cell_w):
-                org = (int(x + cell_w * 0.15), int(y + cell_h * 0.75))
-                cv2.putText(m, _word(rng)[:4], org, font, scale, 255, thick, cv2.LINE_AA)
+                ink.put(_word(rng)[:4], (int(x + cell_w * 0.15), int(y + cell_h * 0.75)))
+        ink.done()
         return m
     y = margin + letter
     if rng.random() < 0.4:  # a heading, up to twice as tall
         big = min(2.0 * letter, 0.8 * unit)
-        bscale = cv2.getFontScaleFromHeight(font, max(2, int(big)), thick + 1)
+        heading = _Type(m, big, thick + 1, rng)
         y = margin + big
-        cv2.putText(
-            m, " ".join(_word(rng) for _ in range(3)), (margin, int(y)), font, bscale, 255, thick + 1, cv2.LINE_AA
-        )
+        heading.put(" ".join(_word(rng) for _ in range(3)), (margin, int(y)))
+        heading.done()
         y += big
+    ink = _Type(m, letter, thick, rng)
     step = letter * rng.uniform(1.5, 2.3)
     while y < h - margin:
         x = margin + (letter * 2 if rng.random() < 0.2 else 0)
         end = w - margin - (rng.uniform(0, 0.5) * w if rng.random() < 0.2 else 0)
         while True:
             word = _word(rng)
-            (tw, _), _ = cv2.getTextSize(word, font, scale, thick)
+            tw = ink.width(word)
             if x + tw > end:
                 break
-            cv2.putText(m, word, (int(x), int(y)), font, scale, 255, thick, cv2.LINE_AA)
+            ink.put(word, (int(x), int(y)))
             x += tw + letter * rng.uniform(0.4, 0.8)
         y += step
+    ink.done()
     return m
 
 

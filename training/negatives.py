@@ -19,6 +19,8 @@ model's metadata by :func:`sources`):
 * **phone-like scenes** (:mod:`training.phone_scenes`, seeds from :data:`PHONE_SEED0`, far from the
   benchmark's): the finders' proposals lying off every tile (:func:`phone_scene_negatives`):
   empty tray slots, rack fronts, clutter, table patterns;
+* **printed pages and score sheets beside a hand** (:func:`print_scene_negatives`, seeds from
+  :data:`PRINT_SEED0`): the finders' proposals on them, cut at the size the hand sets;
 * **synthetic**: two rendered tiles side by side or stacked, cut between them; half a tile on a table;
   white/ivory paper, window frames and rack edges; keyboard keys with letters; dice; coins; scoring
   sticks; cloth patterns (:func:`synthetic_negatives`).
@@ -30,11 +32,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from training import clutter
+from training.clutter import Drawer
 
 REPO = Path(__file__).resolve().parent.parent
 LABELS = Path(__file__).resolve().parent / "labels" / "real_photos.json"
@@ -50,6 +55,10 @@ PHONE_SEED0 = 30000
 #: a finder proposal on a phone-like scene is a negative when at most this fraction of its area
 #: lies on a tile (partly covered tiles and straddles stay out: they may be half a real tile)
 OFF_TILE = 0.15
+#: first seed of the scenes with printed pages and score sheets beside a hand, and how many
+PRINT_SEED0, PRINT_SCENES = 31000, 60
+#: the print on those pages is drawn for tiles this many times the hand's (see draw_print_beside_tiles)
+PRINT_UNIT = (0.6, 1.8)
 
 #: scikit-image sample images shipped inside the package (no download), with their licence as the
 #: functions' docstrings state it
@@ -299,21 +308,32 @@ def _on_tile_fraction(quad: np.ndarray, tiles: list[np.ndarray], shape) -> float
     return float((own & on).sum()) / area if area else 1.0
 
 
-def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[np.ndarray]:
+def phone_scene_negatives(
+    n_scenes: int = 60,
+    seed0: int = PHONE_SEED0,
+    kinds: Sequence[str] | None = None,
+    drawers: Sequence[Drawer] | None = None,
+    n_clutter: int | None = None,
+) -> list[np.ndarray]:
     """The finders' proposals off every tile, whole or partly shown (:data:`OFF_TILE`), on
-    ``n_scenes`` phone-like scenes of every kind (seeds ``seed0`` on, never the benchmark's), as
-    crops. Real tables are cut only from the training part of the background photos
+    ``n_scenes`` phone-like scenes (seeds ``seed0`` on, never the benchmark's), as crops. The scenes
+    take turns over ``kinds`` (default: every kind of :data:`training.phone_scenes.KINDS`);
+    ``drawers`` and ``n_clutter`` choose their clutter (:func:`training.phone_scenes.make_phone_scene`).
+    Real tables are cut only from the training part of the background photos
     (:func:`is_heldout_background`)."""
     from training import backgrounds
     from training.phone_scenes import KINDS, make_phone_scene
     from vision.finders import find_candidates
 
+    kinds = kinds or KINDS
     tables = [b for b in backgrounds.ensure_backgrounds() if not is_heldout_background(background_name(b))]
     out: list[np.ndarray] = []
     for i in range(n_scenes):
         rng = np.random.default_rng(seed0 + i)
         size = (1600, 1200) if i % 2 else (1200, 1600)
-        sc = make_phone_scene(rng, KINDS[i % len(KINDS)], size=size, tables=tables)
+        sc = make_phone_scene(
+            rng, kinds[i % len(kinds)], size=size, tables=tables, drawers=drawers, n_clutter=n_clutter
+        )
         # a find on a partly shown tile (under another, cut by the edge) is not a clean negative
         tiles = [np.asarray(q, np.float32) for q in [t["quad"] for t in sc.tiles] + sc.partial]
         for finder in ("learned", "classical"):
@@ -327,6 +347,25 @@ def phone_scene_negatives(n_scenes: int = 60, seed0: int = PHONE_SEED0) -> list[
                 for _rot, crop in cd.crops[:2]:
                     out.append(cv2.resize(crop, (CROP_W, CROP_H), interpolation=cv2.INTER_AREA))
     return out
+
+
+def draw_print_beside_tiles(
+    canvas: np.ndarray, c: tuple[float, float], angle: float, unit: float, rng: np.random.Generator
+) -> np.ndarray:
+    """A printed page or a score sheet (:func:`training.clutter.draw_print`) whose print is drawn
+    for tiles :data:`PRINT_UNIT` times the hand's: score-sheet cells and words from a third of a
+    tile to a tile and a half, the sizes a finder looking at the hand cuts as tiles."""
+    return clutter.draw_print(canvas, c, angle, unit * float(rng.uniform(*PRINT_UNIT)), rng)
+
+
+def print_scene_negatives(n_scenes: int = PRINT_SCENES, seed0: int = PRINT_SEED0) -> list[np.ndarray]:
+    """The finders' proposals on printed pages and score sheets lying beside a hand (one to three on
+    each of ``n_scenes`` scenes of the ``clutter`` kind, :func:`draw_print_beside_tiles`): the
+    finder looks at the tiles' size there, so the cells and words it cuts are crops of the size and
+    shape of a tile, as at a table where the score is kept on paper."""
+    return phone_scene_negatives(
+        n_scenes, seed0, kinds=("clutter",), drawers=(draw_print_beside_tiles,), n_clutter=None
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -366,8 +405,9 @@ def build_pool(data: Path, seed: int = 11, synthetic: int = 3000, faces: dict | 
     bg, used = background_negatives(rng)
     real = real_photo_negatives(data, rng)
     phone = phone_scene_negatives()
+    printed = print_scene_negatives()
     syn = negative_crops.synthetic_negatives(rng, synthetic, faces)
-    crops = [c for c in bg + real + phone + syn if not is_blank(c)]
+    crops = [c for c in bg + real + phone + printed + syn if not is_blank(c)]
     record = {
         "finder": finder_id(),
         "background_photos": used,
@@ -376,8 +416,13 @@ def build_pool(data: Path, seed: int = 11, synthetic: int = 3000, faces: dict | 
         "real_photos": [p.name for p in training_label_photos(data)],
         "phone_scene_crops": len(phone),
         "phone_scene_seeds": f"{PHONE_SEED0}..{PHONE_SEED0 + 59} (training.phone_scenes, every kind)",
+        "print_scene_crops": len(printed),
+        "print_scene_seeds": (
+            f"{PRINT_SEED0}..{PRINT_SEED0 + PRINT_SCENES - 1} (training.phone_scenes 'clutter' kind, printed pages"
+            f" and score sheets beside the hand, print for tiles {PRINT_UNIT[0]}-{PRINT_UNIT[1]} x the hand's)"
+        ),
         "synthetic_crops": len(syn),
-        "blank_crops_left_out": len(bg) + len(real) + len(phone) + len(syn) - len(crops),
+        "blank_crops_left_out": len(bg) + len(real) + len(phone) + len(printed) + len(syn) - len(crops),
     }
     pool = np.stack(crops) if crops else np.zeros((0, CROP_H, CROP_W, 3), np.uint8)
     return pool, record
@@ -400,6 +445,7 @@ __all__ = [
     "finder_id",
     "is_heldout_background",
     "phone_scene_negatives",
+    "print_scene_negatives",
     "random_tile_crops",
     "real_photo_negatives",
 ]

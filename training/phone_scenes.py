@@ -32,7 +32,7 @@ neither to be found nor to be missed. Each scene draws its faces from one set (:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -223,10 +223,17 @@ def _table(rng, size: tuple[int, int], real: bool | None, tables: list | None = 
 
 
 def _place_clutter(
-    canvas: _Canvas, rng, footprint: np.ndarray, unit: float, view: tuple[int, int, int, int], n: int
+    canvas: _Canvas,
+    rng,
+    footprint: np.ndarray,
+    unit: float,
+    view: tuple[int, int, int, int],
+    n: int,
+    drawers: Sequence[_clutter.Drawer] | None = None,
 ) -> None:
     """Lay ``n`` clutter objects in the ``view`` (x0, y0, x1, y1), centred away from the tiles'
-    ``footprint`` (a uint8 mask of the plane at 1/4 size)."""
+    ``footprint`` (a uint8 mask of the plane at 1/4 size); each drawn by one of ``drawers`` (any
+    equally often) or, by default, :func:`training.clutter.pick`."""
     free = cv2.erode(
         (footprint == 0).astype(np.uint8), np.ones((3, 3), np.uint8), iterations=max(1, int(unit * 1.2 / 4))
     )
@@ -235,7 +242,8 @@ def _place_clutter(
         for _try in range(30):
             cx, cy = rng.uniform(x0, x1), rng.uniform(y0, y1)
             if free[min(free.shape[0] - 1, int(cy / 4)), min(free.shape[1] - 1, int(cx / 4))]:
-                _clutter.pick(rng)(canvas.img, (cx, cy), float(rng.uniform(-180, 180)), unit, rng)
+                draw = drawers[int(rng.integers(len(drawers)))] if drawers else _clutter.pick(rng)
+                draw(canvas.img, (cx, cy), float(rng.uniform(-180, 180)), unit, rng)
                 break
 
 
@@ -269,12 +277,14 @@ def make_phone_scene(
     perspective: float | None = None,
     degrade: bool = True,
     tables: list | None = None,
+    drawers: Sequence[_clutter.Drawer] | None = None,
 ) -> _scenes.Scene:
     """One phone-like photo of ``kind`` (:data:`KINDS`; default random) with ground truth; ``size``
     is (width, height), default random 800-2000 px. ``real_background``, ``n_clutter`` (objects that
     are not tiles; default 0-3, 2-5 for ``clutter``) and ``finger`` (a finger over a tile) default
     to random choices. ``tables``: the background photos (:class:`training.backgrounds.Background`)
-    a real table is cut from (default: every cached one)."""
+    a real table is cut from (default: every cached one). ``drawers``: the clutter objects to draw
+    (default: every kind of :data:`training.clutter.CLUTTER`, at its rates)."""
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     kind = kind or str(rng.choice(KINDS))
     face_fn = face_fn or _scenes.default_face_fn()
@@ -312,7 +322,7 @@ def make_phone_scene(
         if n_clutter is not None
         else (int(rng.integers(2, 6)) if kind == "clutter" else int(rng.choice([0, 0, 1, 2, 3])))
     )
-    _place_clutter(canvas, rng, footprint, s, (Mg, Mg, Mg + W, Mg + H), n)
+    _place_clutter(canvas, rng, footprint, s, (Mg, Mg, Mg + W, Mg + H), n, drawers)
     _draw_tiles(canvas, rng, spots, quads, s, back_col, face_fn)
     if kind == "rack":
         _rack_front(canvas, rng, quads, s)

@@ -3,11 +3,12 @@
     python3 run.py train --data ../shared/vision-data --out models/
 
 ``run.py train`` installs the ``train`` extra (torch 2.13.0 CPU, onnx, Pillow) and, as root, the
-Debian packages the artwork needs (librsvg2-bin fonts-arphic-ukai fonts-arphic-uming
+Debian packages the artwork needs (librsvg2-bin fonts-dejavu-core fonts-arphic-ukai fonts-arphic-uming
 fonts-wqy-zenhei fonts-wqy-microhei), then runs ``python -m training.train_classifier``.
 
 (rsvg-convert renders the SVG tilesets; the CJK fonts typeset extra character/wind/dragon/flower
-tiles. A missing tool or font only drops that style, with a warning.) ``--threads`` defaults to 2,
+tiles; DejaVu sets half the printed pages among the "not a tile" crops, :mod:`training.clutter`. A
+missing tool or font only drops that style, with a warning.) ``--threads`` defaults to 2,
 ``--time-budget`` (minutes) caps the whole run and the learning-rate schedule anneals within it.
 
 Data (see ``shared/vision-data/README.md``):
@@ -600,7 +601,7 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
 
 
 #: the "not a tile" pool is cached per version of its drawers and per tile finder that mined it
-NEGATIVES_VERSION = 3
+NEGATIVES_VERSION = 4
 
 
 def negatives_cache() -> Path:
@@ -894,7 +895,9 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                 "how": "training.negatives: finder false finds and random tile-shaped crops of background "
                 "photos (held-out part kept for the benchmark), free regions / two-tile straddles / half "
                 "tiles of the labelled real photos of training sets (recogniser quads, margin "
-                f"{negatives.TILE_MARGIN} tile widths), synthetic clutter (training.negative_crops)",
+                f"{negatives.TILE_MARGIN} tile widths), the finders' proposals off the tiles of phone-like "
+                "scenes and on printed pages and score sheets beside a hand (print in Hershey and DejaVu "
+                "fonts), synthetic clutter (training.negative_crops)",
             },
             "synthetic_train_tiles": int(len(d.Xs)),
             **({"phone_photo_crops": d.phone_record} if d.phone_record else {}),

@@ -499,7 +499,7 @@ def _in_one_row(offsets: np.ndarray, size: float) -> bool:
 
 
 def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: list[np.ndarray]) -> list[Reading]:
-    """Drop a reading that is not sure, touches none of its neighbours (:data:`TOUCH_GAP`) and
+    """Drop a reading that is not sure (or a white dragon), touches none of its neighbours (:data:`TOUCH_GAP`) and
     whose neighbours of its size (:data:`NEIGHBOUR_REACH`, :data:`NEIGHBOUR_AREA`,
     :data:`NEIGHBOUR_OVERLAP`; a box over a place already counted counts for no other place, but
     may touch it) were often read as not a tile: at least :data:`NOT_TILE_NEIGHBOURS_MIN` of them,
@@ -517,13 +517,18 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
     dark keyboards at 1600 and 4000 px; no other benchmark photo had one. A keyboard's keys lie in
     rows above and below each other; a hand laid with gaps in a style the classifier does not know
     (the test photo of placeholder faces, ``1M``, ``5Z``) has its unread tiles in its one row, and
-    keeps them. A sure reading stays.
+    keeps them. A sure reading stays, but for a white dragon.
+
+    A reading of the white dragon (``5z``), sure or not, is judged too, and touching does not keep
+    it: a blank face is what an empty cell of a score sheet looks like, ruled in with the cells
+    beside it, whose writing the classifier reads as not a tile. A blank white dragon of a hand
+    lies among tiles read as tiles.
 
     The first ``read`` of ``readings`` were read as tiles; the others are places of a row filled
     with what the classifier read as not a tile (:func:`_rescue_row_places`), whose candidates are
     among ``not_tiles`` (quads): they are judged too, and count as read as not a tile, so that a
     row of keys filled from two keys read unsurely goes with them."""
-    judged = [r for r in readings if not r.sure and r.top[0][1] < AMONG_BELOW]
+    judged = [r for r in readings if r.top[0][0] == "5z" or (not r.sure and r.top[0][1] < AMONG_BELOW)]
     if not not_tiles or not judged:
         return readings
     boxes = [r.quad.astype(np.float64) for r in readings[:read]] + [q.astype(np.float64) for q in not_tiles]
@@ -557,7 +562,10 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
         if (
             among
             and not _in_one_row(centres[rejected] - c, size)
-            and not any(j in overlaps and (overlaps[j] > 0 or _gap_between(q, boxes[j]) <= touch) for j in others)
+            and (
+                r.top[0][0] == "5z"
+                or not any(j in overlaps and (overlaps[j] > 0 or _gap_between(q, boxes[j]) <= touch) for j in others)
+            )
         ):
             dropped.add(id(r))
     return [r for r in readings if id(r) not in dropped]
@@ -690,6 +698,10 @@ ROW_PLACE_TURN = 20.0
 #: ... and its overlaps with the tiles, each as a fraction of the smaller area, add up to at most
 #: this (a box straddling two tiles overlaps both by half)
 ROW_PLACE_OVERLAP = 0.5
+#: a row whose places are filled is one of tiles read at least this surely (sure or not: flowers are
+#: never sure), and the places filled from them; the readings less sure than this fill no place
+#: for another (the writing in a score sheet's cells, read unsurely as tiles here and there)
+ROW_PLACE_FROM = 0.9
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -706,8 +718,13 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     (:data:`ROW_PLACE_OVERLAP`). A place filled counts as a tile for the next (three tiles in an
     unfamiliar style in a row are all kept). A tile in an unfamiliar artwork style is otherwise
     thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
-    as it continues no row of tiles."""
-    quads = [r.candidate.quad.astype(np.float64) for r in readings]
+    as it continues no row of tiles.
+
+    The rows are of the tiles read at least :data:`ROW_PLACE_FROM` (and the places filled): a tile
+    the classifier knows. The cells of a score sheet are as large as tiles and ruled in rows; the
+    classifier reads most of them as not a tile, a few unsurely as a tile, and rows filled from
+    those would bring back every cell of the sheet."""
+    quads = [r.candidate.quad.astype(np.float64) for r in readings if r.top[0][1] >= ROW_PLACE_FROM]
     found: list[Reading] = []
     pending = list(unread)
     grew = True
@@ -1059,6 +1076,16 @@ def _seen_as_taken(r: Reading, back: np.ndarray) -> Reading:
     return dataclasses.replace(r, candidate=cd, quad=moved(r.quad))
 
 
+def _beside_readings(readings: list[Reading], cands: Sequence[Candidate]) -> list[np.ndarray]:
+    """The quads of the candidates ``cands`` on a face region (:attr:`Candidate.blob`, two finds
+    or more) that holds a reading: tiles of the rows read, whether the first reading could read
+    them or not. The part of a photo read again straightened takes them in: seen from a seat, the
+    far tiles of a row are the squattest, a first reading may read them as no tile, and a part
+    that reached only two tile widths past the tiles read cut them off."""
+    blobs = {r.candidate.blob for r in readings if r.candidate.blob_size >= 2}
+    return [cd.quad for cd in cands if cd.blob_size >= 2 and cd.blob in blobs]
+
+
 def _read_from_a_seat(
     ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any, cands: Sequence[Candidate] = ()
 ) -> SeatReading | None:
@@ -1089,7 +1116,7 @@ def _read_from_a_seat(
         spreads = [cd.spread for cd in rows]
         if len(faces) < _slant.MIN_FACES:
             return None
-    box = _slant.window(quads, ph.image.shape)
+    box = _slant.window(quads + _beside_readings(readings, cands), ph.image.shape)
     view = _slant.view_of(faces, box, spreads)
     clf = get_classifier() if classifier is None else classifier
     seat = _read_as_seen(ph, readings, view, box, faces, finder, clf) if view.slanted else None

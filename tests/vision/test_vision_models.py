@@ -110,15 +110,17 @@ def test_the_int8_copy_runs_where_it_ships_and_the_float_network_on_request(name
 def test_the_int8_networks_read_a_photo_as_the_float_ones_do(photo, monkeypatch):
     """The int8 finder and classifier find the same tiles as the float networks, read them as well
     (right but for at most one tile), and read every tile they show as sure as the float networks
-    do. Quantisation moves only readings the networks are unsure of: on scene_13 the float networks
-    read a small 3m as a sure 5m (the int8 ones: 3m, at 0.936, just under sure) and a 9m right that
-    the int8 ones read as an unsure 5m."""
+    do, or right. Quantisation moves only readings the networks are unsure of or got wrong: on
+    scene_13 the float networks read a small 3m as a 5m, which the int8 ones read right (with the
+    classifier of session 15, at 0.936, just under sure; with session 27's, surely)."""
     import json
     from collections import Counter
 
     from vision.recognize import recognize
 
-    truth = json.loads((PHOTOS / f"{photo}.json").read_text())["codes"]
+    labels = json.loads((PHOTOS / f"{photo}.json").read_text())
+    truth = labels["codes"]
+    centres = np.array([np.mean(t["quad"], 0) for t in labels["tiles"]])
     data = (PHOTOS / f"{photo}.jpg").read_bytes()
     monkeypatch.delenv(onnx_model.ENV_FLOAT, raising=False)
     int8 = recognize(data, classifier=TileClassifier(MODELS))
@@ -128,7 +130,8 @@ def test_the_int8_networks_read_a_photo_as_the_float_ones_do(photo, monkeypatch)
     for a, b in zip(int8.tiles, float_.tiles):
         width = np.linalg.norm(np.subtract(a.quad[1], a.quad[0]))
         assert np.linalg.norm(np.mean(a.quad, 0) - np.mean(b.quad, 0)) < 0.3 * width  # the same tile
-        assert b.code == a.code or not a.sure
+        right = labels["tiles"][int(np.argmin(np.linalg.norm(centres - np.mean(a.quad, 0), axis=1)))]["code"]
+        assert b.code == a.code or not a.sure or a.code == right
     for rec in (int8, float_):
         assert sum((Counter(rec.codes) & Counter(truth)).values()) >= len(truth) - 1
 

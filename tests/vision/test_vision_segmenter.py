@@ -367,6 +367,45 @@ def test_more_finds_than_a_set_has_tiles_are_a_texture(monkeypatch, cols, rows, 
     assert len(tiles) == found and looks[0] == 640
 
 
+def _moved(tiles: list[dict], dx: float, dy: float) -> list[dict]:
+    return [{"quad": (np.asarray(t["quad"], np.float64) + [dx, dy]).tolist()} for t in tiles]
+
+
+@pytest.mark.parametrize(("hand", "found"), [(9, 9), (3, 3), (2, 0)])
+def test_tiles_beside_a_page_of_print_are_found(monkeypatch, hand, found):
+    """A hand beside a printed page: the letters (240, 20 x 24 px) make the first look find more
+    cores than a set has tiles, but the tiles' cores stand out, over four times a letter's area.
+    At least three of them are found; two such cores among the letters are the texture's."""
+    img = np.zeros((900, 1200, 3), np.uint8)
+    tiles = _moved(_grid_tiles(hand, 1, 60, 78), 20, 500)
+    letters = _moved(_grid_tiles(20, 12, 26, 32), 620, 60)
+    for t in letters:  # (a letter is 20 x 24 px within its 26 x 32 px place)
+        q = np.asarray(t["quad"])
+        t["quad"] = [q[0].tolist(), [q[0][0] + 20, q[0][1]], [q[0][0] + 20, q[0][1] + 24], [q[0][0], q[0][1] + 24]]
+    looks = _stand_in(monkeypatch, tiles + letters)
+    found_tiles, _ = learned.find_tiles(img)
+    assert looks[0] == 640
+    assert len(match_quads([t["quad"] for t in tiles], [f.quad for f in found_tiles])) == found
+    assert len(found_tiles) == found  # (no letter)
+
+
+@pytest.mark.parametrize(
+    ("areas", "kept"),
+    [
+        ([10] * 230 + [50] * 9, 9),  # tiles beside letters
+        ([10] * 230 + [40] * 3, 3),  # four times a letter's area: three are enough
+        ([10] * 230 + [39] * 9, 0),  # not that much larger: the texture's
+        ([10] * 230 + [50] * 2, 0),  # too few to be tiles
+        ([10] * 10 + [50] * 230, 0),  # the larger ones are the texture (the median is theirs)
+    ],
+)
+def test_cores_beside_a_texture(areas, kept):
+    """:func:`learned._beside_texture`: of a look with too many cores, those at least four times the
+    median core's area, when three to 216 of them."""
+    regions = [(np.zeros((a, 2), np.float32), ((0.0, 0.0), (1.0, 1.0), 0.0)) for a in areas]
+    assert len(learned._beside_texture(regions)) == kept
+
+
 def test_a_closer_look_that_sees_a_texture_leaves_the_look_before(monkeypatch):
     """Small tiles at the first look ask for a closer one; where that shows a texture (a cloth's
     dots, seen sharper: more cores than a set has tiles), the first look's tiles stand."""

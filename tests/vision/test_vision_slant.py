@@ -391,6 +391,31 @@ def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypa
     assert measured == [4, 3]
 
 
+def test_the_part_read_again_takes_in_the_rows_of_the_tiles_read(monkeypatch):
+    """The part of the photo read again straightened reaches past the tiles read to the candidates
+    on their face regions (a far tile of the row, squat, read as no tile), not to other regions."""
+    boxes = []
+
+    def view_of(faces: list, box: tuple, spreads: list) -> slant.View:
+        boxes.append(box)
+        return slant.View()
+
+    monkeypatch.setattr(slant, "view_of", view_of)
+    ph = photo.Photo(np.zeros((600, 1600, 3), np.uint8), 1600, 600, 1.0, 1.0, "jpeg")
+    face = _face(0.0, 0.6, (300.0, 300.0))
+    row = [Candidate(face.astype(np.float32) + [50 * i, 0], blob=1, blob_size=8) for i in range(8)]
+    apart = [Candidate(face.astype(np.float32) + [50 * i, 0], blob=2, blob_size=2) for i in (20, 21)]
+    three = [
+        dataclasses.replace(_reading(code, 0.95, face + [50 * i, 0]), candidate=row[i])
+        for i, code in enumerate(("1m", "2m", "3m"))
+    ]
+    _read_from_a_seat(ph, three, None, None, row + apart)
+    x1 = boxes[0][2]
+    reach = slant.REACH * slant.tile_width([r.quad for r in three])
+    assert x1 == int(np.ceil(row[-1].quad[:, 0].max() + reach))  # the row's last candidate, not the tiles read
+    assert x1 < apart[0].quad[:, 0].min()  # another region stays out
+
+
 @pytest.mark.parametrize(("finds", "read_again"), [(15, True), (45, False)])
 def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch, finds, read_again):
     """Ten faces read at a slant; the part read again straightened finds as many tiles (and some

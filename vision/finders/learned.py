@@ -71,6 +71,12 @@ MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
 #: the dots of a polka-dot tablecloth, seen sharp in the detail image, came out as a thousand
 MAX_CORES = 216
+#: ... unless a few of its cores stand out from the rest by size: those at least this many times
+#: the median core's area (twice as wide), when at least :data:`BESIDE_TEXTURE_MIN` and at most
+#: :data:`MAX_CORES`, are taken for tiles beside the texture (a hand beside a page of print, whose
+#: letters are the texture; see :func:`_beside_texture`)
+BESIDE_TEXTURE_AREA = 4.0
+BESIDE_TEXTURE_MIN = 3
 #: a find centred in one an earlier look read as no tile, its box this share of that one's or
 #: more, is that find seen again (:func:`_seen_again`; a tile of a find that took in two is 0.5)
 SEEN_AGAIN_COVER = 0.6
@@ -700,8 +706,10 @@ def find_tiles(
     if from_far:  # a hand far from the camera: its tiles not seen, or seen as specks
         long_, maps, cores = far_long, look(far_long, None), None
         regions = regions_of(maps)
-    if len(regions) > MAX_CORES:  # a texture
-        return [], maps
+    if len(regions) > MAX_CORES:  # a texture, or tiles beside one
+        regions, cores = _beside_texture(regions), None
+        if not regions:
+            return [], maps
     if cores is None:
         cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
@@ -754,6 +762,24 @@ def find_tiles(
     if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
     return found, maps
+
+
+def _beside_texture(regions: list[tuple[np.ndarray, tuple]]) -> list[tuple[np.ndarray, tuple]]:
+    """Of the cores (:func:`_core_regions`) of a look that found more than :data:`MAX_CORES`, those
+    at least :data:`BESIDE_TEXTURE_AREA` times the median core's area, when there are at least
+    :data:`BESIDE_TEXTURE_MIN` of them and at most :data:`MAX_CORES`; else none.
+
+    So many cores are a texture: a cloth's pattern, gravel, the letters of a printed page. A
+    texture's cores are alike in size, and most of the look's cores are the texture's, so the
+    median core is one of them. Tiles lying beside a page of print (a score sheet, a rule book)
+    are several times a letter's size, and come out as a few cores twice as wide as the median or
+    more: without them the look found only texture. Before, the whole look was taken for a texture,
+    and a hand beside a page was not read at all."""
+    areas = np.array([len(pts) for pts, _ in regions], np.float64)
+    large = areas >= BESIDE_TEXTURE_AREA * float(np.median(areas))
+    if not BESIDE_TEXTURE_MIN <= int(large.sum()) <= MAX_CORES:
+        return []
+    return [r for r, keep in zip(regions, large) if keep]
 
 
 def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray] | np.ndarray) -> bool:
