@@ -720,11 +720,16 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
     as it continues no row of tiles.
 
-    The rows are of the tiles read at least :data:`ROW_PLACE_FROM` (and the places filled): a tile
-    the classifier knows. The cells of a score sheet are as large as tiles and ruled in rows; the
-    classifier reads most of them as not a tile, a few unsurely as a tile, and rows filled from
-    those would bring back every cell of the sheet."""
-    quads = [r.candidate.quad.astype(np.float64) for r in readings if r.top[0][1] >= ROW_PLACE_FROM]
+    The rows are of the tiles with artwork read at least :data:`ROW_PLACE_FROM` (and the places
+    filled): a tile the classifier knows. A blank face, a white dragon or a back, is what an empty
+    cell of a score sheet or a patch of paper looks like; and the cells of a score sheet are as
+    large as tiles and ruled in rows, the classifier reads most of them as not a tile and a few
+    unsurely as a tile: rows filled from those brought back every cell of the sheet."""
+    quads = [
+        r.candidate.quad.astype(np.float64)
+        for r in readings
+        if r.top[0][1] >= ROW_PLACE_FROM and r.top[0][0] not in FEATURELESS
+    ]
     found: list[Reading] = []
     pending = list(unread)
     grew = True

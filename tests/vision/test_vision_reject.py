@@ -576,6 +576,9 @@ def test_not_a_tile_in_a_row_place_is_kept(tiles, unread, placed):
     # cells) fills no place
     unsure = [dataclasses.replace(r, top=[("1m", 0.89)]) for r in readings]
     assert _rescue_row_places(unsure, others) == []
+    # nor does a row of blank faces read surely (empty cells of a score sheet read as white dragons)
+    blank = [dataclasses.replace(r, top=[("5z", 0.999)]) for r in readings]
+    assert _rescue_row_places(blank, others) == []
 
 
 def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure():
