@@ -698,9 +698,9 @@ ROW_PLACE_TURN = 20.0
 #: ... and its overlaps with the tiles, each as a fraction of the smaller area, add up to at most
 #: this (a box straddling two tiles overlaps both by half)
 ROW_PLACE_OVERLAP = 0.5
-#: a row whose places are filled is one of tiles read at least this surely (sure or not: flowers are
-#: never sure), and the places filled from them; the readings less sure than this fill no place
-#: for another (the writing in a score sheet's cells, read unsurely as tiles here and there)
+#: a row whose places are filled is one of tiles with artwork read at least this surely (sure or
+#: not: flowers are never sure), and the places filled from them; a reading less sure than this, or
+#: of a blank face, fills no place for another (the cells of a score sheet, empty or written)
 ROW_PLACE_FROM = 0.9
 
 
