@@ -699,8 +699,9 @@ ROW_PLACE_TURN = 20.0
 #: this (a box straddling two tiles overlaps both by half)
 ROW_PLACE_OVERLAP = 0.5
 #: a row whose places are filled is one of tiles with artwork read at least this surely (sure or
-#: not: flowers are never sure), and the places filled from them; a reading less sure than this, or
-#: of a blank face, fills no place for another (the cells of a score sheet, empty or written)
+#: not: flowers are never sure; or as surely as the median reading, where that is less), and what
+#: fills its places; a reading less sure, or of a blank face, starts no row (the cells of a score
+#: sheet, empty or written)
 ROW_PLACE_FROM = 0.9
 
 
@@ -720,31 +721,33 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     thrown away with the clutter; a lone object, a row of keys or a box over two tiles is not kept,
     as it continues no row of tiles.
 
-    The rows are of the tiles with artwork read at least :data:`ROW_PLACE_FROM` (and the places
-    filled): a tile the classifier knows. A blank face, a white dragon or a back, is what an empty
-    cell of a score sheet or a patch of paper looks like; and the cells of a score sheet are as
-    large as tiles and ruled in rows, the classifier reads most of them as not a tile and a few
-    unsurely as a tile: rows filled from those brought back every cell of the sheet."""
-    quads = [
-        r.candidate.quad.astype(np.float64)
-        for r in readings
-        if r.top[0][1] >= ROW_PLACE_FROM and r.top[0][0] not in FEATURELESS
-    ]
+    The rows are those of the tiles the classifier knows: the readings with artwork read at least
+    :data:`ROW_PLACE_FROM`, or, in a photo whose readings mostly fall short of it (a set in a style
+    the classifier never saw), at least as surely as their median. Another reading joins a row
+    where it fills a place in it, as a candidate read as not a tile does. A blank face (a white
+    dragon, a back) is what an empty cell of a score sheet or a patch of paper looks like, and the
+    cells of a score sheet are as large as tiles and ruled in rows: the classifier reads most of
+    them as not a tile and a few unsurely as a tile, and rows filled from those brought back every
+    cell of the sheet."""
+    artwork = [r for r in readings if r.top[0][0] not in FEATURELESS]
+    known = min(ROW_PLACE_FROM, float(np.median([r.top[0][1] for r in artwork]))) if artwork else 1.0
+    quads = [r.candidate.quad.astype(np.float64) for r in artwork if r.top[0][1] >= known]
     found: list[Reading] = []
-    pending = list(unread)
+    pending = [(r, False) for r in artwork if r.top[0][1] < known] + [(r, True) for r in unread]
     grew = True
     while grew and pending and len(quads) >= 2:
         grew = False
         centres = np.array([t.mean(0) for t in quads])
         areas = np.array([_quad_area(t) for t in quads])
-        for r in list(pending):
+        for r, place in list(pending):
             q = r.candidate.quad.astype(np.float64)
             if _fills_row_place(q, quads, centres, areas):
                 quads.append(q)
                 centres = np.vstack([centres, q.mean(0)])
                 areas = np.append(areas, _quad_area(q))
-                found.append(r)
-                pending.remove(r)
+                if place:
+                    found.append(r)
+                pending.remove((r, place))
                 grew = True
     return found
 

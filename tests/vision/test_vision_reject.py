@@ -572,13 +572,20 @@ def test_not_a_tile_in_a_row_place_is_kept(tiles, unread, placed):
     others = [_at(*u) for u in unread]
     found = _rescue_row_places(readings, others)
     assert [r in found for r in others] == placed
-    # a row of readings the classifier was unsure of (under 0.9: the writing in a score sheet's
-    # cells) fills no place
+    # beside a hand read surely (far away, four tiles), a row of readings the classifier was unsure
+    # of (under 0.9: the writing in a score sheet's cells) fills no place; a photo read unsurely
+    # throughout (a set in a style the classifier never saw) fills them from its surer half
+    hand = [dataclasses.replace(_at(2000 + 44 * i, 2000), top=[("1m", 0.99)]) for i in range(4)]
     unsure = [dataclasses.replace(r, top=[("1m", 0.89)]) for r in readings]
-    assert _rescue_row_places(unsure, others) == []
+    assert _rescue_row_places(unsure + hand, others) == []
+    assert [r in _rescue_row_places(unsure, others) for r in others] == placed
     # nor does a row of blank faces read surely (empty cells of a score sheet read as white dragons)
     blank = [dataclasses.replace(r, top=[("5z", 0.999)]) for r in readings]
-    assert _rescue_row_places(blank, others) == []
+    assert _rescue_row_places(blank + hand, others) == []
+    # an unsure reading in the row joins it where it fills a place: the row goes on past it
+    if len(readings) >= 3:
+        past = [readings[0], readings[1], dataclasses.replace(readings[2], top=[("1m", 0.3)])]
+        assert [r in _rescue_row_places(past + hand, others) for r in others] == placed
 
 
 def test_recognize_keeps_an_unfamiliar_face_in_the_row_and_never_calls_it_sure():
