@@ -699,10 +699,12 @@ ROW_PLACE_TURN = 20.0
 #: this (a box straddling two tiles overlaps both by half)
 ROW_PLACE_OVERLAP = 0.5
 #: a row whose places are filled is one of tiles with artwork read at least this surely (sure or
-#: not: flowers are never sure; or as surely as the median reading, where that is less), and what
-#: fills its places; a reading less sure, or of a blank face, starts no row (the cells of a score
-#: sheet, empty or written)
+#: not: flowers are never sure), and what fills its places; a reading less sure, or of a blank
+#: face, starts no row (the cells of a score sheet, empty or written) ...
 ROW_PLACE_FROM = 0.9
+#: ... where at least this share of the readings with artwork are read that surely; in a photo read
+#: unsurely throughout (a set the classifier never saw) every reading with artwork starts rows
+ROW_PLACE_KNOWN_SHARE = 0.5
 
 
 def _overlap(a: np.ndarray, b: np.ndarray) -> float:
@@ -722,15 +724,17 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     as it continues no row of tiles.
 
     The rows are those of the tiles the classifier knows: the readings with artwork read at least
-    :data:`ROW_PLACE_FROM`, or, in a photo whose readings mostly fall short of it (a set in a style
-    the classifier never saw), at least as surely as their median. Another reading joins a row
-    where it fills a place in it, as a candidate read as not a tile does. A blank face (a white
+    :data:`ROW_PLACE_FROM`, where they are :data:`ROW_PLACE_KNOWN_SHARE` of them or more (else, a
+    set in a style the classifier never saw, read unsurely throughout, every reading with artwork).
+    Another reading joins a row where it fills a place in it, as a candidate read as not a tile
+    does. A blank face (a white
     dragon, a back) is what an empty cell of a score sheet or a patch of paper looks like, and the
     cells of a score sheet are as large as tiles and ruled in rows: the classifier reads most of
     them as not a tile and a few unsurely as a tile, and rows filled from those brought back every
     cell of the sheet."""
     artwork = [r for r in readings if r.top[0][0] not in FEATURELESS]
-    known = min(ROW_PLACE_FROM, float(np.median([r.top[0][1] for r in artwork]))) if artwork else 1.0
+    sure_enough = sum(r.top[0][1] >= ROW_PLACE_FROM for r in artwork)
+    known = ROW_PLACE_FROM if sure_enough >= ROW_PLACE_KNOWN_SHARE * len(artwork) else 0.0
     quads = [r.candidate.quad.astype(np.float64) for r in artwork if r.top[0][1] >= known]
     found: list[Reading] = []
     pending = [(r, False) for r in artwork if r.top[0][1] < known] + [(r, True) for r in unread]

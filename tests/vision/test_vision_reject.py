@@ -574,7 +574,7 @@ def test_not_a_tile_in_a_row_place_is_kept(tiles, unread, placed):
     assert [r in found for r in others] == placed
     # beside a hand read surely (far away, four tiles), a row of readings the classifier was unsure
     # of (under 0.9: the writing in a score sheet's cells) fills no place; a photo read unsurely
-    # throughout (a set in a style the classifier never saw) fills them from its surer half
+    # throughout (a set in a style the classifier never saw) fills them from every reading
     hand = [dataclasses.replace(_at(2000 + 44 * i, 2000), top=[("1m", 0.99)]) for i in range(4)]
     unsure = [dataclasses.replace(r, top=[("1m", 0.89)]) for r in readings]
     assert _rescue_row_places(unsure + hand, others) == []
