@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from importlib.util import find_spec
 from pathlib import Path
 
 import cv2
@@ -121,13 +122,14 @@ def _word(rng: np.random.Generator) -> str:
 
 class _Type:
     """One typeface at one size, setting text into a print mask (uint8 alpha): a Hershey font
-    (``cv2.putText``), or a TrueType font (Pillow) when one is installed and drawn; letters
+    (``cv2.putText``), or a TrueType font (Pillow, the ``train`` extra) when both are installed and
+    it is drawn; letters
     ``letter`` pixels tall (a capital), strokes ``thick`` pixels wide."""
 
     def __init__(self, m: np.ndarray, letter: float, thick: int, rng: np.random.Generator) -> None:
         self.m, self.im, self.font = m, None, None
-        fonts = [f for f in TRUETYPE_FONTS if Path(f).exists()]
-        if fonts and rng.random() < TRUETYPE_SHARE:
+        fonts = [f for f in TRUETYPE_FONTS if Path(f).exists()] if find_spec("PIL") else []
+        if rng.random() < TRUETYPE_SHARE and fonts:  # (the draw is made either way)
             from PIL import Image, ImageDraw, ImageFont
 
             path = fonts[int(rng.integers(len(fonts)))]
