@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -120,15 +121,20 @@ def _word(rng: np.random.Generator) -> str:
     return "".join(_LETTERS[int(i)] for i in rng.integers(0, 52, int(rng.integers(1, 10))))
 
 
+@cache
+def _truetype_fonts() -> tuple[str, ...]:
+    """The :data:`TRUETYPE_FONTS` installed, when Pillow (the ``train`` extra) is there to set them."""
+    return tuple(f for f in TRUETYPE_FONTS if Path(f).exists()) if find_spec("PIL") else ()
+
+
 class _Type:
     """One typeface at one size, setting text into a print mask (uint8 alpha): a Hershey font
-    (``cv2.putText``), or a TrueType font (Pillow, the ``train`` extra) when both are installed and
-    it is drawn; letters
+    (``cv2.putText``), or a TrueType font (:func:`_truetype_fonts`) when one is drawn; letters
     ``letter`` pixels tall (a capital), strokes ``thick`` pixels wide."""
 
     def __init__(self, m: np.ndarray, letter: float, thick: int, rng: np.random.Generator) -> None:
         self.m, self.im, self.font = m, None, None
-        fonts = [f for f in TRUETYPE_FONTS if Path(f).exists()] if find_spec("PIL") else []
+        fonts = _truetype_fonts()
         if rng.random() < TRUETYPE_SHARE and fonts:  # (the draw is made either way)
             from PIL import Image, ImageDraw, ImageFont
 

@@ -39,7 +39,6 @@ import cv2
 import numpy as np
 
 from training import clutter
-from training.clutter import Drawer
 
 REPO = Path(__file__).resolve().parent.parent
 LABELS = Path(__file__).resolve().parent / "labels" / "real_photos.json"
@@ -312,7 +311,7 @@ def phone_scene_negatives(
     n_scenes: int = 60,
     seed0: int = PHONE_SEED0,
     kinds: Sequence[str] | None = None,
-    drawers: Sequence[Drawer] | None = None,
+    drawers: Sequence[clutter.Drawer] | None = None,
     n_clutter: int | None = None,
 ) -> list[np.ndarray]:
     """The finders' proposals off every tile, whole or partly shown (:data:`OFF_TILE`), on
@@ -363,9 +362,7 @@ def print_scene_negatives(n_scenes: int = PRINT_SCENES, seed0: int = PRINT_SEED0
     each of ``n_scenes`` scenes of the ``clutter`` kind, :func:`draw_print_beside_tiles`): the
     finder looks at the tiles' size there, so the cells and words it cuts are crops of the size and
     shape of a tile, as at a table where the score is kept on paper."""
-    return phone_scene_negatives(
-        n_scenes, seed0, kinds=("clutter",), drawers=(draw_print_beside_tiles,), n_clutter=None
-    )
+    return phone_scene_negatives(n_scenes, seed0, kinds=("clutter",), drawers=(draw_print_beside_tiles,))
 
 
 # ---------------------------------------------------------------------------------------------

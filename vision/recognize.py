@@ -545,6 +545,7 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
         places[k] = all(_overlap(boxes[k], boxes[p]) <= NEIGHBOUR_OVERLAP for p in close)
     dropped = set()
     for r in judged:
+        blank = r.top[0][0] == "5z"
         q = r.quad.astype(np.float64)
         c, area = q.mean(0), _quad_area(q)
         size = np.sqrt(max(area, 1e-6))
@@ -563,7 +564,7 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
             among
             and not _in_one_row(centres[rejected] - c, size)
             and (
-                r.top[0][0] == "5z"
+                blank
                 or not any(j in overlaps and (overlaps[j] > 0 or _gap_between(q, boxes[j]) <= touch) for j in others)
             )
         ):
@@ -737,21 +738,22 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     known = ROW_PLACE_FROM if sure_enough >= ROW_PLACE_KNOWN_SHARE * len(artwork) else 0.0
     quads = [r.candidate.quad.astype(np.float64) for r in artwork if r.top[0][1] >= known]
     found: list[Reading] = []
-    pending = [(r, False) for r in artwork if r.top[0][1] < known] + [(r, True) for r in unread]
+    pending = [r for r in artwork if r.top[0][1] < known] + list(unread)
+    places = {id(r) for r in unread}
     grew = True
     while grew and pending and len(quads) >= 2:
         grew = False
         centres = np.array([t.mean(0) for t in quads])
         areas = np.array([_quad_area(t) for t in quads])
-        for r, place in list(pending):
+        for r in list(pending):
             q = r.candidate.quad.astype(np.float64)
             if _fills_row_place(q, quads, centres, areas):
                 quads.append(q)
                 centres = np.vstack([centres, q.mean(0)])
                 areas = np.append(areas, _quad_area(q))
-                if place:
+                if id(r) in places:
                     found.append(r)
-                pending.remove((r, place))
+                pending.remove(r)
                 grew = True
     return found
 

@@ -777,7 +777,7 @@ def test_recognize_keeps_every_copy_of_a_face_but_only_four_are_sure():
 # a printed page or a score sheet beside the hand
 
 
-def _beside_a_page(seed: int) -> tuple[bytes, list[str]]:
+def _beside_a_page(seed: int, monkeypatch) -> tuple[bytes, list[str]]:
     """The fixture photo (a rendered hand of 16 tiles) with a printed page or a score sheet laid
     beside it on the table (:func:`training.clutter.draw_print`, its print for tiles of the hand's
     size, in its Hershey fonts, the same on every machine), and the hand's codes."""
@@ -792,17 +792,14 @@ def _beside_a_page(seed: int) -> tuple[bytes, list[str]]:
     table = np.median(img[:, -20:].reshape(-1, 3), axis=0)
     canvas = np.concatenate([img, np.broadcast_to(table, (h, w, 3))], axis=1).astype(np.float32)
     rng = np.random.default_rng(seed)
-    share, clutter.TRUETYPE_SHARE = clutter.TRUETYPE_SHARE, 0.0
-    try:
-        draw_print(canvas, (1.45 * w, h / 2), float(rng.uniform(-20, 20)), unit, rng)
-    finally:
-        clutter.TRUETYPE_SHARE = share
+    monkeypatch.setattr(clutter, "TRUETYPE_SHARE", 0.0)
+    draw_print(canvas, (1.45 * w, h / 2), float(rng.uniform(-20, 20)), unit, rng)
     ok, enc = cv2.imencode(".jpg", np.clip(canvas, 0, 255).astype(np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 92])
     assert ok
     return enc.tobytes(), truth["codes"]
 
 
-def test_printed_pages_beside_the_hand_are_no_tiles(clf):
+def test_printed_pages_beside_the_hand_are_no_tiles(clf, monkeypatch):
     """Printed pages and score sheets beside a hand, 8 photos: the hand reads as alone in every one,
     and of the pages at most 4 readings are left in all, at most 2 of them sure (session 26's code
     and classifier: 26, 4 sure). The classifier was taught the finder's crops of such pages, rows
@@ -810,7 +807,7 @@ def test_printed_pages_beside_the_hand_are_no_tiles(clf):
     faint small print, where a box over several lines reads as a lying 4s (sure) and a 1s."""
     on_pages = []
     for seed in range(8):
-        photo, codes = _beside_a_page(seed)
+        photo, codes = _beside_a_page(seed, monkeypatch)
         rec = recognize(photo, classifier=clf)
         width = cv2.imdecode(np.frombuffer(photo, np.uint8), cv2.IMREAD_COLOR).shape[1]
         on_page = [t for t in rec.tiles if np.mean(np.array(t.quad)[:, 0]) * width / rec.width > width / 2]
