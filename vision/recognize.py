@@ -336,12 +336,14 @@ def _drop_odd_shapes(readings: list[Reading]) -> list[Reading]:
     return [r for r in readings if r.top[0][0] not in FEATURELESS or lo <= _elongation(r.quad) <= hi]
 
 
-#: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
-#: these multiples of their median area (tiles of one set are one size; perspective changes it little)
+#: a white dragon must be about as large as the tiles with artwork near it: its area within these
+#: multiples of their median area (tiles of one set are one size; perspective changes it little)
 WHITE_DRAGON_AREA = (0.6, 1.6)
 #: ... and lie within this many tile lengths (centre to centre) of another tile, as a face-up tile
 #: the hand needs does (an indicator: :data:`vision.hand.INDICATOR_REACH`)
 WHITE_DRAGON_REACH = 4.0
+#: ... and its size is measured on this many readings with artwork nearest it
+WHITE_DRAGON_PEERS = 4
 
 
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
@@ -352,13 +354,23 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     with artwork. A white dragon is the one face a white patch can pass for (paper, a letter of a printed
     page, an empty tray slot, a white rack, a window frame), so it needs the tile evidence of
     matching the size of the tiles around it and of lying among them; a photo of blank faces alone
-    is no hand (a winning hand holds at most four white dragons and always tiles with artwork)."""
-    inked = [_quad_area(r.quad) for r in readings if _has_artwork(r)]
+    is no hand (a winning hand holds at most four white dragons and always tiles with artwork).
+    The size is that of the :data:`WHITE_DRAGON_PEERS` readings with artwork nearest it (their
+    median area): a photo can show tiles of two sizes, the hand near the camera and another
+    player's tiles beyond it (:func:`_among_own_size`)."""
+    inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
-    ref = float(np.median(inked))
+    inked_centres = np.array([r.quad.mean(0) for r in inked], np.float64)
+    inked_areas = np.array([_quad_area(r.quad) for r in inked])
     lo, hi = WHITE_DRAGON_AREA
-    kept = [r for r in readings if r.top[0][0] != "5z" or lo * ref <= _quad_area(r.quad) <= hi * ref]
+
+    def sized(r: Reading) -> bool:
+        nearest = np.argsort(np.hypot(*(inked_centres - r.quad.mean(0)).T))[:WHITE_DRAGON_PEERS]
+        ref = float(np.median(inked_areas[nearest]))
+        return lo * ref <= _quad_area(r.quad) <= hi * ref
+
+    kept = [r for r in readings if r.top[0][0] != "5z" or sized(r)]
     white = {i for i, r in enumerate(kept) if r.top[0][0] == "5z"}
     if not white:
         return kept
@@ -387,19 +399,51 @@ def _sure_median_area(readings: list[Reading], areas: list[float]) -> float | No
 def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     """Drop a reading whose area is not within :data:`TILE_AREA_RANGE` times the median area of the
     sure readings (of every reading with artwork when fewer than :data:`SIZE_REFERENCE_MIN` are
-    sure; no rule with fewer than that). A photo shows one set, whose tiles are one size: a box
-    several times as large (a sheet of paper, a printed pattern read as a tile) or a speck under
-    0.4 of their width is not one of them. Smaller things that pass (a keyboard key is a third of a
+    sure; no rule with fewer than that), unless it lies among sure tiles of its own size
+    (:func:`_among_own_size`). A photo shows one set, whose tiles are one size: a box several
+    times as large (a sheet of paper, a printed pattern read as a tile) or a speck under 0.4 of
+    their width is not one of them. Smaller things that pass (a keyboard key is a third of a
     tile's width) are left to :mod:`vision.hand`, which marks smaller tiles as not the hand."""
-    areas = [_quad_area(r.quad) for r in readings]
-    mid = _sure_median_area(readings, areas)
+    areas = np.array([_quad_area(r.quad) for r in readings])
+    mid = _sure_median_area(readings, list(areas))
     if mid is None:
         ref = [a for a, r in zip(areas, readings) if _has_artwork(r)]
         if len(ref) < SIZE_REFERENCE_MIN:
             return readings
         mid = float(np.median(ref))
     lo, hi = TILE_AREA_RANGE
-    return [r for a, r in zip(areas, readings) if lo * mid <= a <= hi * mid]
+    odd = (areas < lo * mid) | (areas > hi * mid)
+    kept = _among_own_size(readings, areas, odd)
+    return [r for i, r in enumerate(readings) if not odd[i] or i in kept]
+
+
+#: a sure reading lies among tiles of its own size (:func:`_among_own_size`) with at least this
+#: many other sure readings of its size (:data:`NEIGHBOUR_AREA`) near it (:data:`NEIGHBOUR_REACH`)
+OWN_SIZE_PEERS = 2
+
+
+def _among_own_size(readings: list[Reading], areas: np.ndarray, asked: np.ndarray) -> set[int]:
+    """Of the readings ``asked`` (a mask over ``readings``, their ``areas``), those near a sure
+    reading of about their size (:data:`NEIGHBOUR_AREA`; centres within :data:`NEIGHBOUR_REACH`
+    times its size, the square root of its area) that has :data:`OWN_SIZE_PEERS` other sure
+    readings of its size near it, or that is one itself.
+
+    The hand near the camera and another player's tiles beyond it are two sizes of one set: a
+    hand of 7 tiles at 2.4 times the width of 36 tiles laid out farther off has 6 times their
+    area, and :func:`_drop_odd_sizes` measured every reading on the median. Tiles read surely
+    side by side at one size are tiles whatever the others measure; what is no tile and passes a
+    size (a sheet of paper, a print) is not read surely three times over."""
+    sure = np.array([r.sure for r in readings], bool)
+    if not asked.any() or sure.sum() <= OWN_SIZE_PEERS:
+        return set()
+    centres = np.array([r.quad.mean(0) for r in readings], np.float64)
+    sizes = np.sqrt(np.maximum(areas, 1e-9))
+    ratio = areas[:, None] / np.maximum(areas[None, :], 1e-9)
+    near = np.hypot(*(centres[:, None] - centres[None, :]).transpose(2, 0, 1)) <= NEIGHBOUR_REACH * sizes[:, None]
+    alike = near & (ratio >= NEIGHBOUR_AREA[0]) & (ratio <= NEIGHBOUR_AREA[1])  # (row i: i's size and reach)
+    np.fill_diagonal(alike, False)
+    anchors = sure & ((alike & sure[None, :]).sum(1) >= OWN_SIZE_PEERS)
+    return {int(i) for i in np.flatnonzero(asked) if anchors[i] or (alike[i] & anchors).any()}
 
 
 #: a reading this much smaller than the photo's sure tiles (area, times their median) is never
@@ -1141,9 +1185,37 @@ def _read_from_a_seat(
             guessed.readings is not None
             and len(guessed.readings) >= len(kept)
             and _sure_count(guessed.readings) > _sure_count(kept)
+            and not _cuts_tiles(guessed.readings, kept)
         ):
             return guessed
     return seat
+
+
+#: a reading cuts tiles (:func:`_cuts_tiles`) where it puts two or more readings inside more than
+#: this share of another reading's sure readings with artwork
+CUT_SHARE = 0.1
+
+
+def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
+    """Whether the reading ``again`` puts the centres of two or more of its readings inside more
+    than :data:`CUT_SHARE` of ``first``'s sure readings with artwork: it read tiles that ``first``
+    read whole, surely, in pieces.
+
+    The view a reading in doubt is also read in (:data:`GUESSED_VIEW`) draws the photo out 1.6
+    times: tiles seen from straight above come out too tall there, and packed edge to edge (a
+    grid laid out, a tray) they are found in halves, each read as a tile, many surely (a half
+    bamboo tile as ``9s``). Such a reading reads more tiles surely than the first and used to
+    replace it. Where the first reading was in doubt because its boxes straddled squat faces, its
+    boxes hold whole pairs of faces, which are rarely read surely."""
+    firm = [r.quad for r in first if r.sure and _has_artwork(r)]
+    if not firm or not again:
+        return False
+    centres = np.array([r.quad.mean(0) for r in again], np.float32)
+    cut = sum(
+        sum(cv2.pointPolygonTest(q.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in centres) >= 2
+        for q in firm
+    )
+    return cut > CUT_SHARE * len(firm)
 
 
 #: how a player's photo from a seat most often shows the table: about 50 degrees off straight

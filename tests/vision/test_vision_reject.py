@@ -440,6 +440,42 @@ def test_a_reading_must_be_the_size_of_the_photos_tiles(readings, kept):
     assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == kept
 
 
+FARTHER = [(f"{k}p", 40, True) for k in range(1, 7)]  # six tiles laid out beyond the hand
+# (code, side, sure) per reading, 100 px apart -> the codes kept
+OWN_SIZE_CASES = [
+    # the hand near the camera, 2.4 times as wide as the tiles beyond it (6 times their area),
+    # three tiles read surely side by side and a fourth unsure among them: kept
+    (FARTHER + [("1s", 96, True), ("2s", 96, True), ("3s", 97, False), ("4s", 95, True)], None),
+    # two such readings are no row of tiles: dropped
+    (FARTHER + [("1s", 96, True), ("2s", 96, True)], [c for c, _, _ in FARTHER]),
+    # a sheet of paper read as a tile among them is not their size: dropped
+    (FARTHER + [("1s", 96, True), ("2s", 96, True), ("3s", 95, True), ("5m", 300, False)], None),
+    # three large readings none of them sure (a print, a pattern): dropped
+    (FARTHER + [("1s", 96, False), ("2s", 96, False), ("3s", 95, False)], [c for c, _, _ in FARTHER]),
+]
+
+
+@pytest.mark.parametrize(("readings", "kept"), OWN_SIZE_CASES)
+def test_tiles_read_surely_among_tiles_of_their_own_size_are_kept(readings, kept):
+    """Two sizes of one set in a photo: the hand near the camera and other tiles beyond it
+    (:func:`vision.recognize._among_own_size`). ``None``: all but the sheet of paper are kept."""
+    rs = [_sized(c, side, sure, 100.0 * i) for i, (c, side, sure) in enumerate(readings)]
+    expected = [c for c, side, _ in readings if side < 300] if kept is None else kept
+    assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == expected
+
+
+def test_a_white_dragon_is_measured_on_the_tiles_beside_it():
+    """A white dragon in a hand near the camera, beside more tiles laid out farther off: its size
+    is the hand's (:data:`vision.recognize.WHITE_DRAGON_PEERS`), not the photo's median."""
+    farther = [_reading(f"{k}p", 40, 0.2, 100.0 * k) for k in range(6)]
+    hand = [_reading(c, 96, 0.2, 600.0 + 100.0 * i) for i, c in enumerate(["1s", "2s", "3s"])]
+    white = _reading("5z", 96, 0.0, 900.0)
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(farther + hand + [white])][-1] == "5z"
+    # ... and one of the farther tiles' size beside the hand is not a white dragon of it
+    small_white = _reading("5z", 40, 0.0, 900.0)
+    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(farther + hand + [small_white])]
+
+
 # readings -> what is kept, and whether it is sure
 SMALL_CASES = [
     # a keyboard key a third as wide as the tiles, read surely as a one of dots: kept, not sure

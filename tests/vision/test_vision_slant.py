@@ -538,3 +538,46 @@ def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
     else:
         stretch = measured if kept == "measured" else recognize_module.GUESSED_VIEW.stretch
         assert seat is not None and seat.to_view[0, 0] == stretch, why
+
+
+def _inked(code: str, quad: np.ndarray, sure: bool = True) -> Reading:
+    return Reading(Candidate(quad.astype(np.float32), ink=0.2), quad, 0, [(code, 0.99)], sure)
+
+
+def _halves(quad: np.ndarray) -> list[np.ndarray]:
+    """A face's quad (corner 0 top-left, clockwise) cut across into its top and bottom halves."""
+    top, bottom = (quad[0] + quad[3]) / 2, (quad[1] + quad[2]) / 2
+    return [np.array([quad[0], quad[1], bottom, top]), np.array([top, bottom, quad[2], quad[3]])]
+
+
+@pytest.mark.parametrize(
+    ("cut", "expected", "why"),
+    [
+        (0, False, "the same tiles read again"),
+        (1, False, "one of twelve tiles in halves (a share of 0.08)"),
+        (2, True, "two of twelve (0.17): tiles read in pieces"),
+        (12, True, "every tile in halves"),
+    ],
+)
+def test_a_reading_that_reads_tiles_in_pieces_cuts_them(cut, expected, why):
+    faces = [_face(0.0, 1.0, (100.0 + 50 * i, 400.0), 60.0) for i in range(12)]
+    first = [_inked("1s", q) for q in faces]
+    again = [_inked("9s", h) for q in faces[:cut] for h in _halves(q)] + [_inked("1s", q) for q in faces[cut:]]
+    assert recognize_module._cuts_tiles(again, first) is expected, why
+
+
+def test_the_guessed_view_is_not_kept_where_it_reads_tiles_in_pieces(monkeypatch):
+    """A grid of tiles seen from straight above, drawn out 1.6 times in the guessed view, comes out
+    in halves there, each read as a tile, many surely: more sure readings than the first reading
+    had, yet the first reading stands (:func:`vision.recognize._cuts_tiles`)."""
+    faces = [_face(0.0, 1.0, (300.0 + 70 * i, 400.0)) for i in range(5)]
+    first = [_inked("1s", q, sure=i < 2) for i, q in enumerate(faces)]
+    halves = [_inked("9s", h) for q in faces for h in _halves(q)]
+
+    def read_as_seen(ph, first_reading, view, box, faces, finder, classifier):
+        return recognize_module.SeatReading(np.eye(3) * view.stretch, halves)
+
+    monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: slant.View(stretch=1.0))
+    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
+    assert _read_from_a_seat(ph, first, None, None) is None

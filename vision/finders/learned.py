@@ -34,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -85,6 +85,7 @@ SEEN_AGAIN_COVER = 0.6
 #: little larger gains no detail, only another resampling (looks 1.13 and 1.01 times as large lost
 #: a tile of a pile and a back of a kong that way)
 DETAIL_LOOK_FROM = 1.25
+LARGER_TILES_MIN = 3  # tiles too large for the last look are taken from the first when it saw this many (a meld)
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
@@ -714,6 +715,7 @@ def find_tiles(
         cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
+    first = (long_, maps, regions)  # (the look the tiles were measured at: larger ones come from it)
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
@@ -741,6 +743,7 @@ def find_tiles(
             ):
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
+            first = (long_, maps, regions)  # (the first look's finds were pieces)
             width = half_width  # and on to the size they want
         want = long_ * TARGET_TILE_PX / max(width, 1.0)
         new = int(min(finest if want >= DETAIL_LOOK_FROM * max(h, w) else max(h, w), max(min_long(), want)))
@@ -759,9 +762,51 @@ def find_tiles(
     src, r = _source(img, detail, long_)
     cores = _cores(*maps, edges=edge_orientation(src, long_, _scaled(window, r, src.shape)), regions=regions)
     found = _supported(maps[0], maps[2], cores, None)
+    if long_ > first[0]:  # tiles too large for the last look, seen in range at the first
+        found = _with_larger_tiles(found, first, long_ / max(h, w), max(h, w), lambda n: _source(img, detail, n))
     if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
     return found, maps
+
+
+def _with_larger_tiles(
+    found: list[LearnedTile],
+    first: tuple[int, tuple[np.ndarray, np.ndarray, float], list[tuple[np.ndarray, tuple]]],
+    r: float,
+    image_long: int,
+    source: Callable[[int], tuple[np.ndarray, float]],
+) -> list[LearnedTile]:
+    """``found``, the finds of a closer look ``r`` times the image's size (``image_long`` its long
+    side), with the tiles that look saw too large taken from the look ``first`` (its long side,
+    maps and cores) instead: at least :data:`LARGER_TILES_MIN` of the first look's finds that
+    measured within :data:`TILE_PX_RANGE` there and measure over its upper bound at the closer
+    look. The closer look's finds centred in one of them are its pieces, and go.
+    ``source(long_side)``: the image a look sees and its size over the image's (:func:`_source`),
+    for the first look's edges.
+
+    A photo can show tiles of two sizes: the hand near the camera and other tiles beyond it (a
+    player's discards, another player's melds), two or three times narrower. The looks aim at
+    the median tile, and when the farther tiles are the more, the closer look that makes them
+    :data:`TARGET_TILE_PX` wide shows the hand's tiles 90 pixels wide or more, wider than the
+    network learned, and they come out in pieces or not at all (on another player's labelled
+    tiles laid out beside a hand three times their width, 3 of the hand's 9 tiles were read)."""
+    long_, (face, core, scale), regions = first
+    r_first = long_ / image_long
+
+    def larger(t: LearnedTile) -> bool:
+        width = _sides(t)[0]
+        return TILE_PX_RANGE[0] <= width * r_first <= TILE_PX_RANGE[1] < width * r
+
+    if sum(map(larger, _supported(face, scale, _cores(face, core, scale, regions=regions), None))) < LARGER_TILES_MIN:
+        return found
+    edges = edge_orientation(source(long_)[0], long_)
+    large = [t for t in _supported(face, scale, _cores(face, core, scale, edges, regions), None) if larger(t)]
+    if len(large) < LARGER_TILES_MIN:
+        return found
+    quads = np.array([t.quad for t in large], np.float64)
+    kept = [t for t in found if not _inside(t.quad.mean(0), quads).any()]
+    offset = max((t.group for t in kept), default=0)  # (face regions of another look)
+    return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in large]
 
 
 def _beside_texture(regions: list[tuple[np.ndarray, tuple]]) -> list[tuple[np.ndarray, tuple]]:
@@ -789,11 +834,15 @@ def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray]
     area. A tile of a far hand that the earlier look saw as one find with its neighbours covers
     less."""
     quads = np.asarray(not_tiles, np.float64).reshape(-1, 4, 2)
+    return bool((_inside(centre, quads) & (area >= SEEN_AGAIN_COVER * _areas(quads))).any())
+
+
+def _inside(point: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which of the convex ``quads`` (N x 4 x 2) hold ``point``."""
     edges = np.roll(quads, -1, axis=1) - quads
-    to_centre = np.asarray(centre, np.float64) - quads
-    turns = edges[..., 0] * to_centre[..., 1] - edges[..., 1] * to_centre[..., 0]  # (the same sign inside)
-    inside = (turns >= 0).all(1) | (turns <= 0).all(1)
-    return bool((inside & (area >= SEEN_AGAIN_COVER * _areas(quads))).any())
+    to_point = np.asarray(point, np.float64) - quads
+    turns = edges[..., 0] * to_point[..., 1] - edges[..., 1] * to_point[..., 0]  # (the same sign inside)
+    return (turns >= 0).all(1) | (turns <= 0).all(1)
 
 
 def _areas(quads: np.ndarray) -> np.ndarray:
