@@ -336,13 +336,13 @@ def _drop_odd_shapes(readings: list[Reading]) -> list[Reading]:
     return [r for r in readings if r.top[0][0] not in FEATURELESS or lo <= _elongation(r.quad) <= hi]
 
 
-#: a white dragon must be about as large as the tiles with artwork near it: its area within these
-#: multiples of their median area (tiles of one set are one size; perspective changes it little)
+#: a white dragon must be about as large as the photo's tiles that carry artwork: its area within
+#: these multiples of their median area (tiles of one set are one size; perspective changes it little)
 WHITE_DRAGON_AREA = (0.6, 1.6)
 #: ... and lie within this many tile lengths (centre to centre) of another tile, as a face-up tile
 #: the hand needs does (an indicator: :data:`vision.hand.INDICATOR_REACH`)
 WHITE_DRAGON_REACH = 4.0
-#: ... and its size is measured on this many readings with artwork nearest it
+#: ... (or of this many readings with artwork nearest it)
 WHITE_DRAGON_PEERS = 4
 
 
@@ -355,20 +355,24 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     page, an empty tray slot, a white rack, a window frame), so it needs the tile evidence of
     matching the size of the tiles around it and of lying among them; a photo of blank faces alone
     is no hand (a winning hand holds at most four white dragons and always tiles with artwork).
-    The size is that of the :data:`WHITE_DRAGON_PEERS` readings with artwork nearest it (their
-    median area): a photo can show tiles of two sizes, the hand near the camera and another
-    player's tiles beyond it (:func:`_among_own_size`)."""
+    The size is that of the readings with artwork (their median area), or that of the
+    :data:`WHITE_DRAGON_PEERS` of them nearest it: a photo can show tiles of two sizes, the hand
+    near the camera and another player's tiles beyond it (:func:`_among_own_size`), and a white
+    dragon in the hand measures up to the tiles beside it. Either will do: four boxes are a
+    small sample, and on an overexposed photo, whose burnt-out seams let some boxes grow, the
+    four beside a pung of white dragons were twice their size."""
     inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
     inked_centres = np.array([r.quad.mean(0) for r in inked], np.float64)
     inked_areas = np.array([_quad_area(r.quad) for r in inked])
+    photo_ref = float(np.median(inked_areas))
     lo, hi = WHITE_DRAGON_AREA
 
     def sized(r: Reading) -> bool:
         nearest = np.argsort(np.hypot(*(inked_centres - r.quad.mean(0)).T))[:WHITE_DRAGON_PEERS]
-        ref = float(np.median(inked_areas[nearest]))
-        return lo * ref <= _quad_area(r.quad) <= hi * ref
+        area = _quad_area(r.quad)
+        return any(lo * ref <= area <= hi * ref for ref in (photo_ref, float(np.median(inked_areas[nearest]))))
 
     kept = [r for r in readings if r.top[0][0] != "5z" or sized(r)]
     white = {i for i, r in enumerate(kept) if r.top[0][0] == "5z"}

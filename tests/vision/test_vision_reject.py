@@ -471,9 +471,9 @@ def test_a_white_dragon_is_measured_on_the_tiles_beside_it():
     hand = [_reading(c, 96, 0.2, 600.0 + 100.0 * i) for i, c in enumerate(["1s", "2s", "3s"])]
     white = _reading("5z", 96, 0.0, 900.0)
     assert [r.top[0][0] for r in _drop_odd_white_dragons(farther + hand + [white])][-1] == "5z"
-    # ... and one of the farther tiles' size beside the hand is not a white dragon of it
-    small_white = _reading("5z", 40, 0.0, 900.0)
-    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(farther + hand + [small_white])]
+    # ... a blank patch the size of neither (paper) is none
+    paper = _reading("5z", 200, 0.0, 900.0)
+    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(farther + hand + [paper])]
 
 
 # readings -> what is kept, and whether it is sure
