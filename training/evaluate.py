@@ -32,6 +32,9 @@ Prints tables of
     of the classifier's training), scored as (c), with the tiles missed counted by suit;
 (c6) the same photos (hands and rows) pasted small into a 4000x3000 photo of a real surface, their
     long side 12, 15 and 20 % of its width, as a hand far from a phone's camera, scored as (c);
+(c7) photos of a table: one of the same photos (a hand of up to 20 tiles) pasted large at the
+    bottom of a real background, two or three others pasted smaller above it (other players' tiles,
+    farther off), every tile labelled; as taken and from a seat 45 degrees off, scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -143,14 +146,18 @@ def edit_distance(a: list, b: list) -> int:
     return _edits(a, b)[-1][-1]
 
 
-def sequence_scores(gt: list[str], pred: list[str]) -> dict:
+def sequence_scores(gt: list[str], pred: list[str], ordered: bool = True) -> dict:
+    """Tile multiset hits, order accuracy and whether the photo was read exactly. Labels that are
+    not ``ordered`` (several labelled photos pasted into one: the labels of each follow one
+    another, the reading follows the rows) have no order: ``order_acc`` is NaN, and exact means
+    the same multiset."""
     inter = sum((Counter(gt) & Counter(pred)).values())
     return {
         "n_gt": len(gt),
         "n_pred": len(pred),
         "multiset_hits": inter,
-        "order_acc": max(0.0, 1 - edit_distance(gt, pred) / max(1, len(gt))),
-        "exact": gt == pred,
+        "order_acc": max(0.0, 1 - edit_distance(gt, pred) / max(1, len(gt))) if ordered else float("nan"),
+        "exact": gt == pred if ordered else Counter(gt) == Counter(pred),
     }
 
 
@@ -167,6 +174,15 @@ def sure_wrong_bounds(gt: list[str], tiles: list) -> tuple[int, int]:
     paired = _aligned(gt, [t.code for t in tiles])
     most = sum(1 for j, t in enumerate(tiles) if t.sure and (j not in paired or gt[paired[j]] != t.code))
     return least, max(least, most)
+
+
+def sure_wrong_unordered(gt: list[str], tiles: list) -> tuple[int, int]:
+    """As :func:`sure_wrong_bounds`, for labels without order (:func:`sequence_scores`): at the
+    least as there, at the most every sure reading of a code read more often than labelled (two
+    readings swapped between codes still go uncounted)."""
+    extra = Counter(t.code for t in tiles) - Counter(gt)
+    least = sum(max(0, k - sum(1 for t in tiles if t.code == c and not t.sure)) for c, k in extra.items())
+    return least, sum(1 for t in tiles if t.sure and t.code in extra)
 
 
 def _aligned(a: list, b: list) -> dict[int, int]:
@@ -187,7 +203,7 @@ def _aligned(a: list, b: list) -> dict[int, int]:
 
 
 def _pct(x: float) -> str:
-    return f"{100 * x:5.1f}%"
+    return f"{100 * x:5.1f}%" if x == x else "    -"  # (NaN: not measured)
 
 
 def _timing(ts: list[float]) -> tuple[float, float]:
@@ -568,10 +584,12 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
     return res
 
 
-def eval_labelled(items, classifier=None, detector=None, finders: dict | None = None) -> dict:
+def eval_labelled(items, classifier=None, detector=None, finders: dict | None = None, ordered: bool = True) -> dict:
     """Our systems and the detector on labelled photos: ``items`` of (name, labelled photo, JPEG
-    bytes, labels in reading order); scored as tile multisets and sequences (:func:`sequence_scores`),
-    with whether the classifier saw crops of the labelled photo."""
+    bytes, labels in reading order, or in no order where ``ordered`` is false); scored as tile
+    multisets and sequences (:func:`sequence_scores`), with whether the classifier saw crops of the
+    labelled photo."""
+    sure_wrong = sure_wrong_bounds if ordered else sure_wrong_unordered
     trained = _training_photos()
     finders = _finders() if finders is None else finders
     res: dict[str, list] = {k: [] for k in finders}
@@ -589,8 +607,8 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
                     "pred": pred,
                     "labels": gt,
                     "sure": sum(t.sure for t in rec.tiles),
-                    "sure_wrong": sure_wrong_bounds(gt, rec.tiles),
-                    **sequence_scores(gt, pred),
+                    "sure_wrong": sure_wrong(gt, rec.tiles),
+                    **sequence_scores(gt, pred, ordered),
                 }
             )
     if detector is not None and not isinstance(detector, str):
@@ -603,7 +621,7 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
                     "in_training": photo in trained,
                     "pred": codes,
                     "labels": gt,
-                    **sequence_scores(gt, codes),
+                    **sequence_scores(gt, codes, ordered),
                 }
             )
     return res
@@ -637,6 +655,33 @@ def eval_real_far(data: Path, shares: list[float], classifier=None, detector=Non
     for share in shares:
         made = _composites(data, 1, seed0=13000, share=(share, share), sizes=(PHONE_SIZE, PHONE_SIZE[::-1]))
         out[share] = eval_labelled([(c.name, c.photo, c.jpeg, c.labels) for c in made], classifier, detector)
+    return out
+
+
+def eval_real_tables(
+    data: Path, n: int, views: list[tuple[float, float, float]], classifier=None, detector=None
+) -> dict:
+    """(c7) ``n`` photos of a table (:func:`training.real_composites.table_composites`): a labelled
+    hand pasted large, near the camera, and other labelled photos pasted smaller beyond it, every
+    tile labelled, in no order; as they are (key ``None``) and seen from each of ``views`` (as for
+    :func:`eval_real_slanted`). Per view, :func:`eval_labelled`'s results."""
+    from training.labelled_variants import variants
+    from training.real_composites import table_composites
+    from training.viewpoint import seen_from
+
+    made = table_composites(
+        ((n_, p, gt) for n_, gt in load_labels().items() if (p := _photo_path(data, n_)) is not None),
+        n,
+        frozenset(_training_photos()),
+    )
+    photo_of = {c.name: c.photo for c in made}
+    out = {
+        None: eval_labelled([(c.name, c.photo, c.jpeg, c.labels) for c in made], classifier, detector, ordered=False)
+    }
+    seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
+    for view in views:
+        items = [(n_, photo_of[n_], raw, gt) for k, n_, raw, gt in seen if k == view]
+        out[view] = eval_labelled(items, classifier, detector, ordered=False)
     return out
 
 
@@ -1194,6 +1239,29 @@ def _report_real_far(data: Path, shares: list[float], clf, det, report: dict) ->
     )
 
 
+def _report_real_tables(data: Path, n: int, views: list[tuple[float, float, float]], clf, det, report: dict) -> None:
+    """(c7) photos of a table: a labelled hand near the camera, other labelled tiles beyond it."""
+    from training import real_composites
+
+    if n <= 0 or not _have_labelled(data, "c7"):
+        return
+    by_view = eval_real_tables(data, n, views, classifier=clf, detector=det)
+    if not by_view[None]["ours"]:
+        print("\n(c7) skipped: no background cache (training.backgrounds)")
+        return
+    _report_real_changed(
+        f"(c7) a table: a labelled photo of up to {real_composites.TABLE_HAND_MAX} tiles pasted large at the "
+        f"bottom of a real background (the hand, near the camera), two or three of up to {real_composites.MAX_TILES} "
+        "pasted smaller above it (other players' tiles, farther off), every tile labelled; as they are and seen "
+        "from a seat as (c3); 'held-out': no pasted photo's set trained the classifier; the labels have no order "
+        "(exact: as multisets)",
+        by_view,
+        lambda view: "as taken" if view is None else _view_name(view),
+        report,
+        "real_tables",
+    )
+
+
 def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: dict) -> None:
     """(c4) labelled real photos overexposed, summed up per gain and system."""
     if not gains or not _have_labelled(data, "c4"):
@@ -1307,6 +1375,13 @@ def main(argv=None) -> int:
         help="(c6) paste the labelled real photos into a 4000x3000 photo, their long side these shares of its "
         "width (comma-separated; '' skips)",
     )
+    ap.add_argument("--tables", type=int, default=24, help="(c7) photos of a table, a hand among other tiles (0 skips)")
+    ap.add_argument(
+        "--table-seats",
+        type=slant_views,
+        default="45",
+        help="(c7) also view the photos of a table from these seats, as --slant-angles ('' skips)",
+    )
     ap.add_argument(
         "--exposures",
         type=exposures,
@@ -1335,6 +1410,7 @@ def main(argv=None) -> int:
         or a.phone_size_scenes > 0
         or a.composites > 0
         or a.far_shares
+        or a.tables > 0
     ):
         from training import backgrounds
 
@@ -1364,6 +1440,7 @@ def main(argv=None) -> int:
     _report_real_overexposed(data, a.exposures, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)
+    _report_real_tables(data, a.tables, a.table_seats, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:

@@ -83,9 +83,7 @@ def composites(
     for i, (name, path, labels) in enumerate(sorted(labelled)):
         if len(labels) > MAX_TILES:
             continue
-        photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
-        if photo is None:
-            raise FileNotFoundError(f"labelled photo {path} cannot be read; check ../shared/vision-data")
+        photo = _read(path)
         for k in range(per_photo):
             rng = np.random.default_rng(seed0 + 100 * i + k)
             size = sizes[int(rng.random() < 0.4) % len(sizes)]
@@ -94,3 +92,68 @@ def composites(
             ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             out.append(Composite(f"{name} on {background_name(b)}", name, buf.tobytes(), list(labels)))
     return out
+
+
+#: a table (:func:`table_composites`): the frame, the band the hand is pasted into (``x0, y0, x1, y1``)
+#: and its share of it, and the band the other photos are pasted into, side by side
+TABLE_SIZE = (2000, 1500)
+TABLE_HAND_BAND = (200, 850, 1800, 1500)
+TABLE_HAND_SHARE = (0.85, 0.95)
+TABLE_OTHER_BAND = (0, 60, 2000, 760)
+#: ... the other photos' share of their part of that band: of a part over 900 px wide (two
+#: photos), or narrower (three)
+TABLE_OTHER_SHARE = ((0.55, 0.85), (0.75, 0.95))
+#: a hand has at most this many tiles (the rows and small grids of the labelled photos)
+TABLE_HAND_MAX = 20
+
+
+def table_composites(
+    labelled: Iterator[tuple[str, Path, list[str]]], n: int, trained: frozenset[str] = frozenset(), seed0: int = 14000
+) -> list[Composite]:
+    """``n`` photos of a table: one labelled photo of at most :data:`TABLE_HAND_MAX` tiles pasted
+    large into the lower part of a crop of a held-out real background (the hand, near the camera),
+    and two or three other labelled photos of at most :data:`MAX_TILES` tiles pasted smaller above
+    it, side by side (other players' tiles and discards, farther off: their tiles mostly a half to
+    a third as wide as the hand's, some as wide). Every photo is turned by up to :data:`MAX_TURN`
+    degrees. The labels are every pasted photo's; ``photo`` names a pasted photo of ``trained``
+    (those the classifier saw crops of) where there is one, so that the benchmark counts the
+    composite as seen in training, else the hand's. Hands take turns in name order; seeds are
+    fixed."""
+    held = [b for b in backgrounds.load_manifest() if is_heldout_background(background_name(b))]
+    every = [(name, path, labels) for name, path, labels in sorted(labelled) if len(labels) <= MAX_TILES]
+    hands = [x for x in every if len(x[2]) <= TABLE_HAND_MAX]
+    if not held or not hands:
+        return []
+    out: list[Composite] = []
+    for k in range(n):
+        rng = np.random.default_rng(seed0 + k)
+        name, path, labels = hands[k % len(hands)]
+        b = held[int(rng.integers(len(held)))]
+        frame = backgrounds.random_crop(backgrounds.read_background(b), TABLE_SIZE, rng)
+        x0, y0, x1, y1 = TABLE_HAND_BAND
+        frame[y0:y1, x0:x1] = paste(_read(path), frame[y0:y1, x0:x1].copy(), rng, TABLE_HAND_SHARE)
+        pasted, all_labels = [name], list(labels)
+        x0, y0, x1, y1 = TABLE_OTHER_BAND
+        m = int(rng.integers(2, 4))
+        xs = np.linspace(x0, x1, m + 1).astype(int)
+        pool = [x for x in every if x[0] != name]
+        for j in range(m if pool else 0):
+            other, other_path, other_labels = pool[int(rng.integers(len(pool)))]
+            share = TABLE_OTHER_SHARE[0] if xs[j + 1] - xs[j] > 900 else TABLE_OTHER_SHARE[1]
+            part = frame[y0:y1, xs[j] : xs[j + 1]]
+            frame[y0:y1, xs[j] : xs[j + 1]] = paste(_read(other_path), part.copy(), rng, share)
+            pasted.append(other)
+            all_labels += other_labels
+        ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+        seen = next((p for p in pasted if p in trained), name)
+        out.append(
+            Composite(f"{name} + {', '.join(pasted[1:])} on {background_name(b)}", seen, buf.tobytes(), all_labels)
+        )
+    return out
+
+
+def _read(path: Path) -> np.ndarray:
+    photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
+    if photo is None:
+        raise FileNotFoundError(f"labelled photo {path} cannot be read; check ../shared/vision-data")
+    return photo

@@ -62,3 +62,35 @@ def test_a_photo_pasted_far_from_the_camera_takes_its_share_of_a_12_megapixel_fr
     ys, xs = np.nonzero(out.max(axis=2) > 0)
     box = max(xs.max() - xs.min(), ys.max() - ys.min()) + 1
     assert box == pytest.approx(share * 4000, rel=0.02)
+
+
+def test_a_table_pastes_the_hand_large_below_and_other_photos_above_with_every_label(tmp_path, monkeypatch):
+    """Table (c7): the hand (at most TABLE_HAND_MAX tiles) in the lower band, two or three other
+    photos above it, their labels added; a composite names a photo the classifier trained on where
+    one was pasted; the same JPEGs on every run."""
+    from training import backgrounds
+
+    wall = np.zeros((1600, 2100, 3), np.uint8)
+    b = backgrounds.Background("images/wall.jpg", "pkg", "1.0", "usr/share/wall.jpg", "GPL-2+", "wall")
+    monkeypatch.setattr(backgrounds, "load_manifest", lambda *a, **k: [b])
+    monkeypatch.setattr(backgrounds, "read_background", lambda *a, **k: wall)
+    monkeypatch.setattr(real_composites, "is_heldout_background", lambda name: True)
+    labelled = []
+    for name, labels in (("a.png", ["1m"] * 8), ("b.png", ["2p"] * 36), ("c.png", ["3s"] * 9), ("d.png", ["4z"] * 144)):
+        cv2.imwrite(str(tmp_path / name), _photo())
+        labelled.append((name, tmp_path / name, labels))
+    first = real_composites.table_composites(iter(labelled), 4, frozenset({"b.png"}))
+    assert [c.jpeg for c in first] == [
+        c.jpeg for c in real_composites.table_composites(iter(labelled), 4, frozenset({"b.png"}))
+    ]
+    for c in first:
+        hand = c.name.split(" + ")[0]
+        assert hand in ("a.png", "c.png")  # (b has 36 tiles, d 144: no hands)
+        assert "d.png" not in c.name  # (over MAX_TILES: never pasted)
+        img = cv2.imdecode(np.frombuffer(c.jpeg, np.uint8), cv2.IMREAD_COLOR)
+        x0, y0, x1, y1 = real_composites.TABLE_HAND_BAND
+        assert img[y0:y1, x0:x1].max() > 200 and img[:y0, :].max() > 200  # (the hand below, others above)
+        others = c.name.split(" + ")[1].split(" on ")[0].split(", ")
+        assert 1 <= len(others) <= 3
+        assert len(c.labels) == sum({"a.png": 8, "b.png": 36, "c.png": 9}[n] for n in [hand, *others])
+        assert c.photo == ("b.png" if "b.png" in others else hand)

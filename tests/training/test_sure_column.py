@@ -78,3 +78,17 @@ def test_the_labelled_photos_sure_column_gives_the_range():
     assert _sure_range(s) == "99.2-99.8% of 400"
     assert _sure_range(_summ(rows[1:])) == "100.0% of 200"
     assert _sure_range(_summ([{k: v for k, v in rows[0].items() if k not in ("sure", "sure_wrong")}])) == "-"
+
+
+def test_labels_without_order_are_scored_as_multisets():
+    """Table (c7) pastes several labelled photos into one: its labels have no order."""
+    from training.evaluate import sequence_scores, sure_wrong_unordered
+
+    gt, pred = ["1m", "2m", "3p"], ["3p", "1m", "2m"]
+    assert sequence_scores(gt, pred)["exact"] is False
+    unordered = sequence_scores(gt, pred, ordered=False)
+    assert unordered["exact"] is True and unordered["order_acc"] != unordered["order_acc"]  # (NaN)
+    tiles = [SimpleNamespace(code=c, sure=s) for c, s in (("3p", True), ("1m", True), ("1m", True), ("2m", False))]
+    # one 1m too many, both sure: at least one sure reading is wrong, at most both
+    assert sure_wrong_unordered(gt, tiles) == (1, 2)
+    assert sure_wrong_unordered(gt, tiles[:2] + tiles[3:]) == (0, 0)
