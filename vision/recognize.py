@@ -24,7 +24,8 @@ A candidate the classifier reads as "not a tile" (:data:`vision.classifier.NOT_A
 orientation is dropped and counted in ``Recognition.rejected`` (a featureless crop, a plain back or
 a blank white dragon, comes back from the classifier's fallback as ``back`` or ``5z``, and the layout
 rules :func:`_drop_stray_backs` and :func:`_drop_odd_white_dragons` decide; a reading of a size no
-tile of the photo's set has goes too, :func:`_drop_odd_sizes`, and a blank reading of a shape
+tile of the photo's set has goes too, :func:`_drop_odd_sizes`, unless it lies among sure tiles
+of its own size (the hand near the camera, more tiles beyond it: :func:`_among_own_size`), and a blank reading of a shape
 none of them has, :func:`_drop_odd_shapes`), unless it fills a place
 in a row of tiles (:func:`_rescue_row_places`): tile artwork unlike any the classifier learnt is
 still a tile where the row says one lies, shown with its best tile reading and never sure. A set
@@ -63,6 +64,7 @@ from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther
+from .finders.geometry import quads_holding
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
@@ -1211,15 +1213,11 @@ def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
     bamboo tile as ``9s``). Such a reading reads more tiles surely than the first and used to
     replace it. Where the first reading was in doubt because its boxes straddled squat faces, its
     boxes hold whole pairs of faces, which are rarely read surely."""
-    firm = [r.quad for r in first if r.sure and _has_artwork(r)]
-    if not firm or not again:
+    firm = np.array([r.quad for r in first if r.sure and _has_artwork(r)], np.float64).reshape(-1, 4, 2)
+    if not len(firm) or not again:
         return False
-    centres = np.array([r.quad.mean(0) for r in again], np.float32)
-    cut = sum(
-        sum(cv2.pointPolygonTest(q.astype(np.float32), (float(x), float(y)), False) >= 0 for x, y in centres) >= 2
-        for q in firm
-    )
-    return cut > CUT_SHARE * len(firm)
+    held = sum(quads_holding(r.quad.mean(0), firm).astype(int) for r in again)  # (readings inside each)
+    return int((held >= 2).sum()) > CUT_SHARE * len(firm)
 
 
 #: how a player's photo from a seat most often shows the table: about 50 degrees off straight

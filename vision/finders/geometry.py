@@ -84,6 +84,14 @@ def ink_fraction(cell: np.ndarray) -> float:
     return (n - near) / n
 
 
+def quads_holding(point: np.ndarray, quads: np.ndarray) -> np.ndarray:
+    """Which of the convex ``quads`` (N x 4 x 2, either winding) hold ``point`` (edges included)."""
+    edges = np.roll(quads, -1, axis=1) - quads
+    to_point = np.asarray(point, np.float64) - quads
+    turns = edges[..., 0] * to_point[..., 1] - edges[..., 1] * to_point[..., 0]  # (the same sign inside)
+    return (turns >= 0).all(1) | (turns <= 0).all(1)
+
+
 def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarray:
     """The region ``quad`` of ``img`` warped to an ``out_w`` x ``out_h`` rectangle (corner 0 top-left)."""
     dst = np.array([[0, 0], [out_w, 0], [out_w, out_h], [0, out_h]], np.float32)

@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad
+from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad, quads_holding
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -804,7 +804,7 @@ def _with_larger_tiles(
     if len(large) < LARGER_TILES_MIN:
         return found
     quads = np.array([t.quad for t in large], np.float64)
-    kept = [t for t in found if not _inside(t.quad.mean(0), quads).any()]
+    kept = [t for t in found if not quads_holding(t.quad.mean(0), quads).any()]
     offset = max((t.group for t in kept), default=0)  # (face regions of another look)
     return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in large]
 
@@ -834,15 +834,7 @@ def _seen_again(centre: np.ndarray, area: float, not_tiles: Sequence[np.ndarray]
     area. A tile of a far hand that the earlier look saw as one find with its neighbours covers
     less."""
     quads = np.asarray(not_tiles, np.float64).reshape(-1, 4, 2)
-    return bool((_inside(centre, quads) & (area >= SEEN_AGAIN_COVER * _areas(quads))).any())
-
-
-def _inside(point: np.ndarray, quads: np.ndarray) -> np.ndarray:
-    """Which of the convex ``quads`` (N x 4 x 2) hold ``point``."""
-    edges = np.roll(quads, -1, axis=1) - quads
-    to_point = np.asarray(point, np.float64) - quads
-    turns = edges[..., 0] * to_point[..., 1] - edges[..., 1] * to_point[..., 0]  # (the same sign inside)
-    return (turns >= 0).all(1) | (turns <= 0).all(1)
+    return bool((quads_holding(centre, quads) & (area >= SEEN_AGAIN_COVER * _areas(quads))).any())
 
 
 def _areas(quads: np.ndarray) -> np.ndarray:
