@@ -110,3 +110,28 @@ def test_tiles_too_large_for_the_closer_look_come_from_the_first(large, taken):
         assert all(w == 25 for w in widths[:-large]), widths  # (the halves measured 41: gone)
     else:
         assert found == halves + small
+
+
+@pytest.mark.parametrize(
+    ("inside", "why"),
+    [
+        ("whole", "the closer look found the tile whole: its sharper find stands"),
+        ("smaller", "smaller finds inside: the first look's find held several tiles (a pattern round a far hand)"),
+    ],
+)
+def test_the_closer_looks_finds_stand_where_they_are_no_pieces(inside, why):
+    scale = 2 * 1000 / 640
+    big = [(60.0 + 25 * k, 60.0, 62 / scale, 82 / scale) for k in range(3)]
+    face, core, regions = _rect_maps(big, (240, 320))
+    if inside == "whole":
+        closer = [_piece(cx * scale, cy * scale, w * scale * 0.95, h * scale * 0.95, 1) for cx, cy, w, h in big]
+    else:  # (a sixth of the area each, side by side)
+        closer = [
+            _piece((cx + dx * w / 4) * scale, (cy + dy * h / 6) * scale, w * scale / 2.5, h * scale / 3.5, 1)
+            for cx, cy, w, h in big
+            for dx in (-1, 1)
+            for dy in (-1, 0, 1)
+        ]
+    first = (640, (face, core, scale), regions)
+    blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731
+    assert learned._with_larger_tiles(closer, first, 1780 / 1000, 1000, blank) == closer, why

@@ -86,6 +86,8 @@ SEEN_AGAIN_COVER = 0.6
 #: a tile of a pile and a back of a kong that way)
 DETAIL_LOOK_FROM = 1.25
 LARGER_TILES_MIN = 3  # tiles too large for the last look are taken from the first when it saw this many (a meld)
+WHOLE_AT_CLOSER = 0.6  # ... unless the last look found one this large (area share) centred in it: the tile, whole
+PIECE_AT_CLOSER = 0.2  # ... or one smaller than this: a tile inside what the first look took for one
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
@@ -778,9 +780,10 @@ def _with_larger_tiles(
 ) -> list[LearnedTile]:
     """``found``, the finds of a closer look ``r`` times the image's size (``image_long`` its long
     side), with the tiles that look saw too large taken from the look ``first`` (its long side,
-    maps and cores) instead: at least :data:`LARGER_TILES_MIN` of the first look's finds that
+    maps and cores) instead: when at least :data:`LARGER_TILES_MIN` of the first look's finds
     measured within :data:`TILE_PX_RANGE` there and measure over its upper bound at the closer
-    look. The closer look's finds centred in one of them are its pieces, and go.
+    look, each of them that the closer look found only in pieces or not at all: every find centred
+    in it covers :data:`PIECE_AT_CLOSER` to :data:`WHOLE_AT_CLOSER` of its area. Those pieces go.
     ``source(long_side)``: the image a look sees and its size over the image's (:func:`_source`),
     for the first look's edges.
 
@@ -789,7 +792,11 @@ def _with_larger_tiles(
     the median tile, and when the farther tiles are the more, the closer look that makes them
     :data:`TARGET_TILE_PX` wide shows the hand's tiles 90 pixels wide or more, wider than the
     network learned, and they come out in pieces or not at all (on another player's labelled
-    tiles laid out beside a hand three times their width, 3 of the hand's 9 tiles were read)."""
+    tiles laid out beside a hand three times their width, 3 of the hand's 9 tiles were read).
+    Where the closer look found one whole it stands, its find sharper; and where it found smaller
+    finds in one, the first look's find held several tiles: beside a hand far from a 12-megapixel
+    camera, the first look took patches of a rippled wallpaper round the hand for tiles, and
+    taking them lost 20 of the hand's 36 tiles, found at the closer look a sixth of their size."""
     long_, (face, core, scale), regions = first
     r_first = long_ / image_long
 
@@ -803,10 +810,19 @@ def _with_larger_tiles(
     large = [t for t in _supported(face, scale, _cores(face, core, scale, edges, regions), None) if larger(t)]
     if len(large) < LARGER_TILES_MIN:
         return found
-    quads = np.array([t.quad for t in large], np.float64)
+    areas = _areas(np.array([t.quad for t in found], np.float64).reshape(-1, 4, 2))
+    missed = []  # (the closer look found them in pieces or not at all)
+    for t in large:
+        inside = [i for i, f in enumerate(found) if quads_holding(f.quad.mean(0), t.quad[None].astype(np.float64))[0]]
+        area = _areas(t.quad[None].astype(np.float64))[0]
+        if all(PIECE_AT_CLOSER * area <= areas[i] < WHOLE_AT_CLOSER * area for i in inside):
+            missed.append(t)
+    if not missed:
+        return found
+    quads = np.array([t.quad for t in missed], np.float64)
     kept = [t for t in found if not quads_holding(t.quad.mean(0), quads).any()]
     offset = max((t.group for t in kept), default=0)  # (face regions of another look)
-    return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in large]
+    return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in missed]
 
 
 def _beside_texture(regions: list[tuple[np.ndarray, tuple]]) -> list[tuple[np.ndarray, tuple]]:
