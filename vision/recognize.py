@@ -1200,6 +1200,9 @@ def _read_from_a_seat(
 #: a reading cuts tiles (:func:`_cuts_tiles`) where it puts two or more readings inside more than
 #: this share of another reading's sure readings with artwork
 CUT_SHARE = 0.1
+#: ... and at least this many of them (one box round four tiles of a grid, the classical finder's one
+#: sure reading of a 144-tile photo, is no sign)
+CUT_MIN = 3
 #: ... counting only sure readings shaped like one face: a box at most this elongated (a face is
 #: 1.33; two side by side, 1.5 and more)
 ONE_FACE_ELONGATION = 1.45
@@ -1208,7 +1211,8 @@ ONE_FACE_ELONGATION = 1.45
 def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
     """Whether the reading ``again`` puts the centres of two or more of its readings inside more
     than :data:`CUT_SHARE` of ``first``'s sure readings with artwork shaped like one face
-    (:data:`ONE_FACE_ELONGATION`): it read tiles that ``first`` read whole, surely, in pieces.
+    (:data:`ONE_FACE_ELONGATION`), and in :data:`CUT_MIN` of them or more: it read tiles that
+    ``first`` read whole, surely, in pieces.
 
     The view a reading in doubt is also read in (:data:`GUESSED_VIEW`) draws the photo out 1.6
     times: tiles seen from straight above come out too tall there, and packed edge to edge (a
@@ -1223,7 +1227,8 @@ def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
     if not len(firm) or not again:
         return False
     held = sum(quads_holding(r.quad.mean(0), firm).astype(int) for r in again)  # (readings inside each)
-    return int((held >= 2).sum()) > CUT_SHARE * len(firm)
+    cut = int((held >= 2).sum())
+    return cut >= CUT_MIN and cut > CUT_SHARE * len(firm)
 
 
 #: how a player's photo from a seat most often shows the table: about 50 degrees off straight
