@@ -675,8 +675,9 @@ def eval_real_tables(
         frozenset(_training_photos()),
     )
     photo_of = {c.name: c.photo for c in made}
-    out = {
-        None: eval_labelled([(c.name, c.photo, c.jpeg, c.labels) for c in made], classifier, detector, ordered=False)
+    as_taken = [(c.name, c.photo, c.jpeg, c.labels) for c in made]
+    out: dict[tuple[float, float, float] | None, dict] = {
+        None: eval_labelled(as_taken, classifier, detector, ordered=False)
     }
     seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
     for view in views:

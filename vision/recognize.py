@@ -1222,11 +1222,11 @@ def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
     boxes hold pairs of faces, and are shaped so: the classical finder's boxes round two faces
     seen 45 degrees off are read surely as one of them, 1.8-2.5 times as long as wide, and the
     guessed view reads both faces; counted, they cost that finder 9 of every 100 tiles there."""
-    firm = [r.quad for r in first if r.sure and _has_artwork(r) and _elongation(r.quad) <= ONE_FACE_ELONGATION]
-    firm = np.array(firm, np.float64).reshape(-1, 4, 2)
+    whole = [r.quad for r in first if r.sure and _has_artwork(r) and _elongation(r.quad) <= ONE_FACE_ELONGATION]
+    firm = np.array(whole, np.float64).reshape(-1, 4, 2)
     if not len(firm) or not again:
         return False
-    held = sum(quads_holding(r.quad.mean(0), firm).astype(int) for r in again)  # (readings inside each)
+    held = np.sum([quads_holding(r.quad.mean(0), firm) for r in again], axis=0)  # (readings inside each)
     cut = int((held >= 2).sum())
     return cut >= CUT_MIN and cut > CUT_SHARE * len(firm)
 
