@@ -169,8 +169,7 @@ def sure_wrong_bounds(gt: list[str], tiles: list) -> tuple[int, int]:
     uncounted). At the most: the sure readings that an alignment of the two sequences with the
     fewest edits (:func:`edit_distance`) leaves unpaired or pairs with another code (a row read in
     the wrong order counts its right readings too)."""
-    extra = Counter(t.code for t in tiles) - Counter(gt)
-    least = sum(max(0, k - sum(1 for t in tiles if t.code == c and not t.sure)) for c, k in extra.items())
+    extra, least = _read_too_often(gt, tiles)
     paired = _aligned(gt, [t.code for t in tiles])
     most = sum(1 for j, t in enumerate(tiles) if t.sure and (j not in paired or gt[paired[j]] != t.code))
     return least, max(least, most)
@@ -180,9 +179,15 @@ def sure_wrong_unordered(gt: list[str], tiles: list) -> tuple[int, int]:
     """As :func:`sure_wrong_bounds`, for labels without order (:func:`sequence_scores`): at the
     least as there, at the most every sure reading of a code read more often than labelled (two
     readings swapped between codes still go uncounted)."""
-    extra = Counter(t.code for t in tiles) - Counter(gt)
-    least = sum(max(0, k - sum(1 for t in tiles if t.code == c and not t.sure)) for c, k in extra.items())
+    extra, least = _read_too_often(gt, tiles)
     return least, sum(1 for t in tiles if t.sure and t.code in extra)
+
+
+def _read_too_often(gt: list[str], tiles: list) -> tuple[Counter, int]:
+    """The codes read more often than labelled (and how much more), and how many sure readings
+    that makes wrong at the least: the unsure readings of a code counted wrong first."""
+    extra = Counter(t.code for t in tiles) - Counter(gt)
+    return extra, sum(max(0, k - sum(1 for t in tiles if t.code == c and not t.sure)) for c, k in extra.items())
 
 
 def _aligned(a: list, b: list) -> dict[int, int]:

@@ -100,7 +100,7 @@ def test_tiles_too_large_for_the_closer_look_come_from_the_first(large, taken):
         for dy in (-1, 1)
     ]
     small = [_piece(300 + 27 * k, 600, 25, 33, 2) for k in range(20)]
-    first = (640, (face, core, scale), regions)
+    first = (640, (face, core, scale), regions, learned._cores(face, core, scale, regions=regions))
     blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731 (no edges: no turn)
     found = learned._with_larger_tiles(halves + small, first, 1780 / 1000, 1000, blank)
     widths = sorted(round(learned._sides(t)[0]) for t in found)
@@ -132,6 +132,6 @@ def test_the_closer_looks_finds_stand_where_they_are_no_pieces(inside, why):
             for dx in (-1, 1)
             for dy in (-1, 0, 1)
         ]
-    first = (640, (face, core, scale), regions)
+    first = (640, (face, core, scale), regions, learned._cores(face, core, scale, regions=regions))
     blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731
     assert learned._with_larger_tiles(closer, first, 1780 / 1000, 1000, blank) == closer, why

@@ -717,7 +717,7 @@ def find_tiles(
         cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
-    first = (long_, maps, regions)  # (the look the tiles were measured at: larger ones come from it)
+    first = (long_, maps, regions, cores)  # (the look the tiles were measured at: larger ones come from it)
     for _ in range(MAX_LOOKS - 1):
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
@@ -745,7 +745,7 @@ def find_tiles(
             ):
                 break
             long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
-            first = (long_, maps, regions)  # (the first look's finds were pieces)
+            first = (long_, maps, regions, cores)  # (the first look's finds were pieces)
             width = half_width  # and on to the size they want
         want = long_ * TARGET_TILE_PX / max(width, 1.0)
         new = int(min(finest if want >= DETAIL_LOOK_FROM * max(h, w) else max(h, w), max(min_long(), want)))
@@ -773,14 +773,14 @@ def find_tiles(
 
 def _with_larger_tiles(
     found: list[LearnedTile],
-    first: tuple[int, tuple[np.ndarray, np.ndarray, float], list[tuple[np.ndarray, tuple]]],
+    first: tuple[int, tuple[np.ndarray, np.ndarray, float], list[tuple[np.ndarray, tuple]], list[LearnedTile]],
     r: float,
     image_long: int,
     source: Callable[[int], tuple[np.ndarray, float]],
 ) -> list[LearnedTile]:
     """``found``, the finds of a closer look ``r`` times the image's size (``image_long`` its long
     side), with the tiles that look saw too large taken from the look ``first`` (its long side,
-    maps and cores) instead: when at least :data:`LARGER_TILES_MIN` of the first look's finds
+    maps, core regions and their tiles as :func:`_cores` gives them unturned) instead: when at least :data:`LARGER_TILES_MIN` of the first look's finds
     measured within :data:`TILE_PX_RANGE` there and measure over its upper bound at the closer
     look, each of them that the closer look found only in pieces or not at all: every find centred
     in it covers :data:`PIECE_AT_CLOSER` to :data:`WHOLE_AT_CLOSER` of its area. Those pieces go.
@@ -797,32 +797,29 @@ def _with_larger_tiles(
     finds in one, the first look's find held several tiles: beside a hand far from a 12-megapixel
     camera, the first look took patches of a rippled wallpaper round the hand for tiles, and
     taking them lost 20 of the hand's 36 tiles, found at the closer look a sixth of their size."""
-    long_, (face, core, scale), regions = first
+    long_, (face, core, scale), regions, unturned = first
     r_first = long_ / image_long
 
     def larger(t: LearnedTile) -> bool:
         width = _sides(t)[0]
         return TILE_PX_RANGE[0] <= width * r_first <= TILE_PX_RANGE[1] < width * r
 
-    if sum(map(larger, _supported(face, scale, _cores(face, core, scale, regions=regions), None))) < LARGER_TILES_MIN:
+    if sum(map(larger, _supported(face, scale, unturned, None))) < LARGER_TILES_MIN:
         return found
     edges = edge_orientation(source(long_)[0], long_)
     large = [t for t in _supported(face, scale, _cores(face, core, scale, edges, regions), None) if larger(t)]
     if len(large) < LARGER_TILES_MIN:
         return found
-    areas = _areas(np.array([t.quad for t in found], np.float64).reshape(-1, 4, 2))
-    missed = []  # (the closer look found them in pieces or not at all)
-    for t in large:
-        inside = [i for i, f in enumerate(found) if quads_holding(f.quad.mean(0), t.quad[None].astype(np.float64))[0]]
-        area = _areas(t.quad[None].astype(np.float64))[0]
-        if all(PIECE_AT_CLOSER * area <= areas[i] < WHOLE_AT_CLOSER * area for i in inside):
-            missed.append(t)
-    if not missed:
+    quads = np.array([t.quad for t in large], np.float64)
+    holds = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(large))
+    share = _areas(np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2))[:, None] / _areas(quads)[None, :]
+    pieces = (share >= PIECE_AT_CLOSER) & (share < WHOLE_AT_CLOSER)
+    missed = (~holds | pieces).all(0)  # (the closer look found them in pieces or not at all)
+    if not missed.any():
         return found
-    quads = np.array([t.quad for t in missed], np.float64)
-    kept = [t for t in found if not quads_holding(t.quad.mean(0), quads).any()]
+    kept = [f for f, held in zip(found, holds) if not held[missed].any()]
     offset = max((t.group for t in kept), default=0)  # (face regions of another look)
-    return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in missed]
+    return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t, m in zip(large, missed) if m]
 
 
 def _beside_texture(regions: list[tuple[np.ndarray, tuple]]) -> list[tuple[np.ndarray, tuple]]:
