@@ -613,6 +613,7 @@ def eval_labelled(items, classifier=None, detector=None, finders: dict | None = 
                     "labels": gt,
                     "sure": sum(t.sure for t in rec.tiles),
                     "sure_wrong": sure_wrong(gt, rec.tiles),
+                    "hand_pred": [rec.tiles[i].code for g in rec.groups if g["hand"] for i in g["tiles"]],
                     **sequence_scores(gt, pred, ordered),
                 }
             )
@@ -688,7 +689,43 @@ def eval_real_tables(
     for view in views:
         items = [(n_, photo_of[n_], raw, gt) for k, n_, raw, gt in seen if k == view]
         out[view] = eval_labelled(items, classifier, detector, ordered=False)
+    hands = {c.name: _row_hand(data, c.name.split(" + ")[0]) for c in made}
+    for res in out.values():
+        for rows in res.values():
+            for r in rows:
+                r["hand_labels"] = hands[r["name"]]
     return out
+
+
+#: a labelled photo at least this many times as long as it is wide holds one row of tiles: a hand
+#: (the pasted photo near the camera in (c7) is a hand where it is one; others are grids)
+ROW_ASPECT = 4.0
+
+
+def _row_hand(data: Path, name: str) -> list[str] | None:
+    """The labels of the labelled photo ``name`` where its tiles lie in one row (:data:`ROW_ASPECT`),
+    else ``None``."""
+    path = _photo_path(data, name)
+    img = cv2.imread(str(path)) if path is not None else None
+    if img is None:
+        return None
+    h, w = img.shape[:2]
+    return list(load_labels()[name]) if max(h, w) >= ROW_ASPECT * min(h, w) else None
+
+
+def hand_scores(rows: list[dict]) -> dict:
+    """Which tiles are the hand, on the photos whose hand is known (``hand_labels``, as
+    :func:`eval_real_tables` gives them): how many photos had exactly the hand's tiles marked as
+    the hand (as multisets), and of the hand's tiles how many were marked (recall) and of the
+    tiles marked how many were the hand's (precision)."""
+    known = [r for r in rows if r.get("hand_labels") is not None]
+    hits = [sum((Counter(r["hand_pred"]) & Counter(r["hand_labels"])).values()) for r in known]
+    return {
+        "photos": len(known),
+        "exact": sum(Counter(r["hand_pred"]) == Counter(r["hand_labels"]) for r in known),
+        "recall": sum(hits) / max(1, sum(len(r["hand_labels"]) for r in known)) if known else float("nan"),
+        "precision": sum(hits) / max(1, sum(len(r["hand_pred"]) for r in known)) if known else float("nan"),
+    }
 
 
 def eval_real_composites_slanted(
@@ -1265,6 +1302,21 @@ def _report_real_tables(data: Path, n: int, views: list[tuple[float, float, floa
         lambda view: "as taken" if view is None else _view_name(view),
         report,
         "real_tables",
+    )
+    rows: list[tuple] = [
+        ("view: system", "photos", "hand marked exactly", "hand's tiles marked", "marked that are the hand's")
+    ]
+    report["real_tables_hand"] = {}
+    for view, res in by_view.items():
+        name = "as taken" if view is None else _view_name(view)
+        for system in (k for k in res if k != "detector"):
+            h = hand_scores(res[system])
+            report["real_tables_hand"][f"{name}: {system}"] = h
+            rows.append((f"{name}: {system}", h["photos"], f"{h['exact']}", _pct(h["recall"]), _pct(h["precision"])))
+    _table(
+        "(c7) which tiles are the hand, on the photos whose hand is one row of tiles (the others are grids): the "
+        "groups marked as the hand against the hand's labels, as multisets (mahjong-detector marks no hand)",
+        rows,
     )
 
 

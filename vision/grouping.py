@@ -13,11 +13,18 @@ from straight above again, are arranged along their nearest neighbours where tho
 * groups: within a row tiles are read along the row (left to right in the photo), and a gap wider
   than ``gap_ratio`` times the local tile width starts a new group (touching tiles, or nearly
   touching, stay together).
+
+A photo of a table can show tiles lying several ways: the hand along the near edge, another
+player's melds along theirs, discards turned every way, each pile turned as its own. So the tiles
+are first put into *clusters*, tiles lying together (:func:`clusters`), and where clusters of
+:data:`CLUSTER_MIN` tiles or more run :data:`FRAME_TURN` or more apart, each is laid out in rows
+along its own direction (:func:`frames`); a smaller cluster goes with the nearest larger one.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from statistics import median
 from typing import NamedTuple
 
@@ -27,6 +34,15 @@ import numpy as np
 AXIS_TOLERANCE = math.radians(15)
 #: below this agreement (0-1, the resultant of the doubled angles) a set of directions says nothing
 MIN_AGREEMENT = 0.7
+#: two tiles lie together (one cluster: :func:`clusters`) when their centres lie within this many
+#: tile sizes (the larger tile's square root of its area) of each other: tiles side by side in a row
+#: lie 0.9 apart, rows stacked in a grid 1.2, a meld set a tile's width apart from the hand 1.7
+CLUSTER_REACH = 1.5
+#: a cluster of at least this many tiles (a meld) measures the direction its rows run in
+CLUSTER_MIN = 3
+#: clusters whose rows run at least this far apart (radians) are laid out each along its own
+#: direction (:func:`frames`): further than the rows of one set of tiles on a table stray
+FRAME_TURN = math.radians(10)
 
 
 class Extents(NamedTuple):
@@ -158,30 +174,107 @@ def along_neighbours(quads) -> float:
     return row_angle(q)
 
 
-def arrange(quads, *, gap_ratio: float = 0.22, row_overlap: float = 0.35, rows_run: float | None = None):
+def clusters(quads) -> np.ndarray:
+    """A cluster label per footprint (0, 1, ... in the order first met): tiles linked, directly or
+    through others, by centres within :data:`CLUSTER_REACH` tile sizes of each other."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    centres = q.mean(1)
+    d1, d2 = q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]
+    size = np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]) / 2)
+    gap = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
+    linked = gap <= CLUSTER_REACH * np.maximum(size[:, None], size[None])
+    label = np.full(len(q), -1)
+    for start in range(len(q)):
+        if label[start] >= 0:
+            continue
+        label[start] = k = int(label.max()) + 1
+        todo = [start]
+        while todo:
+            more = np.flatnonzero(linked[todo.pop()] & (label < 0))
+            label[more] = k
+            todo.extend(more.tolist())
+    return label
+
+
+def frames(quads, direction: Callable[[np.ndarray], float] = row_angle) -> list[tuple[np.ndarray, float]]:
+    """The footprints split by the way their rows run: ``(indices, direction)`` per frame,
+    ``direction(quads)`` (:func:`row_angle`, or :func:`along_neighbours` for a photo seen from
+    straight above again) measured on the frame's footprints.
+
+    One frame, all the footprints, unless :func:`clusters` of :data:`CLUSTER_MIN` tiles or more
+    run :data:`FRAME_TURN` or more apart: then the clusters, largest first, each join the first
+    frame whose first cluster runs within :data:`FRAME_TURN` of theirs, else start one, and every
+    smaller cluster joins the frame of the tile nearest it. Laid out along one direction, a hand
+    turned 20 degrees from a discard grid beside it came out in three rows, its end read as an
+    indicator."""
+    q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    everything = [(np.arange(len(q)), direction(q))]
+    if len(q) < 2 * CLUSTER_MIN:
+        return everything
+    label = clusters(q)
+    counts = np.bincount(label)
+    large = [k for k in np.argsort(-counts, kind="stable") if counts[k] >= CLUSTER_MIN]
+    firsts: list[float] = []  # (each frame's first cluster's direction)
+    frame_of = np.full(len(q), -1)
+    for k in large:
+        theta = direction(q[label == k])
+        f = next((j for j, t in enumerate(firsts) if _turned(theta, t) < FRAME_TURN), len(firsts))
+        if f == len(firsts):
+            firsts.append(theta)
+        frame_of[label == k] = f
+    if len(firsts) < 2:
+        return everything
+    centres = q.mean(1)
+    placed = np.flatnonzero(frame_of >= 0)
+    for k in np.flatnonzero(counts < CLUSTER_MIN):
+        members = np.flatnonzero(label == k)
+        gap = np.hypot(*(centres[placed][:, None] - centres[members][None]).transpose(2, 0, 1))
+        frame_of[members] = frame_of[placed[int(gap.min(1).argmin())]]
+    return [(idx, direction(q[idx])) for idx in (np.flatnonzero(frame_of == f) for f in range(len(firsts)))]
+
+
+def arrange(
+    quads,
+    *,
+    gap_ratio: float = 0.22,
+    row_overlap: float = 0.35,
+    rows_run: float | None = None,
+    direction: Callable[[np.ndarray], float] = row_angle,
+):
     """Reading order of tiles.
 
     Returns ``(order, rows, groups)``: ``order`` the tile indices in reading order, and per input
     tile its row index and global group index (both numbered in reading order). ``rows_run``: the
-    direction the rows run (radians), when known; else :func:`row_angle`.
+    direction the rows run (radians), when known, for every tile; else each of :func:`frames`'
+    own, measured by ``direction``. Rows are read top to bottom: in one frame as they lie across
+    its rows, in several by their tiles' median height in the photo.
     """
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     n = len(q)
     if n == 0:
         return [], [], []
-    e = extents(q, row_angle(q) if rows_run is None else rows_run)
-    wid, hgt = e.x1 - e.x0, e.y1 - e.y0
+    split = [(np.arange(n), rows_run)] if rows_run is not None else frames(q, direction)
+    x0, x1, y0, y1 = (np.zeros(n) for _ in range(4))
+    rows: list[list[int]] = []
+    for idx, theta in split:
+        e = extents(q[idx], theta)
+        x0[idx], x1[idx], y0[idx], y1[idx] = e
+        rows += [[int(idx[i]) for i in row] for row in _rows(e, row_overlap)]
+    if len(split) > 1:
+        height = q.mean(1)[:, 1]
+        rows.sort(key=lambda row: float(np.median(height[row])))
+    wid, hgt = x1 - x0, y1 - y0
     order: list[int] = []
     row_of = [0] * n
     group_of = [0] * n
     g = -1
-    for ri, members in enumerate(_rows(e, row_overlap)):
+    for ri, members in enumerate(rows):
         prev = None
-        for i in sorted(members, key=lambda i: (e.x0[i] + e.x1[i]) / 2):
+        for i in sorted(members, key=lambda i: (x0[i] + x1[i]) / 2):
             if prev is None:
                 g += 1
             else:
-                gap = e.x0[i] - e.x1[prev]
+                gap = x0[i] - x1[prev]
                 local = min(min(wid[i], hgt[i]), min(wid[prev], hgt[prev]))
                 if gap > gap_ratio * local:
                     g += 1

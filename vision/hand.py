@@ -6,7 +6,10 @@ gets a :class:`Verdict`: a reason code, which says whether it is part of the han
 (:data:`HAND_REASONS`), and its English sentence (:data:`NOTES`).
 
 The rules, in the frame of the rows (:func:`vision.grouping.arrange` lays them out; tile size is
-the square root of a tile's area, so upright and lying tiles compare):
+the square root of a tile's area, so upright and lying tiles compare). A row is measured along its
+own direction while the hand is looked for, and every group along the hand's row after: tiles on a
+table lie several ways (another player's melds along their edge of the table, discards turned
+every way), and the hand is what the rest is placed against.
 
 * **The hand** is the best *run* of a row: groups one after another along a row line, each of
   tiles about the size of the run's (within :data:`SIZE_RATIO`), none more than :data:`REACH`
@@ -15,9 +18,10 @@ the square root of a tile's area, so upright and lying tiles compare):
   larger), then by how large their tiles are and how low in the photo they lie. The run's largest
   group is ``hand_row``; the others are ``beside_hand`` (claimed melds, kongs, the winning tile set
   apart) or ``flowers``.
-* A row just next to the hand's (within :data:`ROW_REACH` tile sizes, overlapping it along the row)
-  holds the hand's **second row** (``second_row``) when its groups have three or more tiles of the
-  hand's size and no further row of such tiles follows it (then it is a pile of discards).
+* A row just next to the hand's (within :data:`ROW_REACH` tile sizes, overlapping it along the row,
+  running along it within :data:`PARALLEL`) holds the hand's **second row** (``second_row``) when
+  its groups have three or more tiles of the hand's size and no further row of such tiles follows
+  it (then it is a pile of discards).
 * Not the hand, in this order: tile backs only (``wall``); groups in rows stacked on each other
   away from the hand, six tiles or more together (``discards``); tiles smaller than the hand's (``smaller_tiles``:
   farther away, another player's); one or two face-up tiles near the hand (``indicator``: a
@@ -46,6 +50,10 @@ INDICATOR_REACH = 4.0
 HAND_MAX = 22
 #: a pile of discards: stacked rows holding at least this many tiles
 DISCARD_MIN = 6
+#: a row runs along the hand's when their directions lie within this (radians): the hand's second
+#: row lies parallel to it, where tiles laid out another way (another player's, turned 25 degrees
+#: and beside the hand's end) can lie as near
+PARALLEL = math.radians(10)
 
 #: every reason code and its sentence; the first four are the hand's
 NOTES: dict[str, str] = {
@@ -85,7 +93,8 @@ class Verdict:
 
 @dataclass
 class _Group:
-    """A group in the rows' frame: its tiles, row, extent along the row, line across it, size."""
+    """A group in a frame (:func:`_groups`): its tiles, row, extent along the frame, line across
+    it, size, and the direction its row runs (radians; ``None`` for a row of one tile)."""
 
     index: int
     row: int
@@ -97,6 +106,7 @@ class _Group:
     y: float
     image_y: float
     size: float
+    turn: float | None
 
 
 def _quad_area(q: np.ndarray) -> float:
@@ -104,12 +114,11 @@ def _quad_area(q: np.ndarray) -> float:
     return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
 
 
-def _row_direction(centres: np.ndarray, rows: Sequence[int]) -> float:
-    """The rows' direction (radians): the principal axis of the longest row's tile centres."""
-    counts = np.bincount(np.asarray(rows, int))
-    pts = centres[np.asarray(rows) == int(counts.argmax())]
+def _principal_axis(pts: np.ndarray) -> float | None:
+    """The direction (radians, -90 to 90 degrees) of the principal axis of the points ``pts``;
+    ``None`` for fewer than two."""
     if len(pts) < 2:
-        return 0.0
+        return None
     d = pts - pts.mean(0)
     w, v = np.linalg.eigh(d.T @ d)
     axis = v[:, int(w.argmax())]
@@ -117,20 +126,33 @@ def _row_direction(centres: np.ndarray, rows: Sequence[int]) -> float:
     return theta - math.pi if theta > math.pi / 2 else theta + math.pi if theta <= -math.pi / 2 else theta
 
 
-def _groups(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) -> list[_Group]:
+def _turned(a: float, b: float) -> float:
+    """The angle (radians, 0 to 90 degrees) between two directions taken modulo 180 degrees."""
+    d = abs(a - b) % math.pi
+    return min(d, math.pi - d)
+
+
+def _groups(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping], frame: int | None = None) -> list[_Group]:
+    """The groups, each measured along its own row's direction (the principal axis of the row's
+    tile centres; a row of one tile, along the longest row's), or every one along the row
+    ``frame``'s."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     centres = q.mean(1)
     sizes = np.sqrt([_quad_area(x) for x in q])
-    row_of = [0] * len(q)
+    row_of = np.zeros(len(q), int)
     for g in groups:
-        for i in g["tiles"]:
-            row_of[i] = int(g["row"])
-    theta = _row_direction(centres, row_of)
-    along = centres @ np.array([math.cos(theta), math.sin(theta)])
-    across = centres @ np.array([-math.sin(theta), math.cos(theta)])
+        row_of[list(g["tiles"])] = int(g["row"])
+    turns = {int(r): _principal_axis(centres[row_of == r]) for r in np.unique(row_of)}
+    longest = turns[int(np.bincount(row_of).argmax())]
     out = []
     for k, g in enumerate(groups):
         t = list(g["tiles"])
+        turn = turns[int(g["row"])]
+        theta = turns[frame] if frame is not None else turn
+        if theta is None:  # (a row of one tile)
+            theta = longest if longest is not None else 0.0
+        along = centres[t] @ np.array([math.cos(theta), math.sin(theta)])
+        across = centres[t] @ np.array([-math.sin(theta), math.cos(theta)])
         half = sizes[t] / 2
         out.append(
             _Group(
@@ -139,11 +161,12 @@ def _groups(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) ->
                 tiles=t,
                 faces=sum(codes[i] != "back" for i in t),
                 flowers=all(codes[i].endswith("f") for i in t),
-                x0=float((along[t] - half).min()),
-                x1=float((along[t] + half).max()),
-                y=float(np.median(across[t])),
+                x0=float((along - half).min()),
+                x1=float((along + half).max()),
+                y=float(np.median(across)),
                 image_y=float(centres[t, 1].mean()),
                 size=float(np.median(sizes[t])),
+                turn=turn,
             )
         )
     return out
@@ -224,13 +247,16 @@ def _stacks(gs: list[_Group], size: float) -> list[set[int]]:
 
 def _second_rows(gs: list[_Group], run: list[_Group], size: float) -> set[int]:
     """The rows next to the hand's that hold its second row: groups of three or more tiles of the
-    hand's size, overlapping it along the row, with no such row stacked beyond them."""
+    hand's size, overlapping it along the row and running along it (:data:`PARALLEL`), with no
+    such row stacked beyond them."""
     x0, x1 = min(g.x0 for g in run) - 2 * size, max(g.x1 for g in run) + 2 * size
     line = float(np.median([g.y for g in run]))
     hand_rows = {g.row for g in run}
+    turn = run[0].turn
 
     def full(g: _Group) -> bool:
-        return len(g.tiles) >= 3 and g.faces > 0 and _same_size(g.size, size) and _overlaps(g, x0, x1)
+        parallel = g.turn is None or turn is None or _turned(g.turn, turn) <= PARALLEL
+        return len(g.tiles) >= 3 and g.faces > 0 and _same_size(g.size, size) and _overlaps(g, x0, x1) and parallel
 
     out = set()
     for g in gs:
@@ -272,8 +298,9 @@ def judge(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) -> l
     ``codes`` and ``quads``, as :func:`vision.grouping.arrange` numbers them)."""
     if not groups:
         return []
-    gs = _groups(codes, quads, groups)
-    run = _hand_run(_runs(gs))
+    found = _hand_run(_runs(_groups(codes, quads, groups)))
+    gs = _groups(codes, quads, groups, frame=found[0].row)  # (everything measured against the hand)
+    run = [gs[g.index] for g in found]
     size = float(np.median([g.size for g in run]))
     main = max(run, key=lambda g: (g.faces, len(g.tiles)))
     second = _second_rows(gs, run, size)

@@ -1083,11 +1083,11 @@ def _arrange(
     tile was read came out in another order). Seen from straight above again, they lie apart, and
     are arranged along their nearest neighbours (:func:`vision.grouping.along_neighbours`)."""
     footprints = [r.candidate.quad for r in readings]
-    rows_run = None
+    direction = _grouping.row_angle
     if to_view is not None:
         footprints = [_slant.moved(q, to_view) for q in footprints]
-        rows_run = _grouping.along_neighbours(footprints)
-    order, row_of, group_of = _grouping.arrange(footprints, rows_run=rows_run)
+        direction = _grouping.along_neighbours
+    order, row_of, group_of = _grouping.arrange(footprints, direction=direction)
     tiles = []
     for i in order:
         r = readings[i]

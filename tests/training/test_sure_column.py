@@ -92,3 +92,17 @@ def test_labels_without_order_are_scored_as_multisets():
     # one 1m too many, both sure: at least one sure reading is wrong, at most both
     assert sure_wrong_unordered(gt, tiles) == (1, 2)
     assert sure_wrong_unordered(gt, tiles[:2] + tiles[3:]) == (0, 0)
+
+
+def test_hand_scores_count_the_tiles_marked_as_the_hand_against_the_hands_labels():
+    """(c7)'s hand table: photos whose hand is known are scored as multisets, the others left out."""
+    from training.evaluate import hand_scores
+
+    rows = [
+        {"hand_labels": ["1m", "2m", "3m"], "hand_pred": ["3m", "1m", "2m"]},  # exact, in any order
+        {"hand_labels": ["5p", "5p", "6p", "7p"], "hand_pred": ["5p", "6p", "9s"]},  # 2 of 4 marked, 1 stray
+        {"hand_labels": None, "hand_pred": ["1z"]},  # a grid near the camera: not scored
+    ]
+    assert hand_scores(rows) == {"photos": 2, "exact": 1, "recall": 5 / 7, "precision": 5 / 6}
+    empty = hand_scores(rows[2:])
+    assert empty["photos"] == 0 and empty["recall"] != empty["recall"]  # (NaN: nothing to score)

@@ -141,6 +141,110 @@ def test_nearer_larger_hand_beats_a_longer_row_far_away():
     assert got["far"] == [(False, "smaller_tiles")]
 
 
+def _turned_part(tiles, labels, angle):
+    """``tiles`` with those labelled one of ``labels`` turned together by ``angle`` degrees about
+    their centre: a part of the table laid out another way."""
+    centre = np.mean([np.mean(q, 0) for lab, _, q in tiles if lab in labels], 0)
+    a = math.radians(angle)
+    r = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
+    return [
+        (lab, code, order_quad((np.asarray(q) - centre) @ r.T + centre).tolist() if lab in labels else q)
+        for lab, code, q in tiles
+    ]
+
+
+@pytest.mark.parametrize(
+    "labels, angle",
+    [
+        (("discards",), 25),
+        (("discards",), -30),
+        (("far_meld",), 35),
+        (("elsewhere",), 30),
+        (("hand", "pung", "indicator"), 20),
+        (("hand", "pung", "indicator"), -25),
+    ],
+)
+def test_parts_of_the_table_laid_out_another_way_keep_their_verdicts(labels, angle):
+    """Tiles on a table lie several ways: the hand along the near edge, another player's tiles
+    along theirs, discards turned every way. Each cluster is laid out in rows along its own
+    direction (:func:`vision.grouping.frames`) and measured against the hand's row
+    (:func:`vision.hand.judge`): turning a part of the cluttered table changes no verdict. Laid out
+    along one direction, a discard grid turned 25 degrees put the indicator beside the hand and the
+    hand in two rows; the hand turned 20 degrees lost its pung to two lone tiles."""
+    assert _judge(_turned_part(_cluttered(), labels, angle)) == _judge(_cluttered())
+
+
+def test_a_turned_hand_beside_longer_discard_rows_is_one_row_and_the_hand():
+    """A 14-tile hand turned 20 degrees below three rows of 16 smaller discards: the hand is one
+    row, the hand's (laid out along the discards, it came out in pieces and the discards were taken
+    for the hand)."""
+    tiles = _row(100, 900, 14)
+    for k in range(3):
+        tiles += _row(300, 300 + k * 60, 16, code="2p", w=42, h=56, gap=4, label="discards")
+    got = _judge(_turned_part(tiles, ("hand",), 20))
+    assert got == {"hand": [(True, "hand_row")], "discards": [(False, "discards")] * 3}
+
+
+@pytest.mark.parametrize("angle", [4, 8])
+def test_a_meld_turned_a_little_from_the_hand_is_still_beside_it(angle):
+    """Tiles laid by hand stray a few degrees: a pung turned less than :data:`vision.grouping.FRAME_TURN`
+    off the hand's row is laid out with it, and is the hand's."""
+    tiles = _row(100, 900, 14) + _row(100 + 14 * 62 + 90, 900, 3, code="5z", label="pung")
+    tiles += [("discards", "2p", q) for _, _, q in _turned_part(_row(300, 300, 12, code="2p"), ("hand",), 30)]
+    got = _judge(_turned_part(tiles, ("pung",), angle))
+    assert got["hand"] == [(True, "hand_row")] and got["pung"] == [(True, "beside_hand")]
+
+
+def test_frames_split_only_clusters_that_run_apart():
+    """:func:`vision.grouping.frames`: one frame (every tile) for a table whose clusters run alike;
+    two for a hand turned 20 degrees off a discard grid, each cluster whole in one, and the lone
+    tile below the hand in the hand's."""
+    _, _, flat = zip(*_cluttered())
+    assert [len(idx) for idx, _ in grouping.frames(flat)] == [len(flat)]
+    tiles = _row(100, 900, 14) + [("lone", "3s", _tile(400, 1000))]
+    for k in range(3):
+        tiles += _row(300, 300 + k * 60, 8, code="2p", w=42, h=56, gap=4, label="discards")
+    labels, _, quads = zip(*_turned_part(tiles, ("hand", "lone"), 20))
+    split = grouping.frames(quads)
+    assert len(split) == 2
+    members = [{labels[i] for i in idx} for idx, _ in split]
+    assert {"hand", "lone"} in members and {"discards"} in members
+    turns = sorted(round(math.degrees(theta)) for _, theta in split)
+    assert turns == [0, 20]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    parts=st.lists(
+        st.tuples(st.integers(1, 14), st.floats(-60, 60), st.sampled_from([36.0, 48.0, 60.0])), min_size=1, max_size=5
+    ),
+    seed=st.integers(0, 10_000),
+)
+def test_frames_partition_the_tiles_and_keep_each_cluster_whole(parts, seed):
+    """Invariants of :func:`vision.grouping.frames`: every tile in exactly one frame, a cluster
+    (:func:`vision.grouping.clusters`) never split between frames, and one ``hand_row`` among
+    the verdicts, for rows turned every way and placed anywhere."""
+    rng = np.random.default_rng(seed)
+    tiles = []
+    for k, (n, angle, w) in enumerate(parts):
+        row = _row(float(rng.uniform(0, 2000)), float(rng.uniform(0, 1500)), n, w=w, h=w * 4 / 3, label=str(k))
+        tiles += _turned_part(row, (str(k),), angle)
+    labels, codes, quads = zip(*tiles)
+    split = grouping.frames(quads)
+    assert sorted(i for idx, _ in split for i in idx) == list(range(len(quads)))
+    frame_of = {int(i): f for f, (idx, _) in enumerate(split) for i in idx}
+    clusters = grouping.clusters(quads)
+    for c in set(clusters.tolist()):
+        assert len({frame_of[i] for i in np.flatnonzero(clusters == c)}) == 1
+    order, rows, groups = grouping.arrange(quads)
+    assert sorted(order) == list(range(len(quads)))
+    members: dict[int, list[int]] = {}
+    for i in order:
+        members.setdefault(groups[i], []).append(i)
+    gs = [{"row": rows[m[0]], "tiles": m} for _, m in sorted(members.items())]
+    assert [v.reason for v in hand.judge(codes, quads, gs)].count("hand_row") == 1
+
+
 _layouts = st.lists(
     st.tuples(
         st.integers(0, 1800),  # left edge
@@ -307,6 +411,42 @@ def test_recognize_marks_the_hand_on_a_composed_photo():
     assert hand_tiles == len(truth["tiles"])
     text = rec.to_text()
     assert "not the hand: group" in text and "smaller tiles than the hand" in text
+
+
+def _cut(name: str, pad: int = 30) -> np.ndarray:
+    """A fixture photo cut to its tiles, ``pad`` pixels round them."""
+    truth = json.loads((FIXTURE.parent / f"{name}.json").read_text())
+    pts = np.array([p for t in truth["tiles"] for p in t["quad"]])
+    (x0, y0), (x1, y1) = np.maximum(pts.min(0) - pad, 0).astype(int), (pts.max(0) + pad).astype(int)
+    return cv2.imread(str(FIXTURE.parent / f"{name}.jpg"))[y0:y1, x0:x1]
+
+
+def test_recognize_marks_a_hand_turned_off_the_other_tiles():
+    """scene_11's hand (a row of 12, a pung set apart, a flower below) turned 20 degrees near the
+    camera, scene_12's two rows of the same size beyond it as they lie: the hand is one row and
+    the hand's, its pung beside it, and none of the other tiles is. Laid out along one direction
+    for the whole photo, the hand came out in three rows and scene_12's first row was taken for it."""
+    rng = np.random.default_rng(0)
+    canvas = np.clip(rng.normal(0, 4, (1400, 1800, 3)) + [90, 110, 60], 0, 255).astype(np.uint8)
+    other = _cut("scene_12")
+    canvas[80 : 80 + other.shape[0], 300 : 300 + other.shape[1]] = other
+    near = _cut("scene_11")
+    h, w = near.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2, h / 2), 20, 1.0)
+    W, H = int(h * abs(m[0, 1]) + w * abs(m[0, 0])), int(h * abs(m[0, 0]) + w * abs(m[0, 1]))
+    m[:, 2] += [W / 2 - w / 2, H / 2 - h / 2]
+    turned = cv2.warpAffine(near, m, (W, H), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    top = canvas.shape[0] - H - 60
+    canvas[top : top + H, 250 : 250 + W] = turned
+    rec = vision.recognize(cv2.imencode(".jpg", canvas, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
+    truth = json.loads(FIXTURE.with_suffix(".json").read_text())
+    near_tiles = {i for i, t in enumerate(rec.tiles) if np.mean(t.quad, 0)[1] > top}
+    assert sorted(rec.tiles[i].code for i in near_tiles) == sorted(truth["codes"])
+    hand_tiles = {i for g in rec.groups if g["hand"] for i in g["tiles"]}
+    assert hand_tiles == near_tiles
+    (row,) = [g for g in rec.groups if g["reason"] == "hand_row"]
+    assert len(row["tiles"]) == 12
+    assert sorted(g["reason"] for g in rec.groups if g["hand"]) == ["beside_hand", "flowers", "hand_row"]
 
 
 def test_zero_area_boxes_are_judged_without_failing():
