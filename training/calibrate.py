@@ -51,7 +51,9 @@ def calibrate(models: Path, data: Path, name: str = MODEL_NAME) -> dict:
     conf, right = p.max(1), (pred == y) & (pred != none)
     thr = calibration.sure_threshold(conf, right)
     prec, n = calibration.sure_precision(conf, right, thr)
-    unsure = calibration.unsure_suits([clf.classes[i] for i in y], [clf.classes[i] for i in pred])
+    unsure = calibration.unsure_suits(
+        [clf.classes[i] for i in y], [clf.classes[i] for i in pred], suits=calibration.read_suits(clf.classes)
+    )
     cal = {
         "network": Path(str(clf.model_path)).name,  # the file that runs (an int8 copy where one ships)
         "temperature": temp,

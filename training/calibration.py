@@ -9,16 +9,19 @@ sets never seen). :func:`sure_threshold` then picks the lowest confidence at whi
 at or above it are right at least :data:`SURE_PRECISION` of the time on that set; a tile is shown as
 sure when its confidence reaches the threshold (and it is read as a tile, not as "not a tile").
 :func:`unsure_suits` names the suits whose held-out crops are read right less often than that
-overall: no reading of them is shown as sure, however confident (the held-out flowers).
+overall, or that the held-out crops do not show (tile backs): no reading of them is shown as sure,
+however confident (the held-out flowers).
 
 :func:`reliability` bins confidences for the benchmark's reliability table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 
-from vision.classifier import half_turn_rows, read_probabilities, suit
+from vision.classifier import NOT_A_TILE, half_turn_rows, read_probabilities, suit
 
 #: tiles shown as sure must be right this often on held-out real crops
 SURE_PRECISION = 0.995
@@ -31,7 +34,7 @@ METHOD = (
     "temperature minimising the NLL of the held-out real crops (whole tile sets never trained on), half-turn "
     "TTA as at runtime; a tile is sure when its calibrated confidence >= sure_threshold, the lowest threshold "
     f"whose sure crops are right >= {SURE_PRECISION}, and its suit is not one of unsure_suits (the suits whose "
-    "held-out crops are read right less often than that)"
+    "held-out crops are read right less often than that, or that they do not show)"
 )
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
 
@@ -73,10 +76,15 @@ def sure_threshold(conf: np.ndarray, right: np.ndarray, precision: float = SURE_
     return NEVER
 
 
-def unsure_suits(truth: list[str], read: list[str], precision: float = SURE_PRECISION) -> list[str]:
+def unsure_suits(
+    truth: list[str], read: list[str], precision: float = SURE_PRECISION, suits: Iterable[str] = ()
+) -> list[str]:
     """The suits (:func:`vision.classifier.suit`) of the true codes ``truth`` whose crops are read right (``read``, the
     classifier's top codes, in the same order) less than ``precision`` of the time, whatever the
-    confidence.
+    confidence; and of ``suits`` (every suit the classifier reads) those with no crop in ``truth``:
+    how often their readings are right on a set the classifier never saw was never measured. A
+    tile's back is one: the held-out real crops are faces, and backs come in every colour, while
+    patches of leaf, grass and petal beside a hand were read as sure backs.
 
     The sure threshold is one number for every class. A suit the classifier reads worse than a
     sure tile must be right has no confidence that makes its readings right often enough on sets
@@ -84,11 +92,16 @@ def unsure_suits(truth: list[str], read: list[str], precision: float = SURE_PREC
     16 flower crops read right, every suit tile right; on the labelled real photos, set 1's 3f read
     as 7f at 0.98), so the table is asked to confirm them."""
     out = []
-    for s in sorted({suit(t) for t in truth}):
+    for s in sorted({suit(t) for t in truth} | set(suits)):
         pairs = [(t, r) for t, r in zip(truth, read) if suit(t) == s]
-        if sum(t == r for t, r in pairs) < precision * len(pairs):
+        if not pairs or sum(t == r for t, r in pairs) < precision * len(pairs):
             out.append(s)
     return out
+
+
+def read_suits(classes: Iterable[str]) -> set[str]:
+    """The suits (:func:`vision.classifier.suit`) of a classifier's ``classes``, not a tile left out."""
+    return {suit(c) for c in classes if c != NOT_A_TILE}
 
 
 def reliability(conf: np.ndarray, right: np.ndarray, bins=BINS) -> list[tuple[float, float, int, float]]:

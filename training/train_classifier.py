@@ -833,7 +833,11 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
     conf, right = pc.max(1), (pc.argmax(1) == d.yho) & (pc.argmax(1) != none)
     thr = calibration.sure_threshold(conf, right)
     prec, n_sure = calibration.sure_precision(conf, right, thr)
-    unsure = calibration.unsure_suits([MODEL_CLASSES[i] for i in d.yho], [MODEL_CLASSES[i] for i in pc.argmax(1)])
+    unsure = calibration.unsure_suits(
+        [MODEL_CLASSES[i] for i in d.yho],
+        [MODEL_CLASSES[i] for i in pc.argmax(1)],
+        suits=calibration.read_suits(MODEL_CLASSES),
+    )
     print(
         f"final: held-out real {acc_ho:.4f} ({len(d.yho)} crops; {acc_ho_raw:.4f} with data.csv labels as is; "
         f"{lost_ho:.4f} read as not a tile), synthetic val {acc_sv:.4f} ({len(d.ysv)}), "

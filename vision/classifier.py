@@ -15,8 +15,9 @@ model trained with hard negatives, :data:`NOT_A_TILE` (``none``): the crop is no
 Calibration: the metadata's ``calibration`` gives a ``temperature`` the logits are divided by
 before the softmax (fitted on held-out real crops) and a ``sure_threshold``: a tile read at or
 above it is right at least 99.5 % of the time on held-out real crops (:meth:`TileClassifier.is_sure`),
-and ``unsure_suits``: the suits (``f``, the flowers) whose held-out crops are read right less often
-than that, whose readings are never shown as sure (:meth:`TileClassifier.suit_can_be_sure`).
+and ``unsure_suits``: the suits whose held-out crops are read right less often than that (``f``,
+the flowers) or that they do not show (``back``), whose readings are never shown as sure
+(:meth:`TileClassifier.suit_can_be_sure`).
 A model without calibration has temperature 1 and no tile is sure.
 
 Featureless faces: a plain tile back and a blank white dragon look, in a crop, like paper, an

@@ -888,7 +888,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
     if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)
         readings = [
-            dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) else r for r in readings
+            dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) and not _weighs(r) else r
+            for r in readings
         ]
     unread = [
         Reading(cands[ci], _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]))
@@ -945,6 +946,28 @@ def _burnt_share(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     bright = image[np.clip(y, 0, h - 1), np.clip(x, 0, w - 1)] >= BURNT_LEVEL
     hit = inside & bright[..., 0] & bright[..., 1] & bright[..., 2]
     return hit.sum(axis=1) / np.maximum(inside.sum(axis=1), 1)
+
+
+def _weighs(r: Reading) -> bool:
+    """Whether a reading's sureness still weighs one reading of a photo against another
+    (:func:`_in_doubt`, :func:`_straightened_stands`) where its suit is never shown as sure: a
+    back's does (:func:`_shown_sure` takes it away at the end). Backs read surely are the sign of a
+    reading that worked on a pile of face-down tiles: weighed as unsure, a pile of a face and three
+    backs was read again from a guessed seat, and two of its tiles were lost."""
+    return r.top[0][0] == "back"
+
+
+def _shown_sure(readings: list[Reading], classifier: Any) -> list[Reading]:
+    """``readings`` as shown: a reading of a suit the classifier never shows as sure
+    (:meth:`vision.classifier.TileClassifier.suit_can_be_sure`: flowers, and backs, whose readings
+    on sets it never saw were never measured) is not sure."""
+    try:
+        can_be_sure = getattr(classifier if classifier is not None else get_classifier(), "suit_can_be_sure", None)
+    except Exception:  # (no classifier: nothing was read surely)
+        return readings
+    if can_be_sure is None:
+        return readings
+    return [dataclasses.replace(r, sure=False) if r.sure and not can_be_sure(r.top[0][0]) else r for r in readings]
 
 
 def _burnt_out(readings: list[Reading], image: np.ndarray) -> tuple[list[Reading], int]:
@@ -1247,9 +1270,10 @@ def _sure_count(readings: list[Reading]) -> int:
 
 
 def _could_be_sure(readings: list[Reading], clf: Any) -> list[Reading]:
-    """``readings`` less those of the suits ``clf`` never shows as sure (flowers)."""
+    """``readings`` less those of the suits ``clf`` never shows as sure (flowers; backs still weigh:
+    :func:`_weighs`)."""
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
-    return [r for r in readings if can_be_sure is None or can_be_sure(r.top[0][0])]
+    return [r for r in readings if can_be_sure is None or can_be_sure(r.top[0][0]) or _weighs(r)]
 
 
 def _in_doubt(readings: list[Reading], clf: Any) -> bool:
@@ -1299,8 +1323,38 @@ def _read_as_seen(
             again.append(r)
     again = _agreeing(again, readings)
     if not _straightened_stands(again, readings):
-        return SeatReading(m)
+        return SeatReading(m, passed_over=again)
     return SeatReading(m, again, rejected)
+
+
+def _places_missed(other: list[Reading], kept: list[Reading]) -> list[Reading]:
+    """The readings of ``other``, the reading of a photo taken from a seat that was not kept (the
+    straightened one, or the first), at places ``kept`` left empty (a centre farther than half
+    the shorter side of either box from each of ``kept``'s), where they lie in rows: at least
+    :data:`ROW_OF_FACES` of them on one face region.
+
+    One reading can miss what the other read: a row far across the table, squashed, found at
+    the first look in boxes too wide to read, read in the straightened view; the first reading
+    still stands where it reads more tiles surely elsewhere (on the tables of (c7) seen 45
+    degrees off: 6 of a far row's 9 tiles, and 3 tiles more on another photo, one wrong). A
+    lone patch one reading took for a tile (a leaf read as a back) is left out."""
+    if not other:
+        return []
+    centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
+    sides = np.array([_short_side(r.quad) for r in kept])
+    missed = []
+    for r in other:
+        gap = np.hypot(*(centres - r.quad.mean(0)).T) if len(kept) else np.zeros(0)
+        if (gap > np.maximum(sides, _short_side(r.quad)) / 2).all():
+            missed.append(r)
+    in_rows = [r for r in missed if r.candidate.blob_size >= ROW_OF_FACES]
+    per_region = Counter(r.candidate.blob for r in in_rows)
+    return [r for r in in_rows if per_region[r.candidate.blob] >= ROW_OF_FACES]
+
+
+def _short_side(q: np.ndarray) -> float:
+    """A quad's shorter side (sides from corner 0)."""
+    return min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
 
 
 def _straightened_stands(again: list[Reading], first: list[Reading]) -> bool:
@@ -1334,11 +1388,14 @@ class SeatReading:
     """A photo taken at a slant (:func:`_read_from_a_seat`): ``to_view``, the homography from its
     working pixels to the part of it its tiles lie in seen from straight above (where its tiles are
     arranged in rows: :func:`_arrange`), and the second reading made there, in the working pixels,
-    with the candidates it read as no tile (``readings`` ``None`` where the first reading stands)."""
+    with the candidates it read as no tile (``readings`` ``None`` where the first reading stands;
+    then ``passed_over`` holds the second reading, whose rows the first missed are still taken:
+    :func:`_places_missed`)."""
 
     to_view: np.ndarray
     readings: list[Reading] | None = None
     rejected: int = 0
+    passed_over: list[Reading] | None = None
 
 
 #: the part of a photo read again straightened shows the tiles a first reading read, and some it
@@ -1443,11 +1500,13 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         if seat is not None:
             to_view = seat.to_view
             if seat.readings is not None:
-                readings, rec.rejected = seat.readings, seat.rejected
+                readings, rec.rejected = seat.readings + _places_missed(readings, seat.readings), seat.rejected
+            elif seat.passed_over:
+                readings = readings + _places_missed(seat.passed_over, readings)
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
-        readings, burnt = _burnt_out(readings, ph.image)
+        readings, burnt = _burnt_out(_shown_sure(readings, classifier), ph.image)
         rec.tiles, rec.groups = _arrange(readings, ph, to_view)
         reason_extra = reason_extra or _overexposure_note(burnt, len(readings))
     elif rec.reason is None:

@@ -582,3 +582,51 @@ def test_the_guessed_view_is_not_kept_where_it_reads_tiles_in_pieces(monkeypatch
     monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     assert _read_from_a_seat(ph, first, None, None) is None
+
+
+def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
+    return Reading(Candidate(quad.astype(np.float32), blob=region, blob_size=size), quad, 0, [(code, 0.99)])
+
+
+@pytest.mark.parametrize(
+    ("other", "taken", "why"),
+    [
+        ([("row", i) for i in range(9)], 6, "a far row the kept reading read 3 of: the 6 others"),
+        ([("row", i) for i in (0, 1, 2)], 0, "where the kept reading read them already"),
+        ([("row", i) for i in (3, 4)], 0, "two places of a row: too few to tell a row from a stray"),
+        ([("row", i) for i in (3, 4, 5)], 3, "three places of a row"),
+        ([("lone", 0)], 0, "a lone patch (a leaf read as a back)"),
+        ([("lone", 0), ("lone", 1), ("lone", 2)], 0, "three lone patches, each its own region"),
+    ],
+)
+def test_the_reading_passed_over_gives_the_rows_the_kept_one_missed(other, taken, why):
+    """:func:`vision.recognize._places_missed`: the kept reading read the hand and 3 tiles of a
+    far row of 9; the reading passed over read what ``other`` says."""
+    hand = [_in_region("1m", _face(0.0, 1.0, (300.0 + 50 * i, 600.0)), 1, 9) for i in range(9)]
+    far = [_face(0.0, 0.6, (200.0 + 30 * i, 100.0), 36.0) for i in range(9)]
+    kept = hand + [_in_region("9s", far[i], 2, 9) for i in (0, 1, 2)]
+    readings = [
+        _in_region("5s", far[i], 7, 9)
+        if kind == "row"
+        else _in_region("back", _face(0.0, 1.0, (900.0, 100.0 + 200 * i)), 8 + i, 1)
+        for kind, i in other
+    ]
+    assert len(recognize_module._places_missed(readings, kept)) == taken, why
+
+
+def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
+    """Backs are never shown as sure (their readings on sets never seen were never measured:
+    :func:`training.calibration.unsure_suits`), but a back read surely still weighs the readings
+    of a photo against each other (:func:`vision.recognize._weighs`), and the sure count a
+    reading is judged by keeps it."""
+    back = Reading(Candidate(np.zeros((4, 2), np.float32)), np.zeros((4, 2)), 0, [("back", 0.99)], True)
+    face = dataclasses.replace(back, top=[("5p", 0.99)])
+    flower = dataclasses.replace(back, top=[("3f", 0.99)])
+
+    class Classifier:
+        def suit_can_be_sure(self, code: str) -> bool:
+            return code != "back" and not code.endswith("f")
+
+    shown = recognize_module._shown_sure([back, face, flower], Classifier())
+    assert [r.sure for r in shown] == [False, True, False]
+    assert recognize_module._weighs(back) and not recognize_module._weighs(flower)
