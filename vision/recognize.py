@@ -1430,6 +1430,73 @@ def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
     return out
 
 
+#: a face region of at least this many of the learned finder's finds, none of them read as a tile,
+#: is read again on its own (:func:`_regions_read_again`)
+REGION_FINDS_MIN = 3
+#: ... and its reading is kept where it reads at least this many tiles surely
+REGION_SURE_MIN = 3
+
+
+def _regions_read_again(
+    ph: _photo.Photo, cands: list[Candidate], readings: list[Reading], finder: str | None, classifier: Any
+) -> list[Reading]:
+    """Readings of the face regions of the photo where the learned finder found
+    :data:`REGION_FINDS_MIN` finds or more and the reading ``readings`` of ``cands`` read none of
+    them: each region's part of the photo (its finds' box, one find's width round it) found and
+    read again as a photo of its own (:func:`vision.finders.find_candidates` with its part of the
+    detail image, :func:`_read`), in the photo's working pixels; kept where that reading reads
+    :data:`REGION_SURE_MIN` tiles or more surely.
+
+    The finder's looks are aimed at the photo's median tile. On a table photographed from a seat,
+    the tiles across the table (another player's discards, a grid laid out) come out several
+    times narrower than the hand's and squashed: the look that suits the hand sees each far grid
+    as one face region in a few finds, each over several tiles, read as no tile. Seen on its own,
+    the part is looked at as close as its tiles need. On the tables of (c7) seen 45 degrees off,
+    88.0 % of the tiles were read, 92.3 % with this, and 55 degrees off, 55.5 % and 62.8 %; on the
+    photos without a seat's slant, and on clutter, keyboards, pages and tile-free photos, not one
+    reading changed (a region of keys or print reads fewer than three tiles surely)."""
+    read = {r.candidate.blob for r in readings}
+    regions: dict[int, list[Candidate]] = {}
+    for cd in cands:
+        if cd.source == "learned" and cd.blob_size >= REGION_FINDS_MIN and cd.blob not in read:
+            regions.setdefault(cd.blob, []).append(cd)
+    out: list[Reading] = []
+    h, w = ph.image.shape[:2]
+    blob_base = max(cd.blob for cd in cands) + 1
+    for members in regions.values():
+        if len(members) < REGION_FINDS_MIN:
+            continue
+        corners = np.concatenate([cd.quad for cd in members]).reshape(-1, 2)
+        pad = float(np.median([_short_side(cd.quad) for cd in members]))
+        x0, y0 = np.maximum(np.floor(corners.min(0) - pad), 0).astype(int)
+        x1, y1 = np.minimum(np.ceil(corners.max(0) + pad), [w, h]).astype(int)
+        if min(x1 - x0, y1 - y0) < MIN_PART_PX:
+            continue
+        detail = None
+        if ph.detail is not None:
+            kx, ky = ph.detail.shape[1] / w, ph.detail.shape[0] / h
+            detail = ph.detail[int(y0 * ky) : int(y1 * ky), int(x0 * kx) : int(x1 * kx)]
+        try:
+            part = find_candidates(np.ascontiguousarray(ph.image[y0:y1, x0:x1]), finder=finder, detail=detail)
+        except Exception:  # never crash on a strange photo
+            continue
+        seen, reason, _ = _read(part, classifier) if part else ([], None, 0)
+        if reason is not None or _sure_count(seen) < REGION_SURE_MIN:
+            continue
+        shift = np.array([x0, y0], np.float32)
+        for r in seen:
+            blob = blob_base + r.candidate.blob if r.candidate.blob > 0 else r.candidate.blob  # (0: in no region)
+            cd = dataclasses.replace(r.candidate, quad=r.candidate.quad + shift, crops=(), blob=blob)
+            out.append(dataclasses.replace(r, candidate=cd, quad=r.quad + shift))
+        blob_base += max(r.candidate.blob for r in seen) + 1
+    return out
+
+
+#: a part of the photo read on its own (:func:`_regions_read_again`) is at least this many pixels
+#: each way
+MIN_PART_PX = 16
+
+
 #: a reading with fewer sure tiles than this, of finds at most half of which were read as tiles,
 #: may have measured its tiles' size on something else (:func:`_measured_on_no_tiles`)
 FAR_AGAIN_SURE_BELOW = 3
@@ -1489,6 +1556,8 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         farther = _read_farther(ph, cands, finder, classifier, _sure_count(readings))
         if farther is not None:
             cands, readings, reason_extra, rec.rejected = farther
+    if cands and reason_extra is None and readings:
+        readings = readings + _regions_read_again(ph, cands, readings, finder, classifier)
     to_view = None
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000

@@ -630,3 +630,55 @@ def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
     shown = recognize_module._shown_sure([back, face, flower], Classifier())
     assert [r.sure for r in shown] == [False, True, False]
     assert recognize_module._weighs(back) and not recognize_module._weighs(flower)
+
+
+@pytest.mark.parametrize(
+    ("read_in_region", "sure_in_part", "kept", "why"),
+    [
+        (False, 4, 4, "a far grid the first reading read nothing of, read on its own: 4 sure tiles"),
+        (False, 2, 0, "... where its part reads two tiles surely: keys or print, not tiles"),
+        (True, 4, 0, "a region the first reading read a tile in is not read again"),
+    ],
+)
+def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(monkeypatch, read_in_region, sure_in_part, kept, why):
+    """:func:`vision.recognize._regions_read_again`: the learned finder's 3 finds on one face
+    region (far tiles, each find over several of them), none read; the part round them is found and
+    read again as a photo of its own, its readings moved back into the photo's pixels."""
+    far = [
+        Candidate(
+            _face(0.0, 0.5, (400.0 + 40 * i, 100.0), 40.0).astype(np.float32), source="learned", blob=3, blob_size=3
+        )
+        for i in range(3)
+    ]
+    hand = [
+        Candidate(_face(0.0, 1.0, (300.0 + 50 * i, 500.0)).astype(np.float32), source="learned", blob=1, blob_size=5)
+        for i in range(5)
+    ]
+    readings = [Reading(cd, cd.quad, 0, [("1m", 0.99)], True) for cd in hand]
+    if read_in_region:
+        readings.append(Reading(far[0], far[0].quad, 0, [("2m", 0.99)], True))
+    parts = []
+
+    def find_candidates(img, finder=None, detail=None):
+        parts.append(img.shape)
+        return [
+            Candidate(
+                _face(0.0, 1.0, (20.0 + 15 * i, 20.0), 12.0).astype(np.float32), source="learned", blob=1, blob_size=4
+            )
+            for i in range(4)
+        ]
+
+    def read(cands, classifier):
+        return [Reading(cd, cd.quad, 0, [("5p", 0.99)], i < sure_in_part) for i, cd in enumerate(cands)], None, 0
+
+    monkeypatch.setattr(recognize_module, "find_candidates", find_candidates)
+    monkeypatch.setattr(recognize_module, "_read", read)
+    ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
+    out = recognize_module._regions_read_again(ph, far + hand, readings, None, None)
+    assert len(out) == kept, why
+    assert len(parts) == (0 if read_in_region else 1), why
+    if kept:
+        corners = np.concatenate([cd.quad for cd in far])
+        x0, y0 = np.floor(corners.min(0) - 20.0).astype(int)  # (one find's width round them)
+        assert np.allclose(out[0].quad.mean(0), [x0 + 20.0, y0 + 20.0], atol=1.0)
+        assert len({r.candidate.blob for r in out}) == 1 and out[0].candidate.blob not in {1, 3}
