@@ -1194,17 +1194,10 @@ def _read_from_a_seat(
     On the labelled real photos seen 55 degrees off straight above, the straightened reading read
     99.1 % of the tiles (88.3 % without) and made 17 of the 24 photos exact (3); seen 45 degrees,
     99.5 % (97.2 %)."""
-    read = _faces(readings)
-    faces, spreads = [r.quad for r in read], [r.candidate.spread for r in read]
-    quads = [r.quad for r in readings]
-    if len(faces) < _slant.MIN_FACES:
-        rows = [cd for cd in cands if cd.blob_size >= ROW_OF_FACES]
-        faces = quads = [cd.quad for cd in rows]
-        spreads = [cd.spread for cd in rows]
-        if len(faces) < _slant.MIN_FACES:
-            return None
-    box = _slant.window(quads + _beside_readings(readings, cands), ph.image.shape)
-    view = _slant.view_of(faces, box, spreads)
+    measured = _seat_view(ph, readings, cands)
+    if measured is None:
+        return None
+    view, box, faces = measured
     clf = get_classifier() if classifier is None else classifier
     seat = _read_as_seen(ph, readings, view, box, faces, finder, clf) if view.slanted else None
     kept = seat.readings if seat is not None and seat.readings is not None else readings
@@ -1218,6 +1211,26 @@ def _read_from_a_seat(
         ):
             return guessed
     return seat
+
+
+def _seat_view(
+    ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()
+) -> tuple[_slant.View, tuple[int, int, int, int], list[np.ndarray]] | None:
+    """The view a photo was taken in, measured on the faces of its reading ``readings``
+    (:func:`vision.slant.view_of`), the part of the photo its tiles lie in
+    (:func:`vision.slant.window`) and the faces measured (:func:`_read_from_a_seat`); ``None``
+    where too few faces were read, even taking the candidates in rows for faces."""
+    read = _faces(readings)
+    faces, spreads = [r.quad for r in read], [r.candidate.spread for r in read]
+    quads = [r.quad for r in readings]
+    if len(faces) < _slant.MIN_FACES:
+        rows = [cd for cd in cands if cd.blob_size >= ROW_OF_FACES]
+        faces = quads = [cd.quad for cd in rows]
+        spreads = [cd.spread for cd in rows]
+        if len(faces) < _slant.MIN_FACES:
+            return None
+    box = _slant.window(quads + _beside_readings(readings, cands), ph.image.shape)
+    return _slant.view_of(faces, box, spreads), box, faces
 
 
 #: a reading cuts tiles (:func:`_cuts_tiles`) where it puts two or more readings inside more than
@@ -1338,18 +1351,22 @@ def _places_missed(other: list[Reading], kept: list[Reading]) -> list[Reading]:
     still stands where it reads more tiles surely elsewhere (on the tables of (c7) seen 45
     degrees off: 6 of a far row's 9 tiles, and 3 tiles more on another photo, one wrong). A
     lone patch one reading took for a tile (a leaf read as a back) is left out."""
-    if not other:
-        return []
-    centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
-    sides = np.array([_short_side(r.quad) for r in kept])
-    missed = []
-    for r in other:
-        gap = np.hypot(*(centres - r.quad.mean(0)).T) if len(kept) else np.zeros(0)
-        if (gap > np.maximum(sides, _short_side(r.quad)) / 2).all():
-            missed.append(r)
-    in_rows = [r for r in missed if r.candidate.blob_size >= ROW_OF_FACES]
+    in_rows = [r for r in _at_empty_places(other, kept) if r.candidate.blob_size >= ROW_OF_FACES]
     per_region = Counter(r.candidate.blob for r in in_rows)
     return [r for r in in_rows if per_region[r.candidate.blob] >= ROW_OF_FACES]
+
+
+def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
+    """The readings of ``new`` at places ``kept`` left empty: each centre farther than half the
+    shorter side of either box from each of ``kept``'s."""
+    centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
+    sides = np.array([_short_side(r.quad) for r in kept])
+    out = []
+    for r in new:
+        gap = np.hypot(*(centres - r.quad.mean(0)).T) if len(kept) else np.zeros(0)
+        if (gap > np.maximum(sides, _short_side(r.quad)) / 2).all():
+            out.append(r)
+    return out
 
 
 def _short_side(q: np.ndarray) -> float:
@@ -1433,38 +1450,50 @@ def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
 #: a face region of at least this many of the learned finder's finds, none of them read as a tile,
 #: is read again on its own (:func:`_regions_read_again`)
 REGION_FINDS_MIN = 3
+#: ... in a photo taken from a seat (its first reading's view slanted), any such region
+REGION_FINDS_MIN_SLANTED = 1
 #: ... and its reading is kept where it reads at least this many tiles surely
 REGION_SURE_MIN = 3
 
 
 def _regions_read_again(
-    ph: _photo.Photo, cands: list[Candidate], readings: list[Reading], finder: str | None, classifier: Any
+    ph: _photo.Photo,
+    cands: list[Candidate],
+    readings: list[Reading],
+    finder: str | None,
+    classifier: Any,
+    least: int = 3,
 ) -> list[Reading]:
-    """Readings of the face regions of the photo where the learned finder found
-    :data:`REGION_FINDS_MIN` finds or more and the reading ``readings`` of ``cands`` read none of
-    them: each region's part of the photo (its finds' box, one find's width round it) found and
-    read again as a photo of its own (:func:`vision.finders.find_candidates` with its part of the
-    detail image, :func:`_read`), in the photo's working pixels; kept where that reading reads
-    :data:`REGION_SURE_MIN` tiles or more surely.
+    """Readings of the face regions of the photo where the learned finder found ``least`` finds
+    or more and the reading ``readings`` of ``cands`` read none of them: each region's part of the
+    photo (its finds' box, one find's width round it) found and read again as a photo of its own
+    (:func:`vision.finders.find_candidates` with its part of the detail image, :func:`_read`), in
+    the photo's working pixels, those at places ``readings`` left empty; kept where they read
+    :data:`REGION_SURE_MIN` tiles or more surely. :func:`recognize` asks for regions of
+    :data:`REGION_FINDS_MIN` finds, or of any number in a photo its first reading says was taken
+    from a seat (:func:`_seat_view`).
 
     The finder's looks are aimed at the photo's median tile. On a table photographed from a seat,
     the tiles across the table (another player's discards, a grid laid out) come out several
-    times narrower than the hand's and squashed: the look that suits the hand sees each far grid
-    as one face region in a few finds, each over several tiles, read as no tile. Seen on its own,
-    the part is looked at as close as its tiles need. On the tables of (c7) seen 45 degrees off,
-    88.0 % of the tiles were read, 92.3 % with this, and 55 degrees off, 55.5 % and 62.8 %; on the
-    photos without a seat's slant, and on clutter, keyboards, pages and tile-free photos, not one
-    reading changed (a region of keys or print reads fewer than three tiles surely)."""
+    times narrower than the hand's and squashed: the look that suits the hand sees a far grid as
+    a face region of a few finds, or of one, each over several tiles, and reads them as no tile.
+    Seen on its own, the part is looked at as close as its tiles need. On the tables of (c7)'s
+    kind (24, seeds 9500+) seen 45 degrees off, 88.0 % of the tiles were read, 92.7 % with this,
+    and 55 degrees off 55.5 % and 74.7 %; on (c7) itself seen 45 degrees off, 96.0 % and 98.3 %.
+    A region of one or two finds is read again only in a photo from a seat: in photos of hands
+    among clutter (keys, dice, coins, paper) those were a quarter of the time (57 -> 70 ms),
+    for no tile; regions of keys or print read fewer than three tiles surely. On the photos
+    without a seat's slant, on clutter and on tile-free photos not one reading changed."""
     read = {r.candidate.blob for r in readings}
     regions: dict[int, list[Candidate]] = {}
     for cd in cands:
-        if cd.source == "learned" and cd.blob_size >= REGION_FINDS_MIN and cd.blob not in read:
+        if cd.source == "learned" and cd.blob_size >= least and cd.blob not in read:
             regions.setdefault(cd.blob, []).append(cd)
     out: list[Reading] = []
     h, w = ph.image.shape[:2]
     blob_base = max(cd.blob for cd in cands) + 1
     for members in regions.values():
-        if len(members) < REGION_FINDS_MIN:
+        if len(members) < least:
             continue
         corners = np.concatenate([cd.quad for cd in members]).reshape(-1, 2)
         pad = float(np.median([_short_side(cd.quad) for cd in members]))
@@ -1484,10 +1513,14 @@ def _regions_read_again(
         if reason is not None or _sure_count(seen) < REGION_SURE_MIN:
             continue
         shift = np.array([x0, y0], np.float32)
+        moved = []
         for r in seen:
             blob = blob_base + r.candidate.blob if r.candidate.blob > 0 else r.candidate.blob  # (0: in no region)
             cd = dataclasses.replace(r.candidate, quad=r.candidate.quad + shift, crops=(), blob=blob)
-            out.append(dataclasses.replace(r, candidate=cd, quad=r.quad + shift))
+            moved.append(dataclasses.replace(r, candidate=cd, quad=r.quad + shift))
+        new = _at_empty_places(moved, readings + out)  # (the part can reach into rows read already)
+        if _sure_count(new) >= REGION_SURE_MIN:
+            out += new
         blob_base += max(r.candidate.blob for r in seen) + 1
     return out
 
@@ -1557,7 +1590,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         if farther is not None:
             cands, readings, reason_extra, rec.rejected = farther
     if cands and reason_extra is None and readings:
-        readings = readings + _regions_read_again(ph, cands, readings, finder, classifier)
+        measured = _seat_view(ph, readings, cands)
+        least = REGION_FINDS_MIN_SLANTED if measured is not None and measured[0].slanted else REGION_FINDS_MIN
+        readings = readings + _regions_read_again(ph, cands, readings, finder, classifier, least)
     to_view = None
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000

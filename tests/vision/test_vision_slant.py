@@ -633,22 +633,26 @@ def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
 
 
 @pytest.mark.parametrize(
-    ("read_in_region", "sure_in_part", "kept", "why"),
+    ("finds", "least", "read_in_region", "sure_in_part", "kept", "why"),
     [
-        (False, 4, 4, "a far grid the first reading read nothing of, read on its own: 4 sure tiles"),
-        (False, 2, 0, "... where its part reads two tiles surely: keys or print, not tiles"),
-        (True, 4, 0, "a region the first reading read a tile in is not read again"),
+        (3, 3, False, 4, 4, "a far grid the first reading read nothing of, read on its own: 4 sure tiles"),
+        (3, 3, False, 2, 0, "... where its part reads two tiles surely: keys or print, not tiles"),
+        (3, 3, True, 4, 0, "a region the first reading read a tile in is not read again"),
+        (1, 3, False, 4, 0, "one find over a far grid: not read again in a photo not from a seat"),
+        (1, 1, False, 4, 4, "... and read again in a photo from a seat"),
     ],
 )
-def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(monkeypatch, read_in_region, sure_in_part, kept, why):
-    """:func:`vision.recognize._regions_read_again`: the learned finder's 3 finds on one face
-    region (far tiles, each find over several of them), none read; the part round them is found and
-    read again as a photo of its own, its readings moved back into the photo's pixels."""
+def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(
+    monkeypatch, finds, least, read_in_region, sure_in_part, kept, why
+):
+    """:func:`vision.recognize._regions_read_again`: the learned finder's finds on one face region
+    (far tiles, each find over several of them), none read; the part round them is found and read
+    again as a photo of its own, its readings moved back into the photo's pixels."""
     far = [
         Candidate(
-            _face(0.0, 0.5, (400.0 + 40 * i, 100.0), 40.0).astype(np.float32), source="learned", blob=3, blob_size=3
+            _face(0.0, 0.5, (400.0 + 40 * i, 100.0), 40.0).astype(np.float32), source="learned", blob=3, blob_size=finds
         )
-        for i in range(3)
+        for i in range(finds)
     ]
     hand = [
         Candidate(_face(0.0, 1.0, (300.0 + 50 * i, 500.0)).astype(np.float32), source="learned", blob=1, blob_size=5)
@@ -674,11 +678,21 @@ def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(monkeypatch, re
     monkeypatch.setattr(recognize_module, "find_candidates", find_candidates)
     monkeypatch.setattr(recognize_module, "_read", read)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
-    out = recognize_module._regions_read_again(ph, far + hand, readings, None, None)
+    out = recognize_module._regions_read_again(ph, far + hand, readings, None, None, least)
     assert len(out) == kept, why
-    assert len(parts) == (0 if read_in_region else 1), why
+    assert len(parts) == (1 if finds >= least and not read_in_region else 0), why
     if kept:
         corners = np.concatenate([cd.quad for cd in far])
         x0, y0 = np.floor(corners.min(0) - 20.0).astype(int)  # (one find's width round them)
         assert np.allclose(out[0].quad.mean(0), [x0 + 20.0, y0 + 20.0], atol=1.0)
         assert len({r.candidate.blob for r in out}) == 1 and out[0].candidate.blob not in {1, 3}
+
+
+def test_a_part_read_again_adds_no_tile_where_one_was_read():
+    """A part read on its own can reach into a row read already: its readings there are not added
+    (:func:`vision.recognize._at_empty_places`)."""
+    faces = [_face(0.0, 1.0, (100.0 + 50 * i, 100.0)) for i in range(4)]
+    row = [Reading(Candidate(q.astype(np.float32)), q, 0, [("1m", 0.99)], True) for q in faces]
+    again = [dataclasses.replace(r, quad=r.quad + [3.0, -2.0]) for r in row[:2]]
+    apart = [dataclasses.replace(row[0], quad=row[0].quad + [0.0, 300.0])]
+    assert recognize_module._at_empty_places(again + apart, row) == apart
