@@ -1174,7 +1174,12 @@ def _beside_readings(readings: list[Reading], cands: Sequence[Candidate]) -> lis
 
 
 def _read_from_a_seat(
-    ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any, cands: Sequence[Candidate] = ()
+    ph: _photo.Photo,
+    readings: list[Reading],
+    finder: str | None,
+    classifier: Any,
+    cands: Sequence[Candidate] = (),
+    measured: tuple[_slant.View, tuple[int, int, int, int], list[np.ndarray]] | None = None,
 ) -> SeatReading | None:
     """The part of the photo its tiles lie in (:func:`vision.slant.window`) read again, seen from
     straight above (:func:`_read_as_seen`), when its faces (:func:`_faces`) say it was
@@ -1194,7 +1199,7 @@ def _read_from_a_seat(
     On the labelled real photos seen 55 degrees off straight above, the straightened reading read
     99.1 % of the tiles (88.3 % without) and made 17 of the 24 photos exact (3); seen 45 degrees,
     99.5 % (97.2 %)."""
-    measured = _seat_view(ph, readings, cands)
+    measured = _seat_view(ph, readings, cands) if measured is None else measured
     if measured is None:
         return None
     view, box, faces = measured
@@ -1589,16 +1594,21 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         farther = _read_farther(ph, cands, finder, classifier, _sure_count(readings))
         if farther is not None:
             cands, readings, reason_extra, rec.rejected = farther
+    measured = None  # (the view measured on the first reading, where it stands)
     if cands and reason_extra is None and readings:
-        measured = _seat_view(ph, readings, cands)
-        least = REGION_FINDS_MIN_SLANTED if measured is not None and measured[0].slanted else REGION_FINDS_MIN
-        readings = readings + _regions_read_again(ph, cands, readings, finder, classifier, least)
+        try:
+            measured = _seat_view(ph, readings, cands)
+            least = REGION_FINDS_MIN_SLANTED if measured is not None and measured[0].slanted else REGION_FINDS_MIN
+            more = _regions_read_again(ph, cands, readings, finder, classifier, least)
+        except Exception:  # the first reading stands
+            measured, more = None, []
+        readings, measured = (readings + more, None) if more else (readings, measured)
     to_view = None
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
     if readings and reason_extra is None:
         try:
-            seat = _read_from_a_seat(ph, readings, finder, classifier, cands)
+            seat = _read_from_a_seat(ph, readings, finder, classifier, cands, measured)
         except Exception:  # the first reading stands
             seat = None
         if seat is not None:
