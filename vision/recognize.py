@@ -1467,7 +1467,7 @@ def _regions_read_again(
     readings: list[Reading],
     finder: str | None,
     classifier: Any,
-    least: int = 3,
+    least: int = REGION_FINDS_MIN,
 ) -> list[Reading]:
     """Readings of the face regions of the photo where the learned finder found ``least`` finds
     or more and the reading ``readings`` of ``cands`` read none of them: each region's part of the
