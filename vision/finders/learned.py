@@ -66,6 +66,8 @@ MIN_TILE_PX = 8  # finds narrower than this across at a look (over 80 tiles acro
 #: a photo whose first look finds nothing, or only specks, is looked at once more at this size
 #: (from its detail image): a hand far from a 12-megapixel camera (see find_tiles)
 FAR_LOOK = 2 * INPUT_LONG
+#: the first look enlarges the finest pixels a photo has (its detail image's) at most this much
+ENLARGE_MAX = 2
 MIN_LONG = 128  # never look at a photo smaller than this (a model's metadata can say more: min_long)
 MAX_LOOKS = 3
 #: a look that finds more cores than this sees a texture, not tiles (a set has at most 144 tiles):
@@ -655,7 +657,9 @@ def find_tiles(
     they came from ``(face, core, scale)``.
 
     Scale: the network learned tiles 10-90 pixels wide, and seams between touching tiles get too
-    thin below about 20. The photo is first seen at :data:`INPUT_LONG` pixels; while its tiles come
+    thin below about 20. The photo is first seen at :data:`INPUT_LONG` pixels (or at
+    :data:`ENLARGE_MAX` times its finest pixels where that is less, but not under :func:`min_long`: a
+    part of a photo read on its own is often that small); while its tiles come
     out narrower or wider than :data:`TILE_PX_RANGE` (a far-away hand, a whole set laid out; a
     close-up of a few large tiles) it is seen again at the size that makes them about
     :data:`TARGET_TILE_PX` wide (between :func:`min_long` pixels and its own size), at most
@@ -709,7 +713,9 @@ def find_tiles(
     The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
     finest = _finest(img, detail)
-    long_ = INPUT_LONG if tile_px is None else first_look(max(h, w), tile_px)
+    long_ = (
+        max(min_long(), min(INPUT_LONG, ENLARGE_MAX * finest)) if tile_px is None else first_look(max(h, w), tile_px)
+    )
 
     def look(long_side: int, part: tuple[int, int, int, int] | None) -> tuple[np.ndarray, np.ndarray, float]:
         src, r = _source(img, detail, long_side)
