@@ -689,11 +689,12 @@ def eval_real_tables(
     for view in views:
         items = [(n_, photo_of[n_], raw, gt) for k, n_, raw, gt in seen if k == view]
         out[view] = eval_labelled(items, classifier, detector, ordered=False)
-    hands = {c.name: _row_hand(data, c.name.split(" + ")[0]) for c in made}
+    hand_of = {c.name: c.name.split(" + ")[0] for c in made}
+    hands = {name: _row_hand(data, name) for name in set(hand_of.values())}  # (each photo read once)
     for res in out.values():
         for rows in res.values():
             for r in rows:
-                r["hand_labels"] = hands[r["name"]]
+                r["hand_labels"] = hands[hand_of[r["name"]]]
     return out
 
 

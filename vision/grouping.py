@@ -208,9 +208,8 @@ def frames(quads, direction: Callable[[np.ndarray], float] = row_angle) -> list[
     turned 20 degrees from a discard grid beside it came out in three rows, its end read as an
     indicator."""
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
-    everything = [(np.arange(len(q)), direction(q))]
     if len(q) < 2 * CLUSTER_MIN:
-        return everything
+        return [(np.arange(len(q)), direction(q))]
     label = clusters(q)
     counts = np.bincount(label)
     large = [k for k in np.argsort(-counts, kind="stable") if counts[k] >= CLUSTER_MIN]
@@ -223,7 +222,7 @@ def frames(quads, direction: Callable[[np.ndarray], float] = row_angle) -> list[
             firsts.append(theta)
         frame_of[label == k] = f
     if len(firsts) < 2:
-        return everything
+        return [(np.arange(len(q)), direction(q))]
     centres = q.mean(1)
     placed = np.flatnonzero(frame_of >= 0)
     for k in np.flatnonzero(counts < CLUSTER_MIN):

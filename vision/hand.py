@@ -132,18 +132,32 @@ def _turned(a: float, b: float) -> float:
     return min(d, math.pi - d)
 
 
-def _groups(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping], frame: int | None = None) -> list[_Group]:
-    """The groups, each measured along its own row's direction (the principal axis of the row's
-    tile centres; a row of one tile, along the longest row's), or every one along the row
-    ``frame``'s."""
+@dataclass(frozen=True)
+class _Layout:
+    """The tiles' centres and sizes, and each row's direction (:func:`_principal_axis`; ``longest``
+    the longest row's), measured once for both frames :func:`judge` measures the groups in."""
+
+    centres: np.ndarray
+    sizes: np.ndarray
+    turns: dict[int, float | None]
+    longest: float | None
+
+
+def _layout(quads: Sequence, groups: Sequence[Mapping]) -> _Layout:
     q = np.asarray(quads, np.float64).reshape(-1, 4, 2)
     centres = q.mean(1)
-    sizes = np.sqrt([_quad_area(x) for x in q])
     row_of = np.zeros(len(q), int)
     for g in groups:
         row_of[list(g["tiles"])] = int(g["row"])
     turns = {int(r): _principal_axis(centres[row_of == r]) for r in np.unique(row_of)}
-    longest = turns[int(np.bincount(row_of).argmax())]
+    sizes = np.sqrt([_quad_area(x) for x in q])
+    return _Layout(centres, sizes, turns, turns[int(np.bincount(row_of).argmax())])
+
+
+def _groups(codes: Sequence[str], lay: _Layout, groups: Sequence[Mapping], frame: int | None = None) -> list[_Group]:
+    """The groups, each measured along its own row's direction (a row of one tile, along the
+    longest row's), or every one along the row ``frame``'s."""
+    centres, sizes, turns, longest = lay.centres, lay.sizes, lay.turns, lay.longest
     out = []
     for k, g in enumerate(groups):
         t = list(g["tiles"])
@@ -298,8 +312,9 @@ def judge(codes: Sequence[str], quads: Sequence, groups: Sequence[Mapping]) -> l
     ``codes`` and ``quads``, as :func:`vision.grouping.arrange` numbers them)."""
     if not groups:
         return []
-    found = _hand_run(_runs(_groups(codes, quads, groups)))
-    gs = _groups(codes, quads, groups, frame=found[0].row)  # (everything measured against the hand)
+    lay = _layout(quads, groups)
+    found = _hand_run(_runs(_groups(codes, lay, groups)))
+    gs = _groups(codes, lay, groups, frame=found[0].row)  # (everything measured against the hand)
     run = [gs[g.index] for g in found]
     size = float(np.median([g.size for g in run]))
     main = max(run, key=lambda g: (g.faces, len(g.tiles)))

@@ -696,19 +696,26 @@ def test_a_windowed_look_sees_what_the_whole_look_sees_there():
     assert np.abs(a - b).mean() < 0.01 * np.abs(b).mean()
 
 
+def _looks(monkeypatch, what) -> list:
+    """What ``what(long_side, window)`` says of each look the learned finder takes, in order
+    (:func:`vision.finders.learned.predict_maps` spied on)."""
+    seen: list = []
+    real = learned.predict_maps
+
+    def spy(img, long_side=learned.INPUT_LONG, window=None):
+        seen.append(what(long_side, window))
+        return real(img, long_side, window)
+
+    monkeypatch.setattr(learned, "predict_maps", spy)
+    return seen
+
+
 @needs_model
 def test_far_away_tiles_are_found_alike_with_and_without_the_window(monkeypatch):
     """A hand far from the camera gets a closer look over its window only; it finds the same tiles
     as a closer look over the whole photo."""
     sc = scenes.make_scene(21, size=(4000, 3000), fill=0.15, face_fn=scenes._placeholder_face)
-    seen = []
-    orig = learned.predict_maps
-
-    def spy(img, long_side=learned.INPUT_LONG, window=None):
-        seen.append(window)
-        return orig(img, long_side, window)
-
-    monkeypatch.setattr(learned, "predict_maps", spy)
+    seen = _looks(monkeypatch, lambda long_side, window: window)
     windowed, _ = learned.find_tiles(sc.image)
     assert seen[0] is None and seen[-1] is not None, seen
     x0, y0, x1, y1 = seen[-1]
@@ -775,14 +782,7 @@ def test_the_first_look_enlarges_a_small_part_at_most_twice(monkeypatch, size, d
     can be 60 px across: the first look enlarges its finest pixels (the detail image's, where there
     is one) at most :data:`~vision.finders.learned.ENLARGE_MAX` times, never below the model's
     smallest look; beyond that it adds no detail, only time (a part's search took 17 ms, 5 now)."""
-    looks = []
-    real = learned.predict_maps
-
-    def predict_maps(img, long_side=learned.INPUT_LONG, window=None):
-        looks.append(long_side)
-        return real(img, long_side, window)
-
-    monkeypatch.setattr(learned, "predict_maps", predict_maps)
+    looks = _looks(monkeypatch, lambda long_side, window: long_side)
     img = np.full((*size, 3), 120, np.uint8)
     big = cv2.resize(img, None, fx=detail, fy=detail) if detail else None
     learned.find_tiles(img, detail=big)
