@@ -18,6 +18,8 @@ All randomness comes from the ``numpy.random.Generator`` passed in, so results a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import cv2
 import numpy as np
 
@@ -227,13 +229,15 @@ def render_tile_body(
     back_color=None,
     aspect: float | None = None,
     light: bool = True,
+    thickness: tuple[float, float, float] | None = None,
 ):
     """Render one tile with a visible 3-D body, upright, on a transparent ground.
 
     Returns ``(bgra, quad)``: ``bgra`` is a uint8 BGRA image (alpha = the tile's silhouette) and
     ``quad`` a float32 4x2 array with the face corners (TL, TR, BR, BL) in that image. The body is
     drawn as a face-coloured layer plus a coloured back layer offset in a random direction, as a
-    tile seen slightly from one side looks.
+    tile seen slightly from one side looks; ``thickness``, when given, is that offset ``(dx, dy)``
+    in face heights and the face-coloured part of it (tiles of one photo share it).
     """
     if aspect is None:
         aspect = rng.uniform(0.68, 0.82)
@@ -245,10 +249,10 @@ def render_tile_body(
         back_color = random_back_color(rng)
     facei = compose_face(face, rng, fh, fw, face_color)
     # body offsets: total thickness visible towards a random direction (mostly down / sideways)
-    ang = rng.uniform(0, 2 * np.pi)
-    thick = rng.uniform(0.0, 0.28) * fh
-    dx, dy = np.cos(ang) * thick, abs(np.sin(ang)) * thick * rng.choice([1, 1, 1, -1])
-    frac = rng.uniform(0.35, 0.7)  # the face-coloured (ivory) part of the thickness
+    if thickness is None:
+        thickness = body_thickness(rng, 0.28)
+    dx, dy, frac = thickness[0] * fh, thickness[1] * fh, thickness[2]
+    thick = float(np.hypot(dx, dy))
     pad = int(thick) + 4
     H, W = fh + 2 * pad, fw + 2 * pad
     out = np.zeros((H, W, 3), np.float32)
@@ -284,6 +288,16 @@ def render_tile_body(
     return bgra, quad
 
 
+def body_thickness(rng: np.random.Generator, most: float) -> tuple[float, float, float]:
+    """A tile body's visible thickness for :func:`render_tile_body`: its offset ``(dx, dy)`` in face
+    heights, up to ``most`` long towards a random direction (mostly down or sideways), and the
+    face-coloured (ivory) part of it, the rest being the back's colour."""
+    ang = rng.uniform(0, 2 * np.pi)
+    thick = rng.uniform(0.0, most)
+    dx, dy = np.cos(ang) * thick, abs(np.sin(ang)) * thick * rng.choice([1, 1, 1, -1])
+    return float(dx), float(dy), float(rng.uniform(0.35, 0.7))
+
+
 def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     """Table / cloth / wood-ish background (float32 BGR)."""
     c = rng.uniform(20, 230, 3)
@@ -308,6 +322,7 @@ def render_tile(
     back_color=None,
     augment: bool = True,
     face_h: int | None = None,
+    neighbours: Sequence[tuple[str, object]] = (),
 ) -> np.ndarray:
     """An upright tile crop as a segmenter would hand it to the classifier (uint8 BGR, ``size`` =
     (width, height)).
@@ -316,14 +331,30 @@ def render_tile(
     small random perspective/rotation, then cropped around its face with a jittered box (loose,
     tight or offset by a few percent, as rectification produces) and rectified back to upright.
     With ``augment`` it is also blurred, noised and JPEG-compressed.
+
+    ``neighbours``, ``(side, face)`` pairs with ``side`` one of :data:`SIDES`: tiles of the same set
+    (face and back colours, size) laid against this one on those sides first (:func:`_laid_beside`),
+    as in a hand's row or a tray, so that a box a little too large or off shows a sliver of the
+    next tile's face and edge, as the finder's boxes of touching tiles do.
     """
     W, H = size
     if face_h is None:
         face_h = int(rng.uniform(0.8, 1.5) * H) if augment else int(1.25 * H)
-    tile, quad = render_tile_body(face, rng, face_h, face_color=face_color, back_color=back_color, light=augment)
+    # (drawn in render_tile_body's order, so that a tile alone comes out as it always did)
+    aspect = float(rng.uniform(0.68, 0.82))
+    if face_color is None:
+        face_color = random_face_color(rng)
+    if back_color is None:
+        back_color = random_back_color(rng)
+    body = {"face_color": face_color, "back_color": back_color, "aspect": aspect, "light": augment}
+    if neighbours:  # (touching tiles seen alike: the same body showing the same way)
+        body["thickness"] = body_thickness(rng, NEIGHBOUR_THICKNESS)
+    tile, quad = render_tile_body(face, rng, face_h, **body)
     th, tw = tile.shape[:2]
     m = int(0.3 * max(th, tw))
     bg = _background(rng, th + 2 * m, tw + 2 * m)
+    for side, other in neighbours:
+        _laid_beside(bg, quad + m, side, render_tile_body(other, rng, face_h, **body), body["thickness"], rng)
     a = tile[:, :, 3:4].astype(np.float32) / 255
     # soft drop shadow
     if augment and rng.random() < 0.6:
@@ -339,6 +370,9 @@ def render_tile(
     if augment:
         grow = rng.uniform(-0.06, 0.10)
         shift = rng.uniform(-0.06, 0.06, 2)
+        if neighbours:  # (a box over touching tiles strays onto one of them)
+            toward = TOWARD[neighbours[int(rng.integers(len(neighbours)))][0]]
+            shift = shift * (toward == 0) + toward * rng.uniform(*NEIGHBOUR_STRAY)
         c = q.mean(0) + shift * [fw, fh]
         est = c + (q - q.mean(0)) * (1 + grow)
         est = est + rng.normal(0, 0.02, (4, 2)) * [fw, fh]
@@ -356,6 +390,65 @@ def render_tile(
     if augment:
         img = degrade(img, rng)
     return img
+
+
+#: the sides a neighbouring tile can lie on (:func:`render_tile`)
+SIDES = ("left", "right", "above", "below")
+#: the gap between touching faces, as a share of the face's side across it (besides the bodies)
+NEIGHBOUR_GAP = (0.0, 0.04)
+#: the most thickness touching tiles show, in face heights (a row seen from above shows little)
+NEIGHBOUR_THICKNESS = 0.12
+#: how far a neighbour is offset along the shared side, as a share of that side
+NEIGHBOUR_SLIP = 0.05
+#: how far the crop's box strays towards a neighbour, as a share of the face's side across
+NEIGHBOUR_STRAY = (0.02, 0.10)
+#: the unit step (x, y) towards each side
+TOWARD = {
+    "left": np.array([-1.0, 0.0]),
+    "right": np.array([1.0, 0.0]),
+    "above": np.array([0.0, -1.0]),
+    "below": np.array([0.0, 1.0]),
+}
+
+
+def _laid_beside(
+    bg: np.ndarray,
+    quad: np.ndarray,
+    side: str,
+    other: tuple[np.ndarray, np.ndarray],
+    thickness: tuple[float, float, float],
+    rng: np.random.Generator,
+) -> None:
+    """Paste ``other`` (a :func:`render_tile_body` result drawn with ``thickness``, as the tile of
+    ``quad``) into ``bg`` (float32, in place) so its face lies against the face ``quad`` (upright,
+    ``bg`` pixels) on ``side``, as touching tiles lie: the bodies' thickness that way and a small gap
+    between the faces; what falls outside ``bg`` is cut off."""
+    tile, oq = other
+    fw, fh = quad[1, 0] - quad[0, 0], quad[3, 1] - quad[0, 1]
+    across = fw if side in ("left", "right") else fh
+    # (between the faces: the body showing that way, one tile's or the other's)
+    body = abs(thickness[0] if side in ("left", "right") else thickness[1]) * fh
+    gap = rng.uniform(*NEIGHBOUR_GAP) * across + body
+    slip = rng.uniform(-NEIGHBOUR_SLIP, NEIGHBOUR_SLIP)
+    ow, oh = oq[1, 0] - oq[0, 0], oq[3, 1] - oq[0, 1]
+    x, y = quad[0]  # where the neighbour's face corner goes
+    if side == "left":
+        x, y = x - gap - ow, y + slip * fh
+    elif side == "right":
+        x, y = x + fw + gap, y + slip * fh
+    elif side == "above":
+        x, y = x + slip * fw, y - gap - oh
+    else:
+        x, y = x + slip * fw, y + fh + gap
+    x0, y0 = int(round(x - oq[0, 0])), int(round(y - oq[0, 1]))
+    h, w = tile.shape[:2]
+    bx0, by0, bx1, by1 = max(0, x0), max(0, y0), min(bg.shape[1], x0 + w), min(bg.shape[0], y0 + h)
+    if bx0 >= bx1 or by0 >= by1:
+        return
+    part = tile[by0 - y0 : by1 - y0, bx0 - x0 : bx1 - x0].astype(np.float32)
+    a = part[:, :, 3:4] / 255
+    region = bg[by0:by1, bx0:bx1]
+    region[:] = region * (1 - a) + part[:, :, :3] * a
 
 
 def strong_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:

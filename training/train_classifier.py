@@ -234,30 +234,45 @@ def sample_face(code: str, faces: dict, rng: np.random.Generator):
     return lst[rng.integers(len(lst))]
 
 
-def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), styles_out=None):
+def render_set(faces: dict, per_class: int, seed: int, size=(INPUT_W, INPUT_H), neighbours: float = 0.0):
+    """``per_class`` rendered crops of each class (:func:`training.render.render_tile`); a
+    ``neighbours`` share of them with tiles laid against them (:func:`_neighbours`)."""
     rng = np.random.default_rng(seed)
     X = np.empty((per_class * len(CLASSES), size[1], size[0], 3), np.uint8)
     y = np.empty(per_class * len(CLASSES), np.int64)
     i = 0
     for _k in range(per_class):
         for ci, code in enumerate(CLASSES):
-            X[i] = render.render_tile(sample_face(code, faces, rng), rng, size)
+            face = sample_face(code, faces, rng)
+            beside = _neighbours(faces, rng) if neighbours > 0 and rng.random() < neighbours else ()
+            X[i] = render.render_tile(face, rng, size, neighbours=beside)
             y[i] = ci
             i += 1
     return X, y
 
 
+def _neighbours(faces: dict, rng: np.random.Generator) -> list[tuple[str, object]]:
+    """One or two tiles to lay against a rendered one (:func:`training.render.render_tile`), each
+    of any class: beside it in a row two times in three, above or below it (a tray, a second row)
+    otherwise, on different sides."""
+    n = 1 + int(rng.random() < 0.4)
+    row = rng.random() < 2 / 3
+    sides = list(rng.permutation(["left", "right"] if row else ["above", "below"]))[:n]
+    return [(str(side), sample_face(CLASSES[int(rng.integers(len(CLASSES)))], faces, rng)) for side in sides]
+
+
 def _render_worker(args):
-    faces_path, per_class, seed = args
+    faces_path, per_class, seed, neighbours = args
     import pickle
 
     with open(faces_path, "rb") as f:
         faces = pickle.load(f)
-    return render_set(faces, per_class, seed)
+    return render_set(faces, per_class, seed, neighbours=neighbours)
 
 
-def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
-    """Render ``per_class`` tiles of each class using ``workers`` processes (deterministic)."""
+def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2, neighbours: float = 0.0):
+    """Render ``per_class`` tiles of each class using ``workers`` processes (deterministic); a
+    ``neighbours`` share with tiles laid against them (:func:`render_set`)."""
     import pickle
     import tempfile
     from multiprocessing import get_context
@@ -268,7 +283,7 @@ def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
         fp = f.name
     try:
         with get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_render_worker, [(fp, c, seed * 100 + i) for i, c in enumerate(chunks)])
+            parts = pool.map(_render_worker, [(fp, c, seed * 100 + i, neighbours) for i, c in enumerate(chunks)])
     finally:
         os.unlink(fp)
     return np.concatenate([p[0] for p in parts]), np.concatenate([p[1] for p in parts])
@@ -278,13 +293,28 @@ def render_parallel(faces: dict, per_class: int, seed: int, workers: int = 2):
 # Augmentation of real crops (numpy/cv2, per batch)
 
 
-def augment_real(img: np.ndarray, rng: np.random.Generator, size=(INPUT_W, INPUT_H)) -> np.ndarray:
-    """Random crop-box jitter (loose/tight/offset), rotation, slight perspective, then degrade."""
+def augment_real(
+    img: np.ndarray,
+    rng: np.random.Generator,
+    size=(INPUT_W, INPUT_H),
+    neighbour: tuple[str, np.ndarray] | None = None,
+) -> np.ndarray:
+    """Random crop-box jitter (loose/tight/offset), rotation, slight perspective, then degrade.
+
+    ``neighbour``, ``(side, crop)``: another real face laid against this one on that side
+    (:data:`training.render.SIDES`), a dark seam between (:func:`_beside`), and the box strays
+    towards it as the finder's boxes of touching tiles do (:data:`training.render.NEIGHBOUR_STRAY`)."""
     h, w = img.shape[:2]
-    W, H = size
     src = np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32)
+    W, H = size
     grow = rng.uniform(-0.08, 0.12)
-    c = src.mean(0) + rng.uniform(-0.07, 0.07, 2) * [w, h]
+    shift = rng.uniform(-0.07, 0.07, 2)
+    if neighbour is not None:
+        img, at = _beside(img, *neighbour, rng)
+        src += at
+        toward = render.TOWARD[neighbour[0]]
+        shift = shift * (toward == 0) + toward * rng.uniform(*render.NEIGHBOUR_STRAY)
+    c = src.mean(0) + shift * [w, h]
     est = c + (src - src.mean(0)) * (1 + grow) + rng.normal(0, 0.025, (4, 2)) * [w, h]
     ang = np.deg2rad(rng.uniform(-10, 10))
     R = np.array([[np.cos(ang), -np.sin(ang)], [np.sin(ang), np.cos(ang)]], np.float32)
@@ -294,6 +324,23 @@ def augment_real(img: np.ndarray, rng: np.random.Generator, size=(INPUT_W, INPUT
     val = tuple(int(v) for v in rng.uniform(0, 255, 3))
     out = cv2.warpPerspective(img, M, (W, H), flags=cv2.INTER_AREA, borderMode=border, borderValue=val)
     return render.degrade(out, rng)
+
+
+def _beside(img: np.ndarray, side: str, other: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``img`` with the face ``other`` laid against it on ``side`` (scaled to ``img``'s size), a
+    dark seam 1-4 % of ``img``'s side across between them, as touching tiles show; and where
+    ``img``'s corner lies in the result."""
+    h, w = img.shape[:2]
+    other = cv2.resize(other, (w, h), interpolation=cv2.INTER_AREA)
+    across = 1 if side in ("left", "right") else 0
+    n = max(1, round(img.shape[across] * rng.uniform(0.01, 0.04)))
+    seam_shape = (h, n, 3) if across else (n, w, 3)
+    seam = np.full(seam_shape, rng.uniform(20, 110, 3), np.float32).astype(np.uint8)
+    parts = [img, seam, other] if side in ("right", "below") else [other, seam, img]
+    out = np.concatenate(parts, axis=across)
+    first = side in ("right", "below")
+    at = np.zeros(2, np.float32) if first else np.array([(w + n) * across, (h + n) * (1 - across)], np.float32)
+    return out, at
 
 
 def color_jitter_batch(x, rng: np.random.Generator):
@@ -480,6 +527,13 @@ def _arguments(argv) -> argparse.Namespace:
         help="share of the training crops blurred hard (a motion streak or a defocus, training.render.strong_blur)",
     )
     ap.add_argument(
+        "--neighbours",
+        type=float,
+        default=0.0,
+        help="share of the tile crops (rendered and real) with tiles laid against them, the box straying "
+        "onto one (training.render.render_tile's neighbours, augment_real's neighbour)",
+    )
+    ap.add_argument(
         "--slant",
         type=float,
         default=0.0,
@@ -582,8 +636,8 @@ def _load_tiles(data: Path, out: Path, a: argparse.Namespace) -> _Tiles:
         flush=True,
     )
     t0 = time.time()
-    Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads))
-    Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads))
+    Xs, ys = render_parallel(faces, a.per_class, seed=a.seed + 1, workers=max(1, a.threads), neighbours=a.neighbours)
+    Xsv, ysv = render_parallel(faces, 40, seed=a.seed + 7, workers=max(1, a.threads), neighbours=a.neighbours)
     print(f"rendered {len(Xs)} synthetic train + {len(Xsv)} synthetic val tiles in {time.time() - t0:.0f}s", flush=True)
     phone_record = None
     if a.phone_crops > 0:
@@ -651,14 +705,16 @@ def _batch(
     strong_blur: float = 0.0,
     slant: float = 0.0,
     quarter_turns: float = 0.0,
+    neighbours: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
     "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented. Of the tile
     crops, a ``quarter_turns`` share is turned a quarter (:func:`training.render.quarter_turned`;
     then "not a tile" unless :data:`QUARTER_ALIKE`; never :data:`QUARTER_UNCLEAR`) and a ``slant``
     share of the others seen at a slant (:func:`training.render.squashed`); a ``strong_blur`` share
-    of every kind is blurred hard (:func:`training.render.strong_blur`). Returns the crops, their
-    classes and whether each is a real crop."""
+    of every kind is blurred hard (:func:`training.render.strong_blur`). A ``neighbours`` share of
+    the real crops has another real crop laid against it (:func:`augment_real`; the rendered ones
+    got theirs when rendered). Returns the crops, their classes and whether each is a real crop."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
     ns = len(d.Xs)
@@ -667,7 +723,13 @@ def _batch(
             xb[j] = augment_real(d.Xn[k - ns], rng)
             yb[j] = MODEL_CLASSES.index(NOT_A_TILE)
         else:
-            xb[j], yb[j] = (d.Xs[k], d.ys[k]) if k >= 0 else (augment_real(d.Xr[-1 - k], rng), d.yr[-1 - k])
+            if k >= 0:
+                xb[j], yb[j] = d.Xs[k], d.ys[k]
+            else:
+                beside = None
+                if neighbours > 0 and rng.random() < neighbours:
+                    beside = (render.SIDES[int(rng.integers(4))], d.Xr[int(rng.integers(len(d.Xr)))])
+                xb[j], yb[j] = augment_real(d.Xr[-1 - k], rng, neighbour=beside), d.yr[-1 - k]
             code = MODEL_CLASSES[yb[j]]
             if quarter_turns > 0 and code not in QUARTER_UNCLEAR and rng.random() < quarter_turns:
                 xb[j] = render.quarter_turned(xb[j], rng)
@@ -784,7 +846,7 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
                 g["lr"] = lr_at(progress) * g["scale"]
             step += 1
             batch = idx[st * a.batch : (st + 1) * a.batch]
-            xb, yb, real = _batch(batch, d, rng, a.strong_blur, a.slant, a.quarter_turns)
+            xb, yb, real = _batch(batch, d, rng, a.strong_blur, a.slant, a.quarter_turns, a.neighbours)
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             with torch.no_grad():
                 t_logits = teacher(x)[:, : len(CLASSES)] if teacher is not None else None
@@ -935,6 +997,15 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                         f"'not a tile' unless {', '.join(QUARTER_ALIKE)}"
                     ]
                     if a.quarter_turns > 0
+                    else []
+                ),
+                *(
+                    [
+                        f"touching tiles {a.neighbours:.0%} of tile crops: one or two of the set laid against "
+                        "the face (a row two times in three, else above or below; real crops beside real crops, "
+                        "a dark seam between), the box straying 2-10% onto one"
+                    ]
+                    if a.neighbours > 0
                     else []
                 ),
             ],

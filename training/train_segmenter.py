@@ -69,6 +69,27 @@ def target_masks(tiles: list[dict], shape: tuple[int, int], scale: float) -> tup
     return face, core
 
 
+#: how far each face is grown, as a share of its size, to find where two faces meet (:func:`seam_mask`)
+SEAM_REACH = 0.08
+
+
+def seam_mask(tiles: list[dict], shape: tuple[int, int], scale: float) -> np.ndarray:
+    """Where two of ``tiles`` meet (uint8 0/1): the pixels that two faces grown by
+    :data:`SEAM_REACH` of their size both cover, a band along each edge where tiles touch or lie one
+    on another. The core map must stay low there, or the cores of touching tiles run together
+    (a row at a diagonal, a tile lying on another): ``--seam-weight`` weighs the core map's loss
+    more on it, as U-Net weighed the borders between touching cells (Ronneberger et al., 2015)."""
+    count = np.zeros(shape, np.uint8)
+    grown = np.zeros(shape, np.uint8)
+    for t in tiles:
+        q = np.asarray(t["quad"], np.float64) * scale
+        c = q.mean(0)
+        grown[:] = 0
+        cv2.fillPoly(grown, [np.round((c + (q - c) * (1 + 2 * SEAM_REACH)) * 4).astype(np.int32)], 1, shift=2)
+        count += grown
+    return (count >= 2).astype(np.uint8)
+
+
 def care_mask(partial: list, face: np.ndarray, scale: float) -> np.ndarray:
     """Where the loss counts (uint8 0/1): everywhere but on the ``partial`` quads (scaled by
     ``scale``), a tile's own ``face`` always."""
@@ -81,13 +102,15 @@ def care_mask(partial: list, face: np.ndarray, scale: float) -> np.ndarray:
 
 class Sample(NamedTuple):
     """One training photo: BGR uint8, its face, core and care masks (:func:`target_masks`,
-    :func:`care_mask`) and the quads of the tiles it shows whole (for validation)."""
+    :func:`care_mask`), the quads of the tiles it shows whole (for validation) and where its tiles
+    meet (:func:`seam_mask`; none: nowhere)."""
 
     img: np.ndarray
     face: np.ndarray
     core: np.ndarray
     quads: list
     care: np.ndarray
+    seam: np.ndarray | None = None
 
 
 #: share of the training photos drawn by :func:`training.phone_scenes.make_phone_scene` (set by
@@ -157,7 +180,9 @@ def _scaled(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator) 
     img = cv2.resize(sc.image, (w, h), interpolation=cv2.INTER_AREA)
     face, core = target_masks(sc.tiles, (h, w), s)
     quads = [np.asarray(t["quad"], np.float32) * s for t in sc.tiles]
-    return Sample(img, face, core, quads, care_mask(sc.partial, face, s))
+    return Sample(
+        img, face, core, quads, care_mask(sc.partial, face, s), seam_mask(_met(sc.tiles, sc.partial), (h, w), s)
+    )
 
 
 MAX_UPSCALE = 2.2  # a close-up enlarges the rendered scene at most this much
@@ -196,8 +221,15 @@ def _zoomed(sc: _scenes.Scene, size: tuple[int, int], rng: np.random.Generator) 
     face, core = target_masks(shifted, (h, w), s)
     kept = [((q - (x0, y0)) * s).astype(np.float32) for q in quads]
     kept = [q for q in kept if q[:, 0].min() >= 0 and q[:, 1].min() >= 0 and q[:, 0].max() <= w and q[:, 1].max() <= h]
-    care = care_mask([np.asarray(q, np.float64) - (x0, y0) for q in sc.partial], face, s)
-    return Sample(img, face, core, kept, care)
+    partial = [np.asarray(q, np.float64) - (x0, y0) for q in sc.partial]
+    care = care_mask(partial, face, s)
+    return Sample(img, face, core, kept, care, seam_mask(_met(shifted, partial), (h, w), s))
+
+
+def _met(tiles: list[dict], partial: list) -> list[dict]:
+    """The tiles and the partly shown ones (quads), as :func:`seam_mask` takes them: a tile lying on
+    another half hidden meets it too."""
+    return [*tiles, *({"quad": q} for q in partial)]
 
 
 def _gen(seeds):
@@ -223,7 +255,7 @@ def fresh_batches(a: argparse.Namespace, worker: int) -> Iterator[tuple[np.ndarr
     pool = [make_sample(next(seeds)) for _ in range(FRESH_POOL)]
     while True:
         pool[int(rng.integers(FRESH_POOL))] = make_sample(next(seeds))
-        yield make_batch(pool, rng, a.batch, a.patch, a.overexpose)
+        yield make_batch(pool, rng, a.batch, a.patch, a.overexpose, a.seam_weight)
 
 
 def _fresh_loader(a: argparse.Namespace):
@@ -311,18 +343,21 @@ def build_model():
 OVEREXPOSURE_GAIN = (1.15, 1.7)
 
 
-def _augment(img, face, core, care, rng, overexpose: float = 0.0, pad=None):
+def _augment(img, face, core, care, rng, overexpose: float = 0.0, pad=None, seam=None):
     """A training patch turned a quarter any number of times and maybe mirrored, its colours
     scaled and shifted a little, maybe blurred; an ``overexpose`` share of them overexposed (levels
     scaled by :data:`OVEREXPOSURE_GAIN`, then clipped: a phone that metered a dark mat burns the
     ivory faces and the seams between them out). ``pad`` marks the pixels beyond the photo, which
-    stay mid-grey (zero after :func:`normalize`), as inference pads a small photo."""
+    stay mid-grey (zero after :func:`normalize`), as inference pads a small photo. ``seam``
+    (:func:`seam_mask`) is turned with the masks and returned last (``None`` stays ``None``)."""
     k = int(rng.integers(0, 4))
     arrays = [a for a in (img, face, core, care, pad) if a is not None]
+    extra = [seam] if seam is not None else []
     if k:
-        arrays = [np.rot90(a, k) for a in arrays]
+        arrays, extra = [np.rot90(a, k) for a in arrays], [np.rot90(a, k) for a in extra]
     if rng.random() < 0.5:
-        arrays = [a[:, ::-1] for a in arrays]
+        arrays, extra = [a[:, ::-1] for a in arrays], [a[:, ::-1] for a in extra]
+    seam = np.ascontiguousarray(extra[0]) if extra else None
     img, face, core, care = (np.ascontiguousarray(a) for a in arrays[:4])
     img = img.astype(np.float32)
     img = img * rng.uniform(0.75, 1.25, 3)[None, None, :] + rng.uniform(-25, 25)
@@ -333,7 +368,7 @@ def _augment(img, face, core, care, rng, overexpose: float = 0.0, pad=None):
     img = np.clip(img, 0, 255)
     if pad is not None:
         img[arrays[4]] = MID_GREY
-    return img, face, core, care
+    return img, face, core, care, seam
 
 
 #: the value a small photo is padded with (zero after :func:`normalize`, as at inference)
@@ -355,18 +390,20 @@ def _patch_origin(face: np.ndarray, rng, patch: int) -> tuple[int, int]:
 
 
 def make_batch(
-    data: list[Sample], rng, batch: int, patch: int, overexpose: float = 0.0
+    data: list[Sample], rng, batch: int, patch: int, overexpose: float = 0.0, seam_weight: float = 0.0
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Random patches: inputs, (face, core) targets and the loss weights (the care mask) at half
-    the patch's resolution; an ``overexpose`` share of the photos overexposed (:func:`_augment`).
+    """Random patches: inputs, (face, core) targets and the loss weights at half the patch's
+    resolution, one per map: the care mask, and on the core map also ``1 + seam_weight`` where tiles
+    meet (:func:`seam_mask`); an ``overexpose`` share of the photos overexposed (:func:`_augment`).
     Each patch is cut first and only the patch augmented (a square patch turned is the turned
     photo's patch), so a batch costs about a sixth of augmenting whole photos."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
     ys = np.zeros((batch, 2, patch // 2, patch // 2), np.float32)
-    ws = np.ones((batch, 1, patch // 2, patch // 2), np.float32)
+    ws = np.ones((batch, 2, patch // 2, patch // 2), np.float32)
     for b in range(batch):
         sample = data[int(rng.integers(len(data)))]
         img, face, core, care = sample.img, sample.face, sample.core, sample.care
+        seam = sample.seam if seam_weight > 0 else None
         h, w = face.shape
         ph, pw = max(h, patch), max(w, patch)
         pad = None
@@ -375,15 +412,31 @@ def make_batch(
             face = cv2.copyMakeBorder(face, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             core = cv2.copyMakeBorder(core, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             care = cv2.copyMakeBorder(care, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=1)
+            if seam is not None:
+                seam = cv2.copyMakeBorder(seam, 0, ph - h, 0, pw - w, cv2.BORDER_CONSTANT, value=0)
             pad = np.ones((ph, pw), bool)
             pad[:h, :w] = False
         y0, x0 = _patch_origin(face, rng, patch)
         sl = (slice(y0, y0 + patch), slice(x0, x0 + patch))
-        x, f, c, wt = _augment(img[sl], face[sl], core[sl], care[sl], rng, overexpose, None if pad is None else pad[sl])
+        x, f, c, wt, sm = _augment(
+            img[sl],
+            face[sl],
+            core[sl],
+            care[sl],
+            rng,
+            overexpose,
+            None if pad is None else pad[sl],
+            None if seam is None else seam[sl],
+        )
         xs[b] = normalize(x).transpose(2, 0, 1)
         for ci, m in enumerate((f, c)):
             ys[b, ci] = cv2.resize(m.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
         ws[b, 0] = cv2.resize(wt.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
+        ws[b, 1] = ws[b, 0]
+        if sm is not None:
+            ws[b, 1] *= 1 + seam_weight * cv2.resize(
+                sm.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA
+            )
     return xs, ys, ws
 
 
@@ -553,6 +606,13 @@ def _arguments(argv) -> argparse.Namespace:
         help="share of the training photos overexposed (levels scaled by 1.15-1.7, then clipped)",
     )
     ap.add_argument(
+        "--seam-weight",
+        type=float,
+        default=0.0,
+        help="the core map's loss weighed 1 + this where two tiles meet (training.train_segmenter.seam_mask), "
+        "so that the cores of touching tiles stay apart; 0 (default) weighs it as anywhere else",
+    )
+    ap.add_argument(
         "--kong-share", type=float, default=0.5, help="share of the table photos that show concealed kongs (backs)"
     )
     ap.add_argument(
@@ -615,7 +675,11 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             lr *= (step + 1) / 100
         for g in opt.param_groups:
             g["lr"] = lr
-        xb, yb, wb = next(batches) if batches is not None else make_batch(data, rng, a.batch, a.patch, a.overexpose)
+        xb, yb, wb = (
+            next(batches)
+            if batches is not None
+            else make_batch(data, rng, a.batch, a.patch, a.overexpose, a.seam_weight)
+        )
         x, y, wt = (torch.as_tensor(v).to(a.device, non_blocking=True) for v in (xb, yb, wb))
         logits = model(x)
         bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)

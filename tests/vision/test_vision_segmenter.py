@@ -505,8 +505,8 @@ def test_training_close_ups_show_tiles_larger_than_the_other_photos():
     for seed in range(6):
         rng = np.random.default_rng(seed)
         sc = scenes.make_scene(seed, size=(1000, 750), face_fn=scenes._placeholder_face, fill=0.95)
-        img, face, core, quads, care = _zoomed(sc, (1000, 750), rng)
-        assert face.shape == core.shape == care.shape == img.shape[:2] and not (core & (1 - face)).any()
+        img, face, core, quads, care, seam = _zoomed(sc, (1000, 750), rng)
+        assert face.shape == core.shape == care.shape == seam.shape == img.shape[:2] and not (core & (1 - face)).any()
         sizes += [min(np.ptp(q[:, 0]), np.ptp(q[:, 1])) for q in quads]
     assert sizes and 24 <= np.median(sizes) <= 150 and max(sizes) > 60
 
@@ -537,8 +537,8 @@ def test_training_batches_weigh_partly_shown_tiles_zero():
     sample = _scaled(sc, (640, 480), np.random.default_rng(0))
     assert (sample.care == 0).any() and sample.care[sample.face > 0].all()
     _x, y, w = make_batch([sample], np.random.default_rng(1), 4, 128)
-    assert w.shape == (4, 1, 64, 64) and w.min() >= 0 and w.max() <= 1
-    assert not ((w[:, 0] < 0.01) & (y[:, 0] > 0.99)).any()  # a whole tile's face is never ignored
+    assert w.shape == (4, 2, 64, 64) and w.min() >= 0 and w.max() <= 1  # (no seam weight: the care mask)
+    assert not ((w < 0.01) & (y > 0.99)).any()  # a whole tile's face is never ignored, nor its core
 
 
 def test_training_can_overexpose_a_share_of_the_photos():
@@ -631,14 +631,14 @@ def test_a_run_with_fresh_photos_renders_new_ones_from_seeds_of_its_own(monkeypa
 
     monkeypatch.setattr(ts, "make_sample", tiny_sample)
     monkeypatch.setattr(ts, "FRESH_POOL", 3)
-    a = argparse.Namespace(seed=2, batch=4, patch=32, overexpose=0.0)
+    a = argparse.Namespace(seed=2, batch=4, patch=32, overexpose=0.0, seam_weight=0.0)
     seeds_of = {}
     for worker in (0, 1):
         rendered.clear()
         batches = ts.fresh_batches(a, worker)
         x, y, w = next(batches)
         next(batches)
-        assert x.shape == (4, 3, 32, 32) and y.shape == (4, 2, 16, 16) and w.shape == (4, 1, 16, 16)
+        assert x.shape == (4, 3, 32, 32) and y.shape == (4, 2, 16, 16) and w.shape == (4, 2, 16, 16)
         assert len(rendered) == 3 + 2 == len(set(rendered))  # the pool, then one new photo a batch
         seeds_of[worker] = set(rendered)
     assert not seeds_of[0] & seeds_of[1]
