@@ -313,6 +313,25 @@ def _background(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     return bg + noise * rng.uniform(0, 25)
 
 
+#: the sides a neighbouring tile can lie on (:func:`render_tile`)
+SIDES = ("left", "right", "above", "below")
+#: the gap between touching faces, as a share of the face's side across it (besides the bodies)
+NEIGHBOUR_GAP = (0.0, 0.04)
+#: the most thickness touching tiles show, in face heights (a row seen from above shows little)
+NEIGHBOUR_THICKNESS = 0.12
+#: how far a neighbour is offset along the shared side, as a share of that side
+NEIGHBOUR_SLIP = 0.05
+#: how far the crop's box strays towards a neighbour, as a share of the face's side across
+NEIGHBOUR_STRAY = (0.02, 0.10)
+#: the unit step (x, y) towards each side
+TOWARD = {
+    "left": np.array([-1.0, 0.0]),
+    "right": np.array([1.0, 0.0]),
+    "above": np.array([0.0, -1.0]),
+    "below": np.array([0.0, 1.0]),
+}
+
+
 def render_tile(
     face,
     rng: np.random.Generator,
@@ -390,25 +409,6 @@ def render_tile(
     if augment:
         img = degrade(img, rng)
     return img
-
-
-#: the sides a neighbouring tile can lie on (:func:`render_tile`)
-SIDES = ("left", "right", "above", "below")
-#: the gap between touching faces, as a share of the face's side across it (besides the bodies)
-NEIGHBOUR_GAP = (0.0, 0.04)
-#: the most thickness touching tiles show, in face heights (a row seen from above shows little)
-NEIGHBOUR_THICKNESS = 0.12
-#: how far a neighbour is offset along the shared side, as a share of that side
-NEIGHBOUR_SLIP = 0.05
-#: how far the crop's box strays towards a neighbour, as a share of the face's side across
-NEIGHBOUR_STRAY = (0.02, 0.10)
-#: the unit step (x, y) towards each side
-TOWARD = {
-    "left": np.array([-1.0, 0.0]),
-    "right": np.array([1.0, 0.0]),
-    "above": np.array([0.0, -1.0]),
-    "below": np.array([0.0, 1.0]),
-}
 
 
 def _laid_beside(
