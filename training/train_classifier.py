@@ -257,7 +257,7 @@ def _neighbours(faces: dict, rng: np.random.Generator) -> list[tuple[str, object
     otherwise, on different sides."""
     n = 1 + int(rng.random() < 0.4)
     row = rng.random() < 2 / 3
-    sides = list(rng.permutation(["left", "right"] if row else ["above", "below"]))[:n]
+    sides = list(rng.permutation(render.SIDES[:2] if row else render.SIDES[2:]))[:n]
     return [(str(side), sample_face(CLASSES[int(rng.integers(len(CLASSES)))], faces, rng)) for side in sides]
 
 
@@ -336,11 +336,10 @@ def _beside(img: np.ndarray, side: str, other: np.ndarray, rng: np.random.Genera
     n = max(1, round(img.shape[across] * rng.uniform(0.01, 0.04)))
     seam_shape = (h, n, 3) if across else (n, w, 3)
     seam = np.full(seam_shape, rng.uniform(20, 110, 3), np.float32).astype(np.uint8)
-    parts = [img, seam, other] if side in ("right", "below") else [other, seam, img]
-    out = np.concatenate(parts, axis=across)
-    first = side in ("right", "below")
-    at = np.zeros(2, np.float32) if first else np.array([(w + n) * across, (h + n) * (1 - across)], np.float32)
-    return out, at
+    if side in ("right", "below"):  # (img comes first)
+        return np.concatenate([img, seam, other], axis=across), np.zeros(2, np.float32)
+    at = np.array([(w + n) * across, (h + n) * (1 - across)], np.float32)
+    return np.concatenate([other, seam, img], axis=across), at
 
 
 def color_jitter_batch(x, rng: np.random.Generator):

@@ -80,13 +80,17 @@ def seam_mask(tiles: list[dict], shape: tuple[int, int], scale: float) -> np.nda
     (a row at a diagonal, a tile lying on another): ``--seam-weight`` weighs the core map's loss
     more on it, as U-Net weighed the borders between touching cells (Ronneberger et al., 2015)."""
     count = np.zeros(shape, np.uint8)
-    grown = np.zeros(shape, np.uint8)
     for t in tiles:
         q = np.asarray(t["quad"], np.float64) * scale
         c = q.mean(0)
-        grown[:] = 0
-        cv2.fillPoly(grown, [np.round((c + (q - c) * (1 + 2 * SEAM_REACH)) * 4).astype(np.int32)], 1, shift=2)
-        count += grown
+        fixed = np.round((c + (q - c) * (1 + 2 * SEAM_REACH)) * 4).astype(np.int32)  # (4 sub-pixels)
+        x0, y0 = np.maximum(fixed.min(0) // 4, 0)
+        x1, y1 = np.minimum(fixed.max(0) // 4 + 2, shape[::-1])
+        if x0 >= x1 or y0 >= y1:
+            continue
+        grown = np.zeros((y1 - y0, x1 - x0), np.uint8)  # (the quad's box only)
+        cv2.fillPoly(grown, [fixed - 4 * np.array([x0, y0])], 1, shift=2)
+        count[y0:y1, x0:x1] += grown
     return (count >= 2).astype(np.uint8)
 
 
