@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -399,18 +400,22 @@ def test_recognize_marks_the_hand_on_a_composed_photo():
     tx1, ty1 = quads[k].max(0).astype(int) + 3
     img[345 : 345 + ty1 - ty0, 420 : 420 + tx1 - tx0] = img[ty0:ty1, tx0:tx1]
     rec = vision.recognize(cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 92])[1].tobytes())
-    by_place = {}
+    by_place, tiles_at = {}, Counter()
     for g in rec.groups:
         ys = [np.mean(rec.tiles[i].quad, 0)[1] for i in g["tiles"]]
         place = "far" if max(ys) < 25 + h else "indicator" if min(ys) > 340 and g["codes"] == "9p" else "near"
         by_place.setdefault(place, []).append((g["hand"], g["reason"]))
+        tiles_at[place] += len(g["tiles"])
     assert by_place["indicator"] == [(False, "indicator")]
-    assert by_place["far"] and all(v == (False, "smaller_tiles") for v in by_place["far"])
+    # the far copy's tiles are found (the finder's look at a second, smaller size of tile) and left
+    # out: smaller than the hand's, and its rows stacked as a discard pile's are
+    assert by_place["far"] and all(not hand and why in ("smaller_tiles", "discards") for hand, why in by_place["far"])
+    assert tiles_at["far"] == sum(1 for q in quads if q[:, 1].max() < 450)
     assert all(hand for hand, _ in by_place["near"]) and ("hand_row" in {r for _, r in by_place["near"]})
     hand_tiles = sum(len(g["tiles"]) for g in rec.groups if g["hand"])
     assert hand_tiles == len(truth["tiles"])
     text = rec.to_text()
-    assert "not the hand: group" in text and "smaller tiles than the hand" in text
+    assert "not the hand: group" in text and all(hand.NOTES[why] in text for _, why in by_place["far"])
 
 
 def _cut(name: str, pad: int = 30) -> np.ndarray:

@@ -787,3 +787,31 @@ def test_the_first_look_enlarges_a_small_part_at_most_twice(monkeypatch, size, d
     big = cv2.resize(img, None, fx=detail, fy=detail) if detail else None
     learned.find_tiles(img, detail=big)
     assert looks[0] == first
+
+
+def _find(x: float, width: float, group: int, score: float = 1.0) -> learned.LearnedTile:
+    """A find ``width`` wide and 1.3 times as high at ``(x, 0)``, in face region ``group``, its
+    aspect score ``score``."""
+    quad = np.array([[x, 0], [x + width, 0], [x + width, 1.3 * width], [x, 1.3 * width]], np.float32)
+    return learned.LearnedTile(quad, False, False, False, score, group, 1)
+
+
+@pytest.mark.parametrize(
+    ("finds", "smaller", "why"),
+    [
+        ([(32, 1)] * 8 + [(14, 2)] * 2 + [(13, 3), (14, 4)], 4, "a hand, and far tiles in regions of their own"),
+        ([(32, 1)] * 8 + [(14, 2)] * 2, 0, "two far tiles are too few to look for more"),
+        ([(32, 1)] * 8 + [(14, 2), (14, 3), (14, 4), (14, 5)], 0, "lone small finds: keys, coins"),
+        ([(32, 1)] * 8 + [(24, 2)] * 6, 0, "smaller tiles the look sees 20 px wide or more"),
+        ([(32, 1)] * 3 + [(14, 1)] * 40, 0, "a page: its letters lie in the page's region"),
+        ([(32, 1)] * 8 + [(22, 2)] * 5, 0, "a region 0.69 of the hand's width: one size, seen at a slant"),
+        ([(32, 1)] * 8 + [(6, 2)] * 5, 0, "specks under 8 px across are no tiles"),
+        ([(32, 1), (32, 2)] + [(14, 3)] * 5, 0, "no region of three finds to measure the larger size on"),
+        ([(32, 1)] * 8 + [(14, 2, 0.3)] * 30, 0, "a page's lines beside the hand: narrow, but not tile-shaped"),
+        ([(32, 1)] * 8 + [(14, 2, 0.3)] * 3 + [(14, 3)] * 3, 3, "of narrow finds, the tile-shaped ones"),
+    ],
+)
+def test_tiles_of_a_second_smaller_size_are_told_by_their_face_regions(finds, smaller, why):
+    """:func:`vision.finders.learned._smaller_tiles` (a look at the image's size, ``r`` 1)."""
+    inst = [_find(40.0 * i, *f) for i, f in enumerate(finds)]
+    assert len(learned._smaller_tiles(inst, 1.0)) == smaller, why

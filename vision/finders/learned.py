@@ -624,6 +624,50 @@ def across_width(instances: list[LearnedTile]) -> float:
     return float(np.median([max(short, long * FACE_ASPECT) for short, long in map(_sides, _measured(instances))]))
 
 
+#: a face region's finds are tiles of a second, smaller size when their median short side is at
+#: most this share of the largest region's (:func:`_smaller_tiles`)
+SMALLER_RATIO = 0.6
+#: ... and there are at least this many of them
+SMALLER_MIN = 3
+#: ... counting only the regions whose finds are tile-shaped: their median aspect score
+#: (:func:`vision.finders.geometry.aspect_score`) this or more, as :func:`_measured` takes a tile
+SMALLER_SHAPE_MIN = 0.6
+
+
+def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
+    """The smaller of two sizes of tile among the finds ``inst`` of a look ``r`` times the image's
+    size, measured by face region (touching tiles share one): the finds of the tile-shaped regions
+    (median aspect score :data:`SMALLER_SHAPE_MIN` or more) whose median short side is at most
+    :data:`SMALLER_RATIO` of the largest among the regions of :data:`LARGER_TILES_MIN` finds or
+    more, less specks (under :data:`MIN_TILE_PX` across). Empty unless they are
+    :data:`SMALLER_MIN` or more, two of them side by side in one region, and narrower than
+    :data:`TILE_PX_RANGE` (:func:`tile_width`): too small for the look, as a photo's tiles are when
+    a closer look is taken (smaller tiles the look sees in range, it finds well enough).
+
+    Tiles beyond the hand (other players' discards and melds, seen from a seat) are two or three
+    times narrower than the hand's; at a look sized for the hand most of them are too small to be
+    found, and the few that are lie in face regions of their own, some side by side (discards and
+    melds lie in rows; the keys of a keyboard and coins, each alone). Measured by region, not find
+    by find: seen from a seat, the hand's own tiles narrow along the row. The lines of a printed
+    page beside the hand come out as regions of narrow finds too, but long ones, not tile-shaped
+    (median aspect scores 0.19-0.54 on the photo tests' pages; the far tiles' 0.61-0.99 on the
+    composites seen from a seat)."""
+    regions: dict[int, list[LearnedTile]] = {}
+    for t in inst:
+        if t.group:
+            regions.setdefault(t.group, []).append(t)
+    size = {g: float(np.median([_sides(t)[0] for t in v])) for g, v in regions.items()}
+    largest = max((size[g] for g, v in regions.items() if len(v) >= LARGER_TILES_MIN), default=0.0)
+    shaped = {g for g, v in regions.items() if np.median([t.score for t in v]) >= SMALLER_SHAPE_MIN}
+    small = [
+        t
+        for t in inst
+        if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and across_width([t]) * r >= MIN_TILE_PX
+    ]
+    side_by_side = any(len(regions[t.group]) >= 2 for t in small)
+    return small if len(small) >= SMALLER_MIN and side_by_side and tile_width(small) * r < TILE_PX_RANGE[0] else []
+
+
 def _specks(inst: list[LearnedTile], r: float) -> bool:
     """Whether the finds ``inst`` of a look ``r`` times the image's size measure under
     :data:`MIN_TILE_PX` across there (:func:`across_width`): specks, not tiles."""
@@ -682,6 +726,12 @@ def find_tiles(
     such as letters on keyboard keys: no tiles, and no closer look that would enlarge them into
     tile-sized finds. Across, not their short side: a set far across the table seen from a seat
     has tiles squashed to a few pixels high, yet as wide as ever.
+
+    A photo from a seat shows tiles of two sizes: the hand near the camera and, beyond it, other
+    players' discards and melds two or three times narrower, most of them too small to be found
+    at a look sized for the hand. When a look within :data:`TILE_PX_RANGE` finds some of them in
+    face regions of their own (:func:`_smaller_tiles`), one more look aims at their width, the
+    last; the hand's tiles, too wide there, come from the first look (:func:`_with_larger_tiles`).
 
     A first look that finds nothing, or only specks, is taken again once at :data:`FAR_LOOK`
     (from ``detail`` where there is one): a hand far from the camera shows tiles 7-14 px wide at
@@ -756,8 +806,11 @@ def find_tiles(
         cores = _cores(*maps, regions=regions)
     window: tuple[int, int, int, int] | None = None  # the part of the photo the last look saw
     checked = False
+    smaller: list[LearnedTile] = []  # (tiles of a second, smaller size: the last look aims at them)
     first = (long_, maps, regions, cores)  # (the look the tiles were measured at: larger ones come from it)
     for _ in range(MAX_LOOKS - 1):
+        if smaller:  # (the look at the smaller tiles is the last)
+            break
         # the size is measured on every core: at a wrong size the network finds tiles it is
         # unsure of (little face support), which still tell how large the tiles are
         inst = measured(_supported(maps[0], maps[2], cores, 0.0))
@@ -767,25 +820,29 @@ def find_tiles(
         if _specks(inst, long_ / max(h, w)):  # specks of texture: a closer look would only
             return [], maps  # enlarge them (tiles squashed by a slant are no specks)
         if TILE_PX_RANGE[0] <= width <= TILE_PX_RANGE[1]:
-            if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
-                break
-            # tiles far larger than the network learned come out in tile-sized pieces: at half
-            # the size those pieces would measure half as wide, whole tiles measure wider
-            checked = True
-            half = look(long_ // 2, None)
-            half_regions = regions_of(half)
-            half_cores = _cores(*half, regions=half_regions)
-            half_inst = measured(_supported(half[0], half[2], half_cores, 0.0))
-            half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
-            if (
-                not half_inst
-                or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width
-                or _tile_shaped(half_inst) < _tile_shaped(inst) - HALF_SHAPE_LOSS
-            ):
-                break
-            long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
-            first = (long_, maps, regions, cores)  # (the first look's finds were pieces)
-            width = half_width  # and on to the size they want
+            smaller = _smaller_tiles(inst, long_ / max(h, w)) if width < CHECK_ABOVE_PX else []
+            if smaller:  # tiles of a second size beyond the hand: a look aimed at them
+                width = tile_width(smaller) * long_ / max(h, w)
+            else:
+                if checked or width < CHECK_ABOVE_PX or long_ // 2 < MIN_LONG:  # (it only measures)
+                    break
+                # tiles far larger than the network learned come out in tile-sized pieces: at half
+                # the size those pieces would measure half as wide, whole tiles measure wider
+                checked = True
+                half = look(long_ // 2, None)
+                half_regions = regions_of(half)
+                half_cores = _cores(*half, regions=half_regions)
+                half_inst = measured(_supported(half[0], half[2], half_cores, 0.0))
+                half_width = tile_width(half_inst) * (long_ // 2) / max(h, w)
+                if (
+                    not half_inst
+                    or not FRAGMENT_RATIO * width <= half_width <= MERGED_AT_HALF * width
+                    or _tile_shaped(half_inst) < _tile_shaped(inst) - HALF_SHAPE_LOSS
+                ):
+                    break
+                long_, maps, regions, cores, window = long_ // 2, half, half_regions, half_cores, None
+                first = (long_, maps, regions, cores)  # (the first look's finds were pieces)
+                width = half_width  # and on to the size they want
         want = long_ * TARGET_TILE_PX / max(width, 1.0)
         new = int(min(finest if want >= DETAIL_LOOK_FROM * max(h, w) else max(h, w), max(min_long(), want)))
         if abs(new - long_) <= 0.15 * long_:
