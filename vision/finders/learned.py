@@ -659,11 +659,7 @@ def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
     size = {g: float(np.median([_sides(t)[0] for t in v])) for g, v in regions.items()}
     largest = max((size[g] for g, v in regions.items() if len(v) >= LARGER_TILES_MIN), default=0.0)
     shaped = {g for g, v in regions.items() if np.median([t.score for t in v]) >= SMALLER_SHAPE_MIN}
-    small = [
-        t
-        for t in inst
-        if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and across_width([t]) * r >= MIN_TILE_PX
-    ]
+    small = [t for t in inst if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and not _specks([t], r)]
     side_by_side = any(len(regions[t.group]) >= 2 for t in small)
     return small if len(small) >= SMALLER_MIN and side_by_side and tile_width(small) * r < TILE_PX_RANGE[0] else []
 
