@@ -63,7 +63,7 @@ from . import photo as _photo
 from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
-from .finders import Candidate, find_candidates, find_farther
+from .finders import Candidate, find_candidates, find_farther, finder_name
 from .finders.geometry import quads_holding
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
@@ -1173,13 +1173,18 @@ def _beside_readings(readings: list[Reading], cands: Sequence[Candidate]) -> lis
     return [cd.quad for cd in cands if cd.blob_size >= 2 and cd.blob in blobs]
 
 
+#: where a photo taken from a seat was read again straightened: the view it was taken in, the part of
+#: it read (``x0, y0, x1, y1``) and the faces measured (:func:`_seat_view`)
+SeatPart = tuple[_slant.View, tuple[int, int, int, int], list[np.ndarray]]
+
+
 def _read_from_a_seat(
     ph: _photo.Photo,
     readings: list[Reading],
     finder: str | None,
     classifier: Any,
     cands: Sequence[Candidate] = (),
-    measured: tuple[_slant.View, tuple[int, int, int, int], list[np.ndarray]] | None = None,
+    measured: SeatPart | None = None,
 ) -> SeatReading | None:
     """The part of the photo its tiles lie in (:func:`vision.slant.window`) read again, seen from
     straight above (:func:`_read_as_seen`), when its faces (:func:`_faces`) say it was
@@ -1205,6 +1210,8 @@ def _read_from_a_seat(
     view, box, faces = measured
     clf = get_classifier() if classifier is None else classifier
     seat = _read_as_seen(ph, readings, view, box, faces, finder, clf) if view.slanted else None
+    if seat is not None:
+        seat.part = (view, box, faces)
     kept = seat.readings if seat is not None and seat.readings is not None else readings
     if view != GUESSED_VIEW and _in_doubt(kept, clf):
         guessed = _read_as_seen(ph, readings, GUESSED_VIEW, box, faces, finder, clf)
@@ -1214,13 +1221,82 @@ def _read_from_a_seat(
             and _sure_count(guessed.readings) > _sure_count(kept)
             and not _cuts_tiles(guessed.readings, kept)
         ):
+            guessed.part = (GUESSED_VIEW, box, faces)
             return guessed
     return seat
 
 
-def _seat_view(
-    ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()
-) -> tuple[_slant.View, tuple[int, int, int, int], list[np.ndarray]] | None:
+#: the hand's tiles, where the part beyond them starts (:func:`_read_beyond`): readings at least this
+#: share of the size (square root of the area) of the largest but one in ten
+HAND_SIZE_SHARE = 0.75
+#: the part beyond is first seen only so large that tiles of the hand's size come out this wide
+#: (pixels; the finder finds tiles from about 8): most photos show no row there
+PROBE_TILE_PX = 14.0
+#: a tile read beyond the hand is kept where the classifier read it at least this surely (seen
+#: with few pixels: of 15 read under 0.5 on composed tables seen from a seat, 5 were right)
+BEYOND_READ_MIN = 0.5
+
+
+def _read_beyond(
+    ph: _photo.Photo, part: SeatPart, readings: list[Reading], finder: str | None, classifier: Any
+) -> list[Reading]:
+    """The tiles in rows beyond the hand of a photo taken from a seat, at places ``readings`` left
+    empty (:func:`_places_missed`), read at least :data:`BEYOND_READ_MIN`: the photo above the
+    hand's tiles (:data:`HAND_SIZE_SHARE`; the median top of their boxes) seen from straight above
+    as the part ``part`` read again was (:func:`vision.slant.beyond`), found as a photo of its own
+    and read. It is first looked at small (:data:`PROBE_TILE_PX`), and only where that look finds a
+    row of tiles (:data:`ROW_OF_FACES` finds in a face region) not read already is it found and read.
+
+    Other players' rows across the table come out squashed to a few pixels high in the photo:
+    the looks, sized for the hand, find none of them, and the part read again straightened (the
+    tiles read at first, grown by :data:`vision.slant.REACH` tile widths) leaves them out; where
+    they are smaller than the hand's on the table as well, the looks at that part, sized for the
+    hand, miss them there too. Only finds at empty places are read (the part beyond reaches the
+    hand's row, whose tiles are read already), and only rows of them are kept (a lone patch of the
+    room is no tile). Only the learned finder looks for rows alone; with the classical one there
+    is nothing beyond."""
+    view, box, faces = part
+    if finder_name(finder) != "learned" or not readings:  # (only it looks for rows alone)
+        return []
+    sizes = np.sqrt([_quad_area(r.quad) for r in readings])
+    hand = [r for r, size in zip(readings, sizes) if size >= HAND_SIZE_SHARE * np.percentile(sizes, 90)]
+    top = float(np.median([r.quad[:, 1].min() for r in hand]))  # (a reading astray takes no part)
+    seen = _slant.beyond(view, box, faces, ph.image.shape, top)
+    if seen is None:
+        return []
+    m, size = seen
+    # first seen as small as tiles of the hand's size can be found (most photos show no row there)
+    tile_px = _slant.width_seen(faces, m)
+    k = min(1.0, PROBE_TILE_PX / tile_px)
+    small = np.diag([k, k, 1.0]) @ m
+    probe = cv2.warpPerspective(ph.image, small, (max(1, round(size[0] * k)), max(1, round(size[1] * k))))
+    read_at = [_slant.moved(r.quad, small) for r in readings]
+    if not find_candidates(
+        probe, finder=finder, crops=False, tile_px=tile_px * k, least_row=ROW_OF_FACES, read_at=read_at
+    ):
+        return []
+    img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    src = ph.image if ph.detail is None else ph.detail
+    to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
+    back = np.linalg.inv(m)
+    cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back, tile_px=tile_px)
+    empty = _empty_places([_slant.moved(cd.quad, back) for cd in cands], readings)
+    cands = [cd for cd, free in zip(cands, empty) if free]
+    seen_read, reason, _rejected = _read(cands, classifier) if cands else ([], None, 0)
+    if reason is not None:
+        return []
+    h, w = ph.image.shape[:2]
+    in_photo = [r for r in (_seen_as_taken(r, back) for r in seen_read) if _inside(r.quad.mean(0), w, h)]
+    return [r for r in _places_missed(in_photo, readings) if r.top[0][1] >= BEYOND_READ_MIN]
+
+
+def _inside(point: np.ndarray, w: int, h: int) -> bool:
+    """Whether ``point`` lies in a photo ``w`` by ``h`` pixels (beyond it a view shows its edge
+    pixels drawn out, which read as a sure ``back``)."""
+    return bool(0 <= point[0] < w and 0 <= point[1] < h)
+
+
+def _seat_view(ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()) -> SeatPart | None:
     """The view a photo was taken in, measured on the faces of its reading ``readings``
     (:func:`vision.slant.view_of`), the part of the photo its tiles lie in
     (:func:`vision.slant.window`) and the faces measured (:func:`_read_from_a_seat`); ``None``
@@ -1334,11 +1410,7 @@ def _read_as_seen(
     if reason is not None:
         return SeatReading(m)
     h, w = ph.image.shape[:2]
-    again = []
-    for r in (_seen_as_taken(r, back) for r in seen):
-        cx, cy = r.quad.mean(0)
-        if 0 <= cx < w and 0 <= cy < h:  # (beyond the photo the view shows its edge pixels drawn out)
-            again.append(r)
+    again = [r for r in (_seen_as_taken(r, back) for r in seen) if _inside(r.quad.mean(0), w, h)]
     again = _agreeing(again, readings)
     if not _straightened_stands(again, readings):
         return SeatReading(m, passed_over=again)
@@ -1362,15 +1434,19 @@ def _places_missed(other: list[Reading], kept: list[Reading]) -> list[Reading]:
 
 
 def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
-    """The readings of ``new`` at places ``kept`` left empty: each centre farther than half the
-    shorter side of either box from each of ``kept``'s."""
+    """The readings of ``new`` at places ``kept`` left empty (:func:`_empty_places`)."""
+    return [r for r, free in zip(new, _empty_places([r.quad for r in new], kept)) if free]
+
+
+def _empty_places(quads: list[np.ndarray], kept: list[Reading]) -> list[bool]:
+    """Whether each of ``quads`` (4x2) lies at a place ``kept`` left empty: its centre farther than
+    half the shorter side of either box from each of ``kept``'s."""
     centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
     sides = np.array([_short_side(r.quad) for r in kept])
     out = []
-    for r in new:
-        gap = np.hypot(*(centres - r.quad.mean(0)).T) if len(kept) else np.zeros(0)
-        if (gap > np.maximum(sides, _short_side(r.quad)) / 2).all():
-            out.append(r)
+    for q in quads:
+        gap = np.hypot(*(centres - q.mean(0)).T) if len(kept) else np.zeros(0)
+        out.append(bool((gap > np.maximum(sides, _short_side(q)) / 2).all()))
     return out
 
 
@@ -1412,12 +1488,14 @@ class SeatReading:
     arranged in rows: :func:`_arrange`), and the second reading made there, in the working pixels,
     with the candidates it read as no tile (``readings`` ``None`` where the first reading stands;
     then ``passed_over`` holds the second reading, whose rows the first missed are still taken:
-    :func:`_places_missed`)."""
+    :func:`_places_missed`); ``part``, the view, part and faces it was made in (what lies beyond
+    is read in the same view: :func:`_read_beyond`)."""
 
     to_view: np.ndarray
     readings: list[Reading] | None = None
     rejected: int = 0
     passed_over: list[Reading] | None = None
+    part: SeatPart | None = None
 
 
 #: the part of a photo read again straightened shows the tiles a first reading read, and some it
@@ -1617,6 +1695,11 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
                 readings, rec.rejected = seat.readings + _places_missed(readings, seat.readings), seat.rejected
             elif seat.passed_over:
                 readings = readings + _places_missed(seat.passed_over, readings)
+            if seat.part is not None:
+                try:
+                    readings = readings + _read_beyond(ph, seat.part, readings, finder, classifier)
+                except Exception:  # the readings so far stand
+                    pass
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:

@@ -91,6 +91,10 @@ MAX_ROLL = 15.0
 STEEPER_BY = 0.1
 #: the part of the photo read again reaches this many tile widths beyond the tiles read at first
 REACH = 2.0
+#: the part beyond the hand (other players' tiles across the table, :func:`beyond`) stops where
+#: a patch of the photo is drawn out over this many times the area it is at the hand (the plane's
+#: depth half the hand's)
+BEYOND_MAGNIFY = 8.0
 #: the part read again is scaled so that its tiles come out this wide (pixels), or as wide as they
 #: were in the photo when that is between: the finder sees the seams between touching tiles from
 #: about 20, and larger tiles only cost time
@@ -345,6 +349,14 @@ def straightening(
     above (``view``), scaled so that ``faces`` (photo pixels) come out as wide as they were, within
     :data:`TILE_PX` (and the image within :data:`MAX_PIXELS`); and that image's size (width,
     height)."""
+    return _framed(*_seen_above(view, box, faces))
+
+
+def _seen_above(
+    view: View, box: tuple[int, int, int, int], faces: list[np.ndarray]
+) -> tuple[np.ndarray, float, np.ndarray, np.ndarray]:
+    """:func:`straightening`'s homography before it is scaled, its scale, and where it takes
+    ``box`` (the least and the greatest corner)."""
     m = _plane(view) @ _frame(box)
     x0, y0, x1, y1 = box
     corners = moved([[x0, y0], [x1, y0], [x1, y1], [x0, y1]], m)
@@ -352,6 +364,41 @@ def straightening(
     scale = float(np.clip(tile_width(faces), *TILE_PX)) / max(tile_width(seen_faces), 1e-9)
     lo, hi = corners.min(0), corners.max(0)
     scale = min(scale, float(np.sqrt(MAX_PIXELS / max(float(np.prod(hi - lo)), 1e-9))))
+    return m, scale, lo, hi
+
+
+def _framed(m: np.ndarray, scale: float, lo: np.ndarray, hi: np.ndarray) -> tuple[np.ndarray, tuple[int, int]]:
+    """``m`` scaled by ``scale`` and moved so that the points it takes to ``lo``-``hi`` fill an
+    image; and that image's size (width, height)."""
     m = np.array([[scale, 0, -lo[0] * scale], [0, scale, -lo[1] * scale], [0, 0, 1]]) @ m
     size = (max(1, int(np.ceil((hi - lo)[0] * scale))), max(1, int(np.ceil((hi - lo)[1] * scale))))
     return m, size
+
+
+def beyond(
+    view: View, box: tuple[int, int, int, int], faces: list[np.ndarray], shape: tuple[int, ...], bottom: float
+) -> tuple[np.ndarray, tuple[int, int]] | None:
+    """The part of a photo of ``shape`` above ``bottom`` (its whole width: the table beyond the
+    hand) seen as :func:`straightening` shows ``box``: in ``view``, at the same scale or smaller
+    (the image within :data:`MAX_PIXELS`); the homography and the image's size (width, height).
+    Cut where a patch of the photo would be drawn out over more than :data:`BEYOND_MAGNIFY` times
+    the area it is at ``bottom`` (towards the horizon); ``None`` where less than a tile width of
+    ``faces`` is left."""
+    m0, scale, _lo, _hi = _seen_above(view, box, faces)
+    w = shape[1]
+    # a homography draws a patch out over an area as 1 / depth cubed, depth linear over the photo
+    depth = lambda x, y: m0[2, 0] * x + m0[2, 1] * y + m0[2, 2]
+    near = min(depth(0.0, bottom), depth(float(w), bottom))
+    if near <= 0:
+        return None
+    least = near / BEYOND_MAGNIFY ** (1 / 3)
+    top = 0.0
+    for x in (0.0, float(w)):  # the highest row at which both ends stay before that
+        if depth(x, 0.0) < least:
+            top = max(top, (least - m0[2, 0] * x - m0[2, 2]) / m0[2, 1])
+    if bottom - top < tile_width(faces):
+        return None
+    seen = moved([[0.0, top], [float(w), top], [float(w), bottom], [0.0, bottom]], m0)
+    lo, hi = seen.min(0), seen.max(0)
+    scale = min(scale, float(np.sqrt(MAX_PIXELS / max(float(np.prod(hi - lo)), 1e-9))))
+    return _framed(m0, scale, lo, hi)

@@ -664,6 +664,22 @@ def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
     return small if len(small) >= SMALLER_MIN and side_by_side and tile_width(small) * r < TILE_PX_RANGE[0] else []
 
 
+def _read_at(t: LearnedTile, read_at: Sequence[np.ndarray]) -> bool:
+    """Whether the find ``t`` is centred in one of the quads ``read_at`` (same pixels)."""
+    quads = np.asarray(read_at, np.float64).reshape(-1, 4, 2)
+    return bool(len(quads)) and bool(quads_holding(t.quad.mean(0), quads).any())
+
+
+def _holds_row(inst: list[LearnedTile], least: int, r: float) -> bool:
+    """Whether the finds ``inst`` of a look ``r`` times the image's size hold a face region of at
+    least ``least`` finds that are no specks (:func:`_specks`)."""
+    regions: dict[int, list[LearnedTile]] = {}
+    for t in inst:
+        if t.group:
+            regions.setdefault(t.group, []).append(t)
+    return any(len(v) >= least and not _specks(v, r) for v in regions.values())
+
+
 def _specks(inst: list[LearnedTile], r: float) -> bool:
     """Whether the finds ``inst`` of a look ``r`` times the image's size measure under
     :data:`MIN_TILE_PX` across there (:func:`across_width`): specks, not tiles."""
@@ -692,6 +708,8 @@ def find_tiles(
     tile_px: float | None = None,
     detail: np.ndarray | None = None,
     not_tiles: Sequence[np.ndarray] | None = None,
+    least_row: int = 0,
+    read_at: Sequence[np.ndarray] = (),
 ) -> tuple[list[LearnedTile], tuple[np.ndarray, np.ndarray, float]]:
     """Tiles in a BGR photo (:func:`instances_from_maps`, quads in ``img`` pixels), and the maps
     they came from ``(face, core, scale)``.
@@ -756,6 +774,12 @@ def find_tiles(
     pattern, sharper in the detail image): at the first look there are no tiles, and a closer look
     leaves the look before standing.
 
+    ``least_row``, where a part of a photo is searched only for rows of tiles (the table beyond a
+    hand, :func:`vision.recognize._read_beyond`): unless the first look finds a face region of at
+    least that many finds, no specks, centred in none of ``read_at`` (quads in ``img`` pixels:
+    tiles read already), there is nothing, and no other look is taken (a far look would only
+    enlarge the room's patterns).
+
     The last look's cores are turned the way their tiles' edges run (:func:`edge_orientation`)."""
     h, w = img.shape[:2]
     finest = _finest(img, detail)
@@ -782,12 +806,16 @@ def find_tiles(
             t for t in inst if not _seen_again(t.quad.mean(0), float(_areas(t.quad[None].astype(np.float64))[0]), seen)
         ]
 
-    far_long = far_look(img, detail) if tile_px is None else 0
+    far_long = far_look(img, detail) if tile_px is None and not least_row else 0
     from_far = not_tiles is not None and far_long > long_
     if not from_far:
         maps = look(long_, None)
         regions = regions_of(maps)
-        cores = _cores(*maps, regions=regions) if far_long > long_ else None  # (the far look's check measures them)
+        cores = _cores(*maps, regions=regions) if far_long > long_ or least_row else None  # (measured below)
+        if least_row:  # (rows only: of finds not read already)
+            unread = [t for t in _supported(maps[0], maps[2], cores or [], 0.0) if not _read_at(t, read_at)]
+            if not _holds_row(unread, least_row, long_ / max(h, w)):
+                return [], maps
         from_far = far_long > long_ and (
             not regions or _specks(measured(_supported(maps[0], maps[2], cores or [], 0.0)), long_ / max(h, w))
         )
@@ -978,12 +1006,14 @@ def candidates(
     tile_px: float | None = None,
     detail: np.ndarray | None = None,
     not_tiles: Sequence[np.ndarray] | None = None,
+    least_row: int = 0,
+    read_at: Sequence[np.ndarray] = (),
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
     included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
-    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px``, ``detail`` and ``not_tiles``:
-    as for :func:`find_tiles`."""
-    found, (face, core, scale) = find_tiles(img, tile_px, detail, not_tiles)
+    as a ``mask`` at ``img``'s size and the ``core`` map; ``tile_px``, ``detail``, ``not_tiles``,
+    ``least_row`` and ``read_at``: as for :func:`find_tiles`."""
+    found, (face, core, scale) = find_tiles(img, tile_px, detail, not_tiles, least_row, read_at)
     look = int(round(2 * max(img.shape[:2]) / scale))  # (a map pixel is two of the look's)
     if debug is not None:
         h, w = img.shape[:2]

@@ -37,6 +37,8 @@ def find_candidates(
     to_detail: np.ndarray | None = None,
     tile_px: float | None = None,
     not_tiles: list[np.ndarray] | None = None,
+    least_row: int = 0,
+    read_at: list[np.ndarray] | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
     :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
@@ -46,11 +48,13 @@ def find_candidates(
     which is then any view of the same scene (see :func:`~vision.finders.geometry.with_crops`).
     ``tile_px``, the tiles' width in ``img`` when known beforehand, sets the learned finder's first
     look, and ``not_tiles`` (quads read as no tile) starts it at its far look, those places not
-    measured (:func:`~vision.finders.learned.find_tiles`)."""
+    measured, and ``least_row`` has it look for rows of tiles only, those centred in ``read_at``
+    (tiles read already) left out (:func:`~vision.finders.learned.find_tiles`; the classical
+    finder ignores these)."""
     name = finder_name(finder)
     same_framing = detail if to_detail is None else None  # (a view's detail is the photo itself)
     cands = (
-        learned.candidates(img, debug, tile_px, same_framing, not_tiles)
+        learned.candidates(img, debug, tile_px, same_framing, not_tiles, least_row, read_at or [])
         if name == "learned"
         else classical.candidates(img, debug)
     )
