@@ -110,9 +110,21 @@ def test_a_hand_alone_on_a_table_costs_one_small_look_beyond(monkeypatch):
         finally:
             learned.predict_maps = original
 
-    monkeypatch.setattr(recognize_module, "_read_beyond", counting)
+    read: list[list] = []
+    monkeypatch.setattr(recognize_module, "_read_beyond", lambda *args: read.append(counting(*args)) or read[-1])
     recognize(jpeg.tobytes())
-    assert len(looks) == 1
+    assert len(looks) == 1 and read == [[]]
+
+
+def test_the_finder_looks_for_rows_not_read_already():
+    """``least_row``: a row of 16 tiles is a row; where they are read already (``read_at``) there
+    is none, and nothing is found after the first look."""
+    img = cv2.imread(str(PHOTOS / "scene_11.jpg"))
+    found, _maps = learned.find_tiles(img, least_row=3)
+    assert len(found) >= 14
+    quads = [t.quad for t in found]
+    assert learned.find_tiles(img, least_row=3, read_at=quads)[0] == []
+    assert len(learned.find_tiles(img, least_row=3, read_at=quads[:3])[0]) == len(found)
 
 
 def _faces(n: int = 8, width: float = 40.0) -> list[np.ndarray]:
@@ -132,8 +144,8 @@ def test_the_part_beyond_is_seen_as_the_part_read_again_was():
     m, size = slant.beyond(view, box, faces, (750, 1000), 600.0)
     m_part, _ = slant.straightening(view, box, faces)
     assert slant.width_seen(faces, m) == pytest.approx(slant.width_seen(faces, m_part), rel=1e-6)
-    corners = slant.moved([[0, 600], [1000, 600], [1000, 599], [0, 599]], m)
-    assert corners.min() >= -1 and (corners <= np.array(size) + 1).all()
+    bottom = slant.moved([[0, 600], [1000, 600]], m)  # (the bottom row of the part, end to end)
+    assert bottom.min() >= -1 and (bottom <= np.array(size) + 1).all()
 
 
 def test_the_part_beyond_stops_before_the_horizon():
