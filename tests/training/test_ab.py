@@ -1,0 +1,56 @@
+"""The before-and-after sets (:mod:`training.ab`): photos scored as multisets of tiles, summed up,
+and the photos two readings differ on."""
+
+from __future__ import annotations
+
+import json
+
+from training import ab
+
+
+def _row(file: str, labels: list[str], read: list[str], sure_wrong: int = 0, ms: float = 10.0) -> dict:
+    return {"file": file, "name": file, "labels": labels, "read": read, "sure_wrong": sure_wrong, "ms": ms}
+
+
+def test_a_reading_is_scored_as_multisets_of_tiles():
+    assert ab.score(["1m", "1m", "2p"], ["2p", "1m"]) == (1, 0)
+    assert ab.score(["1m", "2p"], ["2p", "3s", "1m", "1m"]) == (0, 2)
+    assert ab.score(["5z", "5z"], ["5z", "5z"]) == (0, 0)
+
+
+def test_a_set_is_summed_up():
+    rows = [
+        _row("000.jpg", ["1m", "2m"], ["2m", "1m"], ms=30.0),
+        _row("001.jpg", ["3f", "4s"], ["7f", "4s"], sure_wrong=1, ms=10.0),
+        _row("002.jpg", ["9p"], [], ms=20.0),
+    ]
+    assert ab.summary(rows) == {
+        "photos": 3,
+        "tiles": 5,
+        "missed": 2,
+        "extra": 1,
+        "exact": 1,
+        "sure_wrong": 1,
+        "median_ms": 20.0,
+    }
+
+
+def test_the_photos_two_readings_differ_on_are_listed():
+    before = {"c7": [_row("000.jpg", ["1m", "2m"], ["1m", "3m"]), _row("001.jpg", ["5z"], ["5z"])]}
+    after = {"c7": [_row("000.jpg", ["1m", "2m"], ["1m", "2m"]), _row("001.jpg", ["5z"], ["5z"], ms=99.0)]}
+    assert ab.differences(before, after) == ["c7 000.jpg: missed [2m] extra [3m] -> missed [] extra []"]
+    assert ab.differences(before, before) == []
+
+
+def test_reading_sets_not_built_says_what_to_do(tmp_path, capsys):
+    assert ab.main(["read", str(tmp_path), str(tmp_path / "out.json"), "c7"]) == 2
+    said = capsys.readouterr().out
+    assert "no set c7" in said and "training.ab build" in said
+
+
+def test_diff_reads_two_files(tmp_path, capsys):
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    a.write_text(json.dumps({"c": [_row("000.jpg", ["1m"], ["1m"])]}))
+    b.write_text(json.dumps({"c": [_row("000.jpg", ["1m"], [])]}))
+    assert ab.main(["diff", str(a), str(b)]) == 0
+    assert capsys.readouterr().out.strip() == "c 000.jpg: missed [] extra [] -> missed [1m] extra []"

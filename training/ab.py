@@ -1,0 +1,179 @@
+"""Before and after: the real-tile sets a change to the recogniser is measured on, kept as files.
+
+``python -m training.ab build DIR`` writes the sets (each a folder of JPEGs and ``labels.json``):
+the labelled real photos (``c``), their composites on held-out backgrounds (``c2``, three per
+photo) and those seen 45 degrees off (``c5``), the labelled photos seen from four seats (``c3``:
+30, 45, 55 degrees, and 50 turned 8), and two lots of 24 tables (:func:`training.real_composites.
+table_composites`: ``c7``, the benchmark's seeds, and ``t2``, seeds 9500 on) as taken, 45 degrees
+off (``c7s``, ``t2s``) and, for ``c7``, 55 degrees off (``c7s55``). ``python -m training.ab read
+DIR OUT.json [SET ...]`` reads them with the recogniser it imports and writes every photo's
+reading; ``python -m training.ab diff A.json B.json`` says which photos two readings differ on.
+The benchmark (:mod:`training.evaluate`) makes the same kinds of photo; these are kept, so that
+two versions of the code read the very same files, each in a process of its own. Labels have no
+order: photos are scored as multisets of tiles (missed, extra, exact).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections import Counter
+from pathlib import Path
+
+#: the sets ``build`` writes, in the order ``read`` reads them by default
+SETS = ("c", "c2", "c5", "c3", "c7", "c7s", "c7s55", "t2", "t2s")
+#: the first seed of each lot of tables
+TABLE_SEEDS = {"c7": 14000, "t2": 9500}
+
+
+def _save(folder: Path, items: list[tuple[str, bytes, list[str]]]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    labels = {}
+    for i, (name, jpeg, codes) in enumerate(items):
+        (folder / f"{i:03d}.jpg").write_bytes(jpeg)
+        labels[f"{i:03d}.jpg"] = {"name": name, "labels": list(codes)}
+    (folder / "labels.json").write_text(json.dumps(labels, indent=0))
+
+
+def build(out: Path) -> dict[str, int]:
+    """Write :data:`SETS` under ``out``; how many photos each holds (none without the labelled
+    photos in ``../shared/vision-data`` and the background cache)."""
+    from training import backgrounds
+    from training import evaluate as ev
+    from training.labelled_variants import variants
+    from training.real_composites import table_composites
+    from training.viewpoint import DISTANCE, seen_from, slanted
+
+    backgrounds.ensure_backgrounds()
+    data = ev.DEFAULT_DATA
+    labelled = sorted((n, p, gt) for n, gt in ev.load_labels().items() if (p := ev._photo_path(data, n)) is not None)
+    seat = lambda degrees, roll=0.0: (degrees, DISTANCE, roll)
+    seen = lambda made, views: list(
+        variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v))
+    )
+    sets: dict[str, list[tuple[str, bytes, list[str]]]] = {"c": [(n, p.read_bytes(), gt) for n, p, gt in labelled]}
+    composites = ev._composites(data, 3)
+    sets["c2"] = [(c.name, c.jpeg, c.labels) for c in composites]
+    sets["c5"] = [(n, raw, gt) for _k, n, raw, gt in seen(composites, [seat(45.0)])]
+    views = [seat(30.0), seat(45.0), seat(55.0), seat(50.0, 8.0)]
+    sets["c3"] = [(f"{n} {k}", raw, gt) for k, n, raw, gt in slanted(sets["c"], views)]
+    for lot, seed in TABLE_SEEDS.items():
+        made = table_composites(iter(labelled), 24, frozenset(ev._training_photos()), seed0=seed)
+        sets[lot] = [(c.name, c.jpeg, c.labels) for c in made]
+        views = [seat(45.0), seat(55.0)] if lot == "c7" else [seat(45.0)]
+        both = seen(made, views)
+        for view, suffix in zip(views, ("s", "s55")):
+            sets[lot + suffix] = [(n, raw, gt) for k, n, raw, gt in both if k == view]
+    for name, items in sets.items():
+        _save(out / name, items)
+    return {name: len(items) for name, items in sets.items()}
+
+
+def score(labels: list[str], read: list[str]) -> tuple[int, int]:
+    """Tiles missed and tiles extra: ``read`` against ``labels`` as multisets."""
+    want, got = Counter(labels), Counter(read)
+    return sum((want - got).values()), sum((got - want).values())
+
+
+def summary(rows: list[dict]) -> dict:
+    """A set's readings (``read``'s rows) summed up: photos, tiles, missed, extra, exact photos,
+    sure readings that are wrong, median ms."""
+    scored = [score(r["labels"], r["read"]) for r in rows]
+    return {
+        "photos": len(rows),
+        "tiles": sum(len(r["labels"]) for r in rows),
+        "missed": sum(m for m, _ in scored),
+        "extra": sum(e for _, e in scored),
+        "exact": sum(m == e == 0 for m, e in scored),
+        "sure_wrong": sum(r["sure_wrong"] for r in rows),
+        "median_ms": statistics.median(r["ms"] for r in rows) if rows else 0.0,
+    }
+
+
+def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
+    """Every photo of ``sets`` under ``folder`` read by the recogniser: per set, one row per photo
+    (its file, name, labels, reading, sure readings wrong at least, ms)."""
+    from training.evaluate import sure_wrong_unordered
+    from vision.classifier import get_classifier
+    from vision.recognize import recognize
+
+    clf = get_classifier()
+    out: dict[str, list[dict]] = {}
+    for name in sets:
+        labels = json.loads((folder / name / "labels.json").read_text())
+        rows = []
+        for file, photo in labels.items():
+            rec = recognize((folder / name / file).read_bytes(), classifier=clf)
+            rows.append(
+                {
+                    "file": file,
+                    "name": photo["name"],
+                    "labels": photo["labels"],
+                    "read": [t.code for t in rec.tiles],
+                    "sure_wrong": sure_wrong_unordered(photo["labels"], rec.tiles)[0],
+                    "ms": rec.timings_ms["total"],
+                }
+            )
+        out[name] = rows
+    return out
+
+
+def differences(a: dict[str, list[dict]], b: dict[str, list[dict]]) -> list[str]:
+    """The photos whose tiles missed or extra differ between two readings of the same sets, a line
+    each: set, file, and the tiles missed and extra in each."""
+    lines = []
+    for name in (n for n in a if n in b):
+        for ra, rb in zip(a[name], b[name]):
+            ta, tb = (_tiles_wrong(r) for r in (ra, rb))
+            if ta != tb:
+                lines.append(
+                    f"{name} {ra['file']}: missed [{ta[0]}] extra [{ta[1]}] -> missed [{tb[0]}] extra [{tb[1]}]"
+                )
+    return lines
+
+
+def _tiles_wrong(row: dict) -> tuple[str, str]:
+    want, got = Counter(row["labels"]), Counter(row["read"])
+    return " ".join(sorted((want - got).elements())), " ".join(sorted((got - want).elements()))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    b = sub.add_parser("build", help="write the sets")
+    b.add_argument("folder", type=Path)
+    r = sub.add_parser("read", help="read the sets, write every photo's reading")
+    r.add_argument("folder", type=Path)
+    r.add_argument("out", type=Path)
+    r.add_argument("sets", nargs="*", default=list(SETS))
+    d = sub.add_parser("diff", help="the photos two readings differ on")
+    d.add_argument("a", type=Path)
+    d.add_argument("b", type=Path)
+    args = ap.parse_args(argv)
+    if args.command == "build":
+        for name, n in build(args.folder).items():
+            print(f"{name}: {n} photos")
+    elif args.command == "read":
+        missing = [s for s in args.sets if not (args.folder / s / "labels.json").exists()]
+        if missing:
+            print(
+                f"no set {', '.join(missing)} under {args.folder}: run 'python -m training.ab build {args.folder}' first"
+            )
+            return 2
+        readings = read(args.folder, args.sets)
+        args.out.write_text(json.dumps(readings))
+        for name, rows in readings.items():
+            s = summary(rows)
+            print(
+                f"{name:6s} {s['photos']:3d} photos {s['tiles']:5d} tiles: missed {s['missed']:4d} extra {s['extra']:4d} "
+                f"exact {s['exact']:3d} sure and wrong {s['sure_wrong']} median {s['median_ms']:.0f} ms"
+            )
+    else:
+        a, b_ = (json.loads(p.read_text()) for p in (args.a, args.b))
+        print("\n".join(differences(a, b_)) or "no photo differs")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
