@@ -1275,25 +1275,38 @@ def _read_beyond(
         probe, finder=finder, crops=False, tile_px=tile_px * k, least_row=ROW_OF_FACES, read_at=read_at
     ):
         return []
-    img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    src = ph.image if ph.detail is None else ph.detail
-    to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
+    cands = _found_in_view(ph, m, size, finder, tile_px)
     back = np.linalg.inv(m)
-    cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back, tile_px=tile_px)
     empty = _empty_places([_slant.moved(cd.quad, back) for cd in cands], readings)
     cands = [cd for cd, free in zip(cands, empty) if free]
     seen_read, reason, _rejected = _read(cands, classifier) if cands else ([], None, 0)
     if reason is not None:
         return []
-    h, w = ph.image.shape[:2]
-    in_photo = [r for r in (_seen_as_taken(r, back) for r in seen_read) if _inside(r.quad.mean(0), w, h)]
+    in_photo = _as_taken(seen_read, m, ph)
     return [r for r in _places_missed(in_photo, readings) if r.top[0][1] >= BEYOND_READ_MIN]
 
 
-def _inside(point: np.ndarray, w: int, h: int) -> bool:
-    """Whether ``point`` lies in a photo ``w`` by ``h`` pixels (beyond it a view shows its edge
-    pixels drawn out, which read as a sure ``back``)."""
-    return bool(0 <= point[0] < w and 0 <= point[1] < h)
+def _found_in_view(
+    ph: _photo.Photo, m: np.ndarray, size: tuple[int, int], finder: str | None, tile_px: float
+) -> list[Candidate]:
+    """The candidates in the view of the photo ``ph`` that the homography ``m`` makes (``size``:
+    width, height), its tiles about ``tile_px`` wide there: quads in the view's pixels, crops cut
+    from the photo as it is (from its detail image, where it has one), each face's quadrilateral
+    rectified."""
+    img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    src = ph.image if ph.detail is None else ph.detail
+    to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
+    return find_candidates(img, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
+
+
+def _as_taken(seen: list[Reading], m: np.ndarray, ph: _photo.Photo) -> list[Reading]:
+    """The readings ``seen`` of the view the homography ``m`` makes of the photo ``ph``, in its
+    working pixels (:func:`_seen_as_taken`), those centred beyond the photo left out (there the
+    view shows its edge pixels drawn out, which read as a sure ``back``)."""
+    back = np.linalg.inv(m)
+    h, w = ph.image.shape[:2]
+    moved = (_seen_as_taken(r, back) for r in seen)
+    return [r for r in moved if 0 <= r.quad.mean(0)[0] < w and 0 <= r.quad.mean(0)[1] < h]
 
 
 def _seat_view(ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()) -> SeatPart | None:
@@ -1398,20 +1411,13 @@ def _read_as_seen(
     m, size = _slant.straightening(view, box, faces)
     if not view.steep and all(r.sure for r in _could_be_sure(readings, classifier)):
         return SeatReading(m)
-    img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    src = ph.image if ph.detail is None else ph.detail
-    to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
-    back = np.linalg.inv(m)
-    tile_px = _slant.width_seen(faces, m)
-    cands = find_candidates(img, finder=finder, detail=src, to_detail=to_src @ back, tile_px=tile_px)
+    cands = _found_in_view(ph, m, size, finder, _slant.width_seen(faces, m))
     if len(cands) > SEAT_FINDS_MAX[0] * len(readings) + SEAT_FINDS_MAX[1]:  # a texture, enlarged
         return SeatReading(m)
     seen, reason, rejected = _read(cands, classifier)
     if reason is not None:
         return SeatReading(m)
-    h, w = ph.image.shape[:2]
-    again = [r for r in (_seen_as_taken(r, back) for r in seen) if _inside(r.quad.mean(0), w, h)]
-    again = _agreeing(again, readings)
+    again = _agreeing(_as_taken(seen, m, ph), readings)
     if not _straightened_stands(again, readings):
         return SeatReading(m, passed_over=again)
     return SeatReading(m, again, rejected)

@@ -652,16 +652,22 @@ def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
     page beside the hand come out as regions of narrow finds too, but long ones, not tile-shaped
     (median aspect scores 0.19-0.54 on the photo tests' pages; the far tiles' 0.61-0.99 on the
     composites seen from a seat)."""
-    regions: dict[int, list[LearnedTile]] = {}
-    for t in inst:
-        if t.group:
-            regions.setdefault(t.group, []).append(t)
+    regions = _by_region(inst)
     size = {g: float(np.median([_sides(t)[0] for t in v])) for g, v in regions.items()}
     largest = max((size[g] for g, v in regions.items() if len(v) >= LARGER_TILES_MIN), default=0.0)
     shaped = {g for g, v in regions.items() if np.median([t.score for t in v]) >= SMALLER_SHAPE_MIN}
     small = [t for t in inst if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and not _specks([t], r)]
     side_by_side = any(len(regions[t.group]) >= 2 for t in small)
     return small if len(small) >= SMALLER_MIN and side_by_side and tile_width(small) * r < TILE_PX_RANGE[0] else []
+
+
+def _by_region(inst: list[LearnedTile]) -> dict[int, list[LearnedTile]]:
+    """The finds ``inst`` on a face region, by region (:attr:`LearnedTile.group`)."""
+    regions: dict[int, list[LearnedTile]] = {}
+    for t in inst:
+        if t.group:
+            regions.setdefault(t.group, []).append(t)
+    return regions
 
 
 def _read_at(t: LearnedTile, read_at: Sequence[np.ndarray]) -> bool:
@@ -673,10 +679,7 @@ def _read_at(t: LearnedTile, read_at: Sequence[np.ndarray]) -> bool:
 def _holds_row(inst: list[LearnedTile], least: int, r: float) -> bool:
     """Whether the finds ``inst`` of a look ``r`` times the image's size hold a face region of at
     least ``least`` finds that are no specks (:func:`_specks`)."""
-    regions: dict[int, list[LearnedTile]] = {}
-    for t in inst:
-        if t.group:
-            regions.setdefault(t.group, []).append(t)
+    regions = _by_region(inst)
     return any(len(v) >= least and not _specks(v, r) for v in regions.values())
 
 
