@@ -78,7 +78,7 @@ def score(labels: list[str], read: list[str]) -> tuple[int, int]:
 
 def summary(rows: list[dict]) -> dict:
     """A set's readings (``read``'s rows) summed up: photos, tiles, missed, extra, exact photos,
-    sure readings that are wrong, median ms."""
+    readings shown sure (rows that record them) and those that are wrong, median ms."""
     scored = [score(r["labels"], r["read"]) for r in rows]
     return {
         "photos": len(rows),
@@ -86,6 +86,7 @@ def summary(rows: list[dict]) -> dict:
         "missed": sum(m for m, _ in scored),
         "extra": sum(e for _, e in scored),
         "exact": sum(m == e == 0 for m, e in scored),
+        "sure": sum(r.get("sure", 0) for r in rows),
         "sure_wrong": sum(r["sure_wrong"] for r in rows),
         "median_ms": statistics.median(r["ms"] for r in rows) if rows else 0.0,
     }
@@ -93,7 +94,7 @@ def summary(rows: list[dict]) -> dict:
 
 def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
     """Every photo of ``sets`` under ``folder`` read by the recogniser: per set, one row per photo
-    (its file, name, labels, reading, sure readings wrong at least, ms)."""
+    (its file, name, labels, reading, readings shown sure and those wrong at least, ms)."""
     from training.evaluate import sure_wrong_unordered
     from vision.classifier import get_classifier
     from vision.recognize import recognize
@@ -111,6 +112,7 @@ def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
                     "name": photo["name"],
                     "labels": photo["labels"],
                     "read": [t.code for t in rec.tiles],
+                    "sure": sum(t.sure for t in rec.tiles),
                     "sure_wrong": sure_wrong_unordered(photo["labels"], rec.tiles)[0],
                     "ms": rec.timings_ms["total"],
                 }
@@ -167,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             s = summary(rows)
             print(
                 f"{name:6s} {s['photos']:3d} photos {s['tiles']:5d} tiles: missed {s['missed']:4d} extra {s['extra']:4d} "
-                f"exact {s['exact']:3d} sure and wrong {s['sure_wrong']} median {s['median_ms']:.0f} ms"
+                f"exact {s['exact']:3d} sure {s['sure']:4d}, wrong {s['sure_wrong']} median {s['median_ms']:.0f} ms"
             )
     else:
         a, b_ = (json.loads(p.read_text()) for p in (args.a, args.b))

@@ -3,8 +3,11 @@
     .venv/bin/python -m training.calibrate [--data ../shared/vision-data] [--models models/]
 
 Runs the model on the held-out real crops (``models/heldout_real_crops.txt``: whole tile sets the
-classifier never trained on), crop and half-turn as at runtime, fits the temperature and the
-"sure" threshold (:mod:`training.calibration`) and writes them into ``tile_classifier.json``
+classifier never trained on), in the views the runtime reads (the crop, its half-turn and, where
+the calibration has an ``inset`` share or ``--inset SHARE`` sets one (0: none; the shipped
+classifier's is :data:`vision.classifier.INSET_SHARE`), the crop cut tighter by that share as it
+lies and turned), fits the temperature and the "sure" threshold
+(:mod:`training.calibration`) and writes them and the inset into ``tile_classifier.json``
 (``calibration``), which :class:`vision.classifier.TileClassifier` reads.
 """
 
@@ -19,36 +22,45 @@ import numpy as np
 
 from training import artwork, calibration
 from training.evaluate_crops import heldout_names
-from vision.classifier import MODEL_NAME, NOT_A_TILE, TileClassifier
+from vision.classifier import INSET_SHARE, MODEL_NAME, NOT_A_TILE, TileClassifier, inset
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def heldout_logits(clf: TileClassifier, data: Path, models: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Logits of the held-out real crops and of their half-turns, and the labels' class indexes."""
+def heldout_logits(
+    clf: TileClassifier, data: Path, models: Path, share: float = 0.0
+) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+    """Logits of the held-out real crops, those of their other views (the half-turns and, where
+    ``share``, the crops cut tighter by it as they lie and turned), and the labels' class indexes."""
     from training.train_classifier import read_camerash_labels
 
     labels = read_camerash_labels(data)
     names = heldout_names(models)
     root = data / "camerash-mahjong-dataset" / "tiles-resized"
-    x = clf.preprocess([artwork.read_image(root / n, cv2.IMREAD_COLOR) for n in names])
+    crops = [artwork.read_image(root / n, cv2.IMREAD_COLOR) for n in names]
+    x = clf.preprocess(crops)
     run = clf.session.run
     name = clf.session.get_inputs()[0].name
-    lo = run(None, {name: np.ascontiguousarray(x)})[0]
-    lt = run(None, {name: np.ascontiguousarray(x[:, :, ::-1, ::-1])})[0]
-    return lo, lt, np.array([clf.classes.index(labels[n]) for n in names])
+    read = lambda batch: run(None, {name: np.ascontiguousarray(batch)})[0]
+    views = [read(x[:, :, ::-1, ::-1])]
+    if share:
+        tight = clf.preprocess([inset(c, share) for c in crops])
+        views += [read(tight), read(tight[:, :, ::-1, ::-1])]
+    return read(x), views, np.array([clf.classes.index(labels[n]) for n in names])
 
 
-def calibrate(models: Path, data: Path, name: str = MODEL_NAME) -> dict:
+def calibrate(models: Path, data: Path, name: str = MODEL_NAME, share: float | None = None) -> dict:
     """Fit and store the calibration of the classifier ``name`` (the shipped one, or its fallback
-    ``tile_fallback``) in ``models``; returns it."""
+    ``tile_fallback``) in ``models``, its unsure crops read cut tighter by ``share`` too (0: not;
+    ``None``: by the share its calibration has now); returns it."""
     clf = TileClassifier(models, name=name)
-    lo, lt, y = heldout_logits(clf, data, models)
-    temp = calibration.fit_temperature(lo, lt, y)
-    p = calibration.tta_probabilities(lo, lt, temp)
+    share = clf.inset if share is None else share
+    lo, views, y = heldout_logits(clf, data, models, share)
+    none = clf.classes.index(NOT_A_TILE) if NOT_A_TILE in clf.classes else None
+    temp = calibration.fit_temperature(lo, views, y, none)
+    p = calibration.tta_probabilities(lo, views, temp, none)
     pred = p.argmax(1)
-    none = clf.classes.index(NOT_A_TILE) if NOT_A_TILE in clf.classes else -1
-    conf, right = p.max(1), (pred == y) & (pred != none)
+    conf, right = p.max(1), (pred == y) & (pred != (-1 if none is None else none))
     thr = calibration.sure_threshold(conf, right)
     prec, n = calibration.sure_precision(conf, right, thr)
     unsure = calibration.unsure_suits(
@@ -61,6 +73,7 @@ def calibrate(models: Path, data: Path, name: str = MODEL_NAME) -> dict:
         "sure_precision_heldout": round(prec, 4),
         "sure_crops_heldout": n,
         "unsure_suits": unsure,
+        "inset": share,
         "method": f"{calibration.METHOD}; python -m training.calibrate",
     }
     update_metadata(
@@ -88,8 +101,15 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
     ap.add_argument("--models", default=str(REPO / "models"))
     ap.add_argument("--name", default=MODEL_NAME, help="the classifier (tile_classifier or tile_fallback)")
+    ap.add_argument(
+        "--inset",
+        type=float,
+        default=None,
+        help=f"share an unsure crop is cut tighter by for two more views (0: none; the shipped one's: {INSET_SHARE}); "
+        "default: the model's own",
+    )
     a = ap.parse_args(argv)
-    print(json.dumps(calibrate(Path(a.models), Path(a.data), a.name), indent=1))
+    print(json.dumps(calibrate(Path(a.models), Path(a.data), a.name, a.inset), indent=1))
     return 0
 
 

@@ -2,7 +2,9 @@
 
 The runtime (:class:`vision.classifier.TileClassifier`) divides the logits by the temperature
 ``T`` before the softmax and, for a crop the network reads under
-:data:`vision.classifier.HALF_TURN_BELOW`, averages it with its half-turn's.
+:data:`vision.classifier.HALF_TURN_BELOW`, averages it with its other views' (its half-turn, and
+where the calibration has an ``inset`` and those two still leave it unsure, the crop cut tighter
+by it as it lies and turned).
 :func:`fit_temperature` picks the ``T`` that minimises the negative log-likelihood of the true
 classes on a calibration set the classifier never trained on (the held-out real crops: whole tile
 sets never seen). :func:`sure_threshold` then picks the lowest confidence at which the tiles read
@@ -17,11 +19,11 @@ however confident (the held-out flowers).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from vision.classifier import NOT_A_TILE, half_turn_rows, read_probabilities, suit
+from vision.classifier import NOT_A_TILE, half_turn_rows, read_probabilities, suit, tighter_rows
 
 #: tiles shown as sure must be right this often on held-out real crops
 SURE_PRECISION = 0.995
@@ -31,27 +33,40 @@ THRESHOLDS = np.round(np.linspace(0.3, 0.999, 700), 4)
 NEVER = 1.01
 #: how the metadata's ``calibration`` was fitted (its ``method``)
 METHOD = (
-    "temperature minimising the NLL of the held-out real crops (whole tile sets never trained on), half-turn "
-    "TTA as at runtime; a tile is sure when its calibrated confidence >= sure_threshold, the lowest threshold "
+    "temperature minimising the NLL of the held-out real crops (whole tile sets never trained on), read in "
+    "the views the runtime reads (half-turn, and the crop cut tighter by inset where set and those two leave it "
+    "unsure); a tile is sure when its calibrated confidence >= sure_threshold, the lowest threshold "
     f"whose sure crops are right >= {SURE_PRECISION}, and its suit is not one of unsure_suits (the suits whose "
     "held-out crops are read right less often than that, or that they do not show)"
 )
 BINS = (0.0, 0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 1.0001)
 
 
-def tta_probabilities(logits: np.ndarray, logits_turned: np.ndarray, temperature: float = 1.0) -> np.ndarray:
+def tta_probabilities(
+    logits: np.ndarray, views: Sequence[np.ndarray], temperature: float = 1.0, none: int | None = None
+) -> np.ndarray:
     """The runtime's probabilities (:func:`vision.classifier.read_probabilities`): the tempered
-    softmax of each crop, averaged with its half-turn's (``logits_turned``, one row per crop) where
-    the network reads the crop under :data:`vision.classifier.HALF_TURN_BELOW`."""
+    softmax of each crop, averaged with its half-turn's (``views[0]``, the half-turns' logits, one
+    row per crop) where the network reads the crop under :data:`vision.classifier.HALF_TURN_BELOW`,
+    and where ``views`` holds the tighter crops' logits too (as they lie and turned), with theirs
+    where the two readings still leave it so (:func:`vision.classifier.tighter_rows`), as to which
+    tile it is (``none``: the not-a-tile column, whose probability they leave)."""
     rows = half_turn_rows(logits)
-    return read_probabilities(logits, rows, logits_turned[rows], temperature)
+    if not views:
+        return read_probabilities(logits, [], temperature)
+    read = [(rows, views[0][rows])]
+    tight = tighter_rows(logits, rows, views[0][rows], none) if len(views) > 1 else rows[:0]
+    return read_probabilities(logits, read + [(tight, v[tight]) for v in views[1:]], temperature, none)
 
 
-def fit_temperature(logits: np.ndarray, logits_turned: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature (grid :data:`TEMPERATURES`) with the least negative log-likelihood."""
+def fit_temperature(
+    logits: np.ndarray, views: Sequence[np.ndarray], labels: np.ndarray, none: int | None = None
+) -> float:
+    """The temperature (grid :data:`TEMPERATURES`) with the least negative log-likelihood of the
+    runtime's probabilities (:func:`tta_probabilities`)."""
     best, best_nll = 1.0, np.inf
     for t in TEMPERATURES:
-        p = tta_probabilities(logits, logits_turned, float(t))
+        p = tta_probabilities(logits, views, float(t), none)
         nll = -float(np.mean(np.log(np.maximum(p[np.arange(len(labels)), labels], 1e-12))))
         if nll < best_nll:
             best, best_nll = float(t), nll

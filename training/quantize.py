@@ -172,12 +172,13 @@ def finder_agreement(float_path: Path, int8_path: Path, images: list[np.ndarray]
 
 
 def _read(sess, x: np.ndarray) -> np.ndarray:
-    """Top-1 class per crop as the runtime reads it (:func:`training.calibration.tta_probabilities`:
-    averaged with its half-turn where the network is unsure)."""
+    """Top-1 class per crop, averaged with its half-turn where the network is unsure
+    (:func:`training.calibration.tta_probabilities`; the tighter views left out: both networks are
+    compared on the same preprocessed inputs)."""
     name = sess.get_inputs()[0].name
     lo = sess.run(None, {name: x})[0]
     lt = sess.run(None, {name: np.ascontiguousarray(x[:, :, ::-1, ::-1])})[0]
-    return calibration.tta_probabilities(lo, lt).argmax(1)
+    return calibration.tta_probabilities(lo, [lt]).argmax(1)
 
 
 def classifier_agreement(float_path: Path, int8_path: Path, clf: TileClassifier, crops, labels=None) -> dict:

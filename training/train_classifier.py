@@ -72,7 +72,7 @@ import numpy as np
 
 from training import artwork, calibration, negatives, render
 from training.artwork import CLASSES
-from vision.classifier import half_turn_rows, read_probabilities
+from vision.classifier import INSET_SHARE, inset
 
 #: the answer for a crop that is not one tile face (hard negatives, :mod:`training.negatives`)
 NOT_A_TILE = "none"
@@ -869,15 +869,15 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
 
 def _final_figures(model, d: _Tiles, data: Path) -> dict:
     """Accuracy as the runtime reads (a crop read under :data:`vision.classifier.HALF_TURN_BELOW`
-    averaged with its half-turn): held-out real crops (with
+    averaged with its other views, :func:`_other_views`): held-out real crops (with
     our label fixes, and with the dataset's labels as is), synthetic validation tiles and the
     validation "not a tile" crops; and the calibration (:mod:`training.calibration`) fitted on the
     held-out real crops, which training never saw."""
 
+    none = len(MODEL_CLASSES) - 1
+
     def tta(X):
-        lo = predict_logits(model, X)
-        rows = half_turn_rows(lo)
-        return read_probabilities(lo, rows, predict_logits(model, X[rows][:, ::-1, ::-1].copy()))
+        return calibration.tta_probabilities(predict_logits(model, X), _other_views(model, X), none=none)
 
     p_ho, p_sv = tta(d.Xho), tta(d.Xsv)
     acc_ho = float((p_ho.argmax(1) == d.yho).mean())
@@ -885,12 +885,11 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
     yho_raw = np.array([CLASSES.index(raw[n]) for n in d.ho_names])
     acc_ho_raw = float((p_ho.argmax(1) == yho_raw).mean())
     acc_sv = float((p_sv.argmax(1) == d.ysv).mean())
-    none = len(MODEL_CLASSES) - 1
     rej_nv = float((tta(d.Xnv).argmax(1) == none).mean()) if len(d.Xnv) else float("nan")
     lost_ho = float((p_ho.argmax(1) == none).mean())
-    lo, lt = predict_logits(model, d.Xho), predict_logits(model, d.Xho[:, ::-1, ::-1].copy())
-    temp = calibration.fit_temperature(lo, lt, d.yho)
-    pc = calibration.tta_probabilities(lo, lt, temp)
+    lo, views = predict_logits(model, d.Xho), _other_views(model, d.Xho)
+    temp = calibration.fit_temperature(lo, views, d.yho, none)
+    pc = calibration.tta_probabilities(lo, views, temp, none)
     conf, right = pc.max(1), (pc.argmax(1) == d.yho) & (pc.argmax(1) != none)
     thr = calibration.sure_threshold(conf, right)
     prec, n_sure = calibration.sure_precision(conf, right, thr)
@@ -917,8 +916,21 @@ def _final_figures(model, d: _Tiles, data: Path) -> dict:
             "sure_precision_heldout": round(prec, 4),
             "sure_crops_heldout": n_sure,
             "unsure_suits": unsure,
+            "inset": INSET_SHARE,
         },
     }
+
+
+def _other_views(model, X: np.ndarray) -> list[np.ndarray]:
+    """The logits of the views the runtime may read a crop in besides the crop itself
+    (:meth:`vision.classifier.TileClassifier._views`, :func:`training.calibration.tta_probabilities`
+    picks the crops): the uint8 crops ``X`` (N, H, W, 3) turned half a turn, and cut tighter by
+    :data:`vision.classifier.INSET_SHARE` as they lie and turned."""
+    tight = np.stack([cv2.resize(inset(x, INSET_SHARE), (INPUT_W, INPUT_H)) for x in X]) if len(X) else X
+    return [
+        predict_logits(model, v[:, ::-1, ::-1].copy() if turned else v)
+        for v, turned in ((X, 1), (tight, 0), (tight, 1))
+    ]
 
 
 def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: dict, versions: dict) -> dict:
@@ -945,7 +957,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             **acc["calibration"],
             "method": calibration.METHOD,
         },
-        "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn where the crop reads under vision.classifier.HALF_TURN_BELOW",
+        "orientation": "trained invariant to 180-degree rotation; runtime averages crop and half-turn where the crop reads under vision.classifier.HALF_TURN_BELOW, and the crop cut tighter by calibration.inset (as it lies and turned) where those two still do (as to which tile, not whether one)",
         "architecture": f"compact ResNet (stem 16/32, blocks 48-96-160), {nparams} parameters",
         "training": {
             "sources": {

@@ -8,8 +8,16 @@ import json
 from training import ab
 
 
-def _row(file: str, labels: list[str], read: list[str], sure_wrong: int = 0, ms: float = 10.0) -> dict:
-    return {"file": file, "name": file, "labels": labels, "read": read, "sure_wrong": sure_wrong, "ms": ms}
+def _row(file: str, labels: list[str], read: list[str], sure: int = 0, sure_wrong: int = 0, ms: float = 10.0) -> dict:
+    return {
+        "file": file,
+        "name": file,
+        "labels": labels,
+        "read": read,
+        "sure": sure,
+        "sure_wrong": sure_wrong,
+        "ms": ms,
+    }
 
 
 def test_a_reading_is_scored_as_multisets_of_tiles():
@@ -21,7 +29,7 @@ def test_a_reading_is_scored_as_multisets_of_tiles():
 def test_a_set_is_summed_up():
     rows = [
         _row("000.jpg", ["1m", "2m"], ["2m", "1m"], ms=30.0),
-        _row("001.jpg", ["3f", "4s"], ["7f", "4s"], sure_wrong=1, ms=10.0),
+        _row("001.jpg", ["3f", "4s"], ["7f", "4s"], sure=2, sure_wrong=1, ms=10.0),
         _row("002.jpg", ["9p"], [], ms=20.0),
     ]
     assert ab.summary(rows) == {
@@ -30,6 +38,7 @@ def test_a_set_is_summed_up():
         "missed": 2,
         "extra": 1,
         "exact": 1,
+        "sure": 2,
         "sure_wrong": 1,
         "median_ms": 20.0,
     }

@@ -19,15 +19,19 @@ import pytest
 
 pytest.importorskip("onnxruntime")
 
+from training import calibration  # noqa: E402
 from vision import onnx_model  # noqa: E402
 from vision.classifier import (  # noqa: E402
     HALF_TURN_BELOW,
+    INSET_SHARE,
     NOT_A_TILE,
     TileClassifier,
     get_classifier,
     half_turn_rows,
+    inset,
     read_probabilities,
     softmax,
+    tighter_rows,
 )
 
 REPO = Path(__file__).resolve().parent.parent.parent
@@ -139,23 +143,95 @@ def test_only_unsure_crops_are_read_turned(logits, turned, averaged):
     assert list(rows) == ([0] if averaged else [])
     assert (softmax(lo).max(1) < HALF_TURN_BELOW).tolist() == [averaged]
     for t in (1.0, 0.35):
-        p = read_probabilities(lo, rows, lt[rows], t)
+        p = read_probabilities(lo, [(rows, lt[rows])], t)
         want = (softmax(lo, t) + softmax(lt, t)) / 2 if averaged else softmax(lo, t)
         assert np.allclose(p, want) and np.allclose(p.sum(1), 1.0)
 
 
-def test_half_turn_pass_runs_only_for_unsure_crops_and_agrees_with_both_turns(clf, monkeypatch):
+@pytest.mark.parametrize(
+    ("logits", "turned", "tighter"),
+    [
+        ([[2.0, 0.0, 0.0]], [[0.0, 2.0, 0.0]], True),  # 0.79 and its half-turn disagree: read tighter too
+        ([[2.5, 0.0, 0.0]], [[6.0, 0.0, 0.0]], False),  # 0.86, its half-turn 0.995: 0.93 together, settled
+        ([[1.0, 1.0, 1.0]], [[1.0, 1.0, 1.0]], True),  # no reading at all either way
+    ],
+)
+def test_crops_still_unsure_after_the_half_turn_are_read_tighter(logits, turned, tighter):
+    lo, lt = np.array(logits), np.array(turned)
+    rows = half_turn_rows(lo)
+    two = (softmax(lo) + softmax(lt)) / 2
+    assert list(tighter_rows(lo, rows, lt[rows])) == ([0] if two.max() < HALF_TURN_BELOW else [])
+    assert bool(len(tighter_rows(lo, rows, lt[rows]))) is tighter
+    tight = np.array([[0.0, 0.0, 4.0]])
+    views = [(rows, lt[rows])] + ([(rows, tight), (rows, tight)] if tighter else [])
+    p = read_probabilities(lo, views, 0.5)
+    want = (
+        (softmax(lo, 0.5) + softmax(lt, 0.5) + 2 * softmax(tight, 0.5)) / 4
+        if tighter
+        else (softmax(lo, 0.5) + softmax(lt, 0.5)) / 2
+    )
+    assert np.allclose(p, want) and np.allclose(p.sum(1), 1.0)
+    # calibration reads the views as the runtime does (full-length logits of every view)
+    assert np.allclose(calibration.tta_probabilities(lo, [lt, tight, tight], 0.5), want)
+
+
+def test_a_crop_read_as_no_tile_is_not_read_tighter():
+    lo = lt = np.array([[0.0, 0.0, 2.0]])  # read at 0.79 either way round, as the last column
+    rows = half_turn_rows(lo)
+    assert list(tighter_rows(lo, rows, lt[rows])) == [0]  # a tile class: read tighter
+    assert list(tighter_rows(lo, rows, lt[rows], none=2)) == []  # "none": which tile is not asked
+
+
+def test_tighter_views_say_which_tile_not_whether_one():
+    """Cut tighter, a patch of a printed page loses the margin that told it from a tile: the
+    tighter views share out only what the crop and its half-turn leave to the tiles."""
+    none = 2
+    lo, lt = np.array([[1.0, 0.0, 1.5]]), np.array([[0.5, 0.0, 1.5]])  # mostly "none", a little 0
+    tight = np.array([[0.0, 3.0, -2.0]])  # read tighter: class 1, hardly "none"
+    rows = np.array([0])
+    views = [(rows, lt), (rows, tight), (rows, tight)]
+    two = (softmax(lo) + softmax(lt)) / 2
+    p = read_probabilities(lo, views, 1.0, none)
+    assert np.isclose(p[0, none], two[0, none]) and np.isclose(p.sum(), 1.0)
+    four = (softmax(lo) + softmax(lt) + 2 * softmax(tight)) / 4
+    assert np.isclose(p[0, 1] / p[0, 0], four[0, 1] / four[0, 0])  # the tiles as all four views say
+    assert p[0, 1] > p[0, 0] and four[0, none] < two[0, none]
+
+
+def test_other_views_run_only_for_unsure_crops(clf, monkeypatch):
     crops = [cv2.imread(str(f)) for f in _fixtures()]
     x = clf.preprocess(crops)
     lo, lt = clf._run(x), clf._run(x[:, :, ::-1, ::-1])
+    assert clf.inset == INSET_SHARE  # the shipped classifier's calibration reads the tighter views
+    tight = clf.preprocess([inset(c, clf.inset) for c in crops])
+    li, lit = clf._run(tight), clf._run(tight[:, :, ::-1, ::-1])
     sizes = []
     run = clf._run
     monkeypatch.setattr(clf, "_run", lambda batch: sizes.append(len(batch)) or run(batch))
     p = clf._network(crops, [1.0])[0]  # the primary's own reading (no fallback for featureless crops)
-    unsure = int((softmax(lo).max(1) < HALF_TURN_BELOW).sum())
-    assert sizes == ([len(crops), unsure] if unsure else [len(crops)])
-    both = (softmax(lo) + softmax(lt)) / 2  # every crop read both ways round
-    assert p.argmax(1).tolist() == both.argmax(1).tolist()
+    unsure = softmax(lo).max(1) < HALF_TURN_BELOW
+    two = (softmax(lo) + softmax(lt)) / 2
+    none = clf.classes.index(NOT_A_TILE)
+    still = unsure & (two.max(1) < HALF_TURN_BELOW) & (two.argmax(1) != none)
+    assert sizes == [len(crops)] + ([unsure.sum()] if unsure.any() else []) + ([2 * still.sum()] if still.any() else [])
+    four = (softmax(lo) + softmax(lt) + softmax(li) + softmax(lit)) / 4
+    tiles = np.arange(len(clf.classes)) != none
+    four[:, tiles] *= ((1 - two[:, none]) / four[:, tiles].sum(1))[:, None]  # which tile, not whether one
+    four[:, none] = two[:, none]
+    want = np.where(still[:, None], four, np.where(unsure[:, None], two, softmax(lo)))
+    assert np.allclose(p, want, atol=1e-5)
+
+
+@pytest.mark.parametrize(("w", "share"), [(101, 0.1), (101, 0.08), (21, 0.08)])
+def test_inset_cuts_half_the_share_off_each_side_at_the_crops_own_size(w, share):
+    """A crop of a small tile loses the same share as a large one's, to the fraction of a pixel."""
+    crop = np.repeat(np.repeat((np.arange(w, dtype=np.float64) * 2)[None, :, None], 64, 0), 3, 2).astype(np.uint8)
+    out = inset(crop, share)
+    assert out.shape == crop.shape
+    centre = (w - 1) / 2
+    for x in (0, w // 3, w - 1):  # shown at x: the crop's pixel centre + (x - centre) * (1 - share)
+        want = 2 * (centre + (x - centre) * (1 - share))
+        assert abs(float(out[32, x, 0]) - want) <= 1.0, (x, out[32, x, 0], want)
 
 
 def test_fast_enough(clf):

@@ -106,9 +106,9 @@ def test_temperature_fit_softens_an_overconfident_model():
     logits = rng.normal(0, 1, (400, 5))
     logits[np.arange(400), labels] += 2.0  # right ~ 80 % of the time
     logits *= 6  # ... but nearly certain every time
-    t = calibration.fit_temperature(logits, logits, labels)
+    t = calibration.fit_temperature(logits, [logits], labels)
     assert t > 2
-    p = calibration.tta_probabilities(logits, logits, t)
+    p = calibration.tta_probabilities(logits, [logits], t)
     assert abs(p.max(1).mean() - (p.argmax(1) == labels).mean()) < 0.08
 
 
