@@ -926,7 +926,7 @@ def _other_views(model, X: np.ndarray) -> list[np.ndarray]:
     (:meth:`vision.classifier.TileClassifier._views`, :func:`training.calibration.tta_probabilities`
     picks the crops): the uint8 crops ``X`` (N, H, W, 3) turned half a turn, and cut tighter by
     :data:`vision.classifier.INSET_SHARE` as they lie and turned."""
-    tight = np.stack([cv2.resize(inset(x, INSET_SHARE), (INPUT_W, INPUT_H)) for x in X]) if len(X) else X
+    tight = np.stack([inset(x, INSET_SHARE) for x in X]) if len(X) else X  # (at the crops' own size)
     return [
         predict_logits(model, v[:, ::-1, ::-1].copy() if turned else v)
         for v, turned in ((X, 1), (tight, 0), (tight, 1))
