@@ -22,7 +22,7 @@ import numpy as np
 
 from training import artwork, calibration
 from training.evaluate_crops import heldout_names
-from vision.classifier import INSET_SHARE, MODEL_NAME, NOT_A_TILE, TileClassifier, inset
+from vision.classifier import INSET_SHARE, MODEL_NAME, TileClassifier, inset
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -56,7 +56,7 @@ def calibrate(models: Path, data: Path, name: str = MODEL_NAME, share: float | N
     clf = TileClassifier(models, name=name)
     share = clf.inset if share is None else share
     lo, views, y = heldout_logits(clf, data, models, share)
-    none = clf.classes.index(NOT_A_TILE) if NOT_A_TILE in clf.classes else None
+    none = clf.none_column
     temp = calibration.fit_temperature(lo, views, y, none)
     p = calibration.tta_probabilities(lo, views, temp, none)
     pred = p.argmax(1)

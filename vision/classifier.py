@@ -160,6 +160,8 @@ class TileClassifier:
         self.model_path = onnx_model.runtime_file(name, directory)
         self.metadata: dict = onnx_model.metadata(name, directory)
         self.classes: list[str] = list(self.metadata["classes"])
+        #: the column of :data:`NOT_A_TILE` (``None`` in a model without it)
+        self.none_column: int | None = self.classes.index(NOT_A_TILE) if NOT_A_TILE in self.classes else None
         inp = self.metadata["input"]
         self.width, self.height = int(inp["width"]), int(inp["height"])
         self.bgr = inp.get("channel_order", "BGR").upper() == "BGR"
@@ -249,11 +251,10 @@ class TileClassifier:
             return [np.zeros((0, len(self.classes)), np.float32) for _ in temperatures]
         x = self.preprocess(crops)
         logits = self._run(x)
-        none = self.classes.index(NOT_A_TILE) if NOT_A_TILE in self.classes else None
-        views = self._views(crops, x, logits, none) if self.half_turn_tta else []
-        return [read_probabilities(logits, views, t, none).astype(np.float32) for t in temperatures]
+        views = self._views(crops, x, logits) if self.half_turn_tta else []
+        return [read_probabilities(logits, views, t, self.none_column).astype(np.float32) for t in temperatures]
 
-    def _views(self, crops: Sequence[np.ndarray], x: np.ndarray, logits: np.ndarray, none: int | None) -> list[View]:
+    def _views(self, crops: Sequence[np.ndarray], x: np.ndarray, logits: np.ndarray) -> list[View]:
         """The other views read of the crops (``x``: preprocessed, ``logits``: read as they are):
         the half-turns of those read under :data:`HALF_TURN_BELOW` and, where :attr:`inset` is set,
         of those still unsure after it (:func:`tighter_rows`), the crop cut tighter by it
@@ -262,7 +263,7 @@ class TileClassifier:
         if not len(rows):
             return []
         views = [(rows, self._run(x[rows][:, :, ::-1, ::-1]))]
-        tight_rows = tighter_rows(logits, rows, views[0][1], none) if self.inset else rows[:0]
+        tight_rows = tighter_rows(logits, rows, views[0][1], self.none_column) if self.inset else rows[:0]
         if len(tight_rows):
             tight = self.preprocess([inset(np.asarray(crops[i]), self.inset) for i in tight_rows])
             read = np.split(self._run(np.concatenate([tight, tight[:, :, ::-1, ::-1]])), 2)
