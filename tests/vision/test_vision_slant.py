@@ -593,7 +593,8 @@ def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
     [
         ([("row", i) for i in range(9)], 6, "a far row the kept reading read 3 of: the 6 others"),
         ([("row", i) for i in (0, 1, 2)], 0, "where the kept reading read them already"),
-        ([("row", i) for i in (3, 4)], 0, "two places of a row: too few to tell a row from a stray"),
+        ([("row", i) for i in (3,)], 0, "one place of a row: too few to tell a row from a stray"),
+        ([("row", i) for i in (3, 4)], 2, "two places of a row"),
         ([("row", i) for i in (3, 4, 5)], 3, "three places of a row"),
         ([("lone", 0)], 0, "a lone patch (a leaf read as a back)"),
         ([("lone", 0), ("lone", 1), ("lone", 2)], 0, "three lone patches, each its own region"),
