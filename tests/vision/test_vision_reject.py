@@ -34,6 +34,7 @@ from vision.recognize import (
     _drop_stray_backs,
     _drop_unsure_among_not_tiles,
     _rescue_row_places,
+    _shown_sure,
     _small_readings,
     _surplus_copies,
 )
@@ -374,6 +375,25 @@ def test_a_white_dragon_must_match_the_size_of_the_tiles_with_artwork(readings, 
 def test_a_white_dragon_must_lie_among_tiles_with_artwork(readings, kept):
     rs = [_reading(c, 40, 0.0 if c in ("5z", "back") else 0.2, 42.0 * place) for c, place in readings]
     assert [r.top[0][0] for r in _drop_odd_white_dragons(rs)] == kept
+
+
+@pytest.mark.parametrize(
+    ("code", "ink", "sure", "why"),
+    [
+        ("5z", 0.0, False, "a blank white dragon: a pale patch of the table reads so as surely"),
+        ("5z", 0.013, False, "... a textured table's patch carries a little ink"),
+        ("5z", 0.23, True, "a framed white dragon"),
+        ("1m", 0.0, True, "other tiles keep their sure readings, ink or none"),
+    ],
+)
+def test_a_blank_white_dragon_is_never_shown_as_sure(code, ink, sure, why):
+    r = dataclasses.replace(_reading(code, 40, ink, 0.0), sure=True)
+
+    class Classifier:
+        def suit_can_be_sure(self, code: str) -> bool:
+            return True
+
+    assert _shown_sure([r], Classifier())[0].sure is sure, why
 
 
 # ----------------------------------------------------------------------------------------------
