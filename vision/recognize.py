@@ -65,6 +65,7 @@ from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
 from .finders.geometry import quads_holding
+from .finders.learned import MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
@@ -1426,16 +1427,16 @@ def _read_as_seen(
     :attr:`vision.slant.View.steep`) a first reading that read every tile surely stands unread.
     The tiles' crops are cut from the photo as it is (from its detail image, where it has one),
     each face's quadrilateral rectified. Where the straightened part shows far more finds than the
-    first reading read tiles (:data:`SEAT_FINDS_MAX`), it shows a texture, enlarged with the
-    tiles, and is not read."""
+    first reading read tiles (:data:`SEAT_FINDS_MAX`), it may show a texture, enlarged with the
+    tiles: its reading is kept only where it reads most of the finds surely (:func:`_texture`)."""
     m, size = _slant.straightening(view, box, faces)
     if not view.steep and all(r.sure for r in _could_be_sure(readings, classifier)):
         return SeatReading(m)
     cands = _found_in_view(ph, m, size, finder, _slant.width_seen(faces, m))
-    if len(cands) > SEAT_FINDS_MAX[0] * len(readings) + SEAT_FINDS_MAX[1]:  # a texture, enlarged
+    if len(cands) > MAX_CORES:  # a texture, enlarged: more finds than a set has tiles
         return SeatReading(m)
     seen, reason, rejected = _read(cands, classifier)
-    if reason is not None:
+    if reason is not None or _texture(cands, seen, readings):
         return SeatReading(m)
     again = _agreeing(_as_taken(seen, m, ph), readings)
     if not _straightened_stands(again, readings):
@@ -1526,10 +1527,32 @@ class SeatReading:
 
 
 #: the part of a photo read again straightened shows the tiles a first reading read, and some it
-#: missed, in that part: more finds than this (``a * readings + b``) are a texture the straightening
-#: enlarged with the tiles (the dots of a polka-dot tablecloth round a hand far from the camera: 204
-#: finds about 10 tiles, 129 of them read as tiles), and the first reading stands
+#: missed, in that part: more finds than this (``a * readings + b``) may be a texture the
+#: straightening enlarged with the tiles (the dots of a polka-dot tablecloth round a hand far from
+#: the camera: 204 finds about 10 tiles, 129 of them read as tiles; :func:`_texture`)
 SEAT_FINDS_MAX = (3, 12)
+#: ... and such a part is taken for tiles where its reading reads at least this share of its finds
+#: surely
+TEXTURE_SURE_SHARE = 0.5
+
+
+def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Reading]) -> bool:
+    """Whether the straightened part's finds ``cands``, read as ``seen``, are a texture enlarged
+    with the tiles the first reading ``first`` read: far more finds than ``first`` read tiles
+    (:data:`SEAT_FINDS_MAX`), of which under :data:`TEXTURE_SURE_SHARE` read surely as tiles.
+
+    Far more finds are also the far grids and rows of a table seen from a seat, which the first
+    reading's looks, sized for the hand, took for specks: on the composed tables seen 55 degrees off
+    (:mod:`training.ab`, ``c7s55``), a photo whose three far grids (117 tiles) lie in the part found
+    123 there and read 83 of them surely; its first reading had read the hand's 9 tiles. Judged on
+    the count alone, they were a texture, and 108 tiles were missed; 19 are now. The one other part
+    of those sets with that many finds (102, of a far grid the first reading read) read 17 of them
+    surely, and the first reading stood, as before. (A texture's dots seen sharp in the detail
+    image come out in the hundreds: more than a set has tiles, :data:`vision.finders.learned.MAX_CORES`,
+    is a texture unread.)"""
+    if len(cands) <= SEAT_FINDS_MAX[0] * len(first) + SEAT_FINDS_MAX[1]:
+        return False
+    return _sure_count(seen) < TEXTURE_SURE_SHARE * len(cands)
 #: when the first reading read too few faces to measure a slant on, the candidates in a face region of
 #: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
 ROW_OF_FACES = 3

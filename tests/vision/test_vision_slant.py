@@ -416,17 +416,18 @@ def test_the_part_read_again_takes_in_the_rows_of_the_tiles_read(monkeypatch):
     assert x1 < apart[0].quad[:, 0].min()  # another region stays out
 
 
-@pytest.mark.parametrize(("finds", "read_again"), [(15, True), (45, False)])
+@pytest.mark.parametrize(("finds", "read_again"), [(15, True), (45, True), (300, False)])
 def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch, finds, read_again):
     """Ten faces read at a slant; the part read again straightened finds as many tiles (and some
-    missed), or far more (the dots of a patterned cloth, enlarged with the tiles): then nothing is
-    read there, and the first reading stands."""
+    missed), or far more (the dots of a patterned cloth, enlarged with the tiles), which read as no
+    tile: the first reading stands (:func:`vision.recognize._texture`). More finds than a set has
+    tiles are not read at all."""
     ph = photo.Photo(np.full((900, 1200, 3), 128, np.uint8), 1200, 900, 1.0, 1.0, "jpeg")
     first = [
         dataclasses.replace(_reading("1m", 0.99, _face(0.0, 0.6, (300.0 + 55 * i, 450.0))), sure=True)
         for i in range(10)
     ]
-    found = [Candidate(_face(0.0, 1.0, (50.0 + 40 * i, 100.0)).astype(np.float32)) for i in range(finds)]
+    found = [Candidate(_face(0.0, 1.0, (50.0 + 4 * i, 100.0)).astype(np.float32)) for i in range(finds)]
     read = []
     monkeypatch.setattr(recognize_module, "find_candidates", lambda img, **kw: found)
     monkeypatch.setattr(recognize_module, "_read", lambda cands, clf: read.append(len(cands)) or ([], None, 0))
@@ -582,6 +583,25 @@ def test_the_guessed_view_is_not_kept_where_it_reads_tiles_in_pieces(monkeypatch
     monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     assert _read_from_a_seat(ph, first, None, None) is None
+
+
+@pytest.mark.parametrize(
+    ("finds", "first", "sure", "texture", "why"),
+    [
+        (30, 9, 0, False, "as many finds as the first reading's tiles allow (3 x 9 + 12): read as they are"),
+        (123, 9, 83, False, "far grids seen from a seat: 123 finds, 83 read surely"),
+        (87, 25, 17, False, "87 finds beside 25 first tiles: not far more (3 x 25 + 12)"),
+        (102, 25, 17, True, "102 finds, 17 read surely: a texture enlarged with the tiles"),
+        (204, 10, 60, True, "dots round a far hand read as tiles, a few surely"),
+    ],
+)
+def test_far_more_finds_are_a_texture_unless_most_read_surely(finds, first, sure, texture, why):
+    """:func:`vision.recognize._texture`: the straightened part's finds are a texture only where they
+    are far more than the first reading's tiles and under half of them read surely."""
+    quad = _face(0.0, 1.0)
+    cands = [Candidate(quad.astype(np.float32)) for _ in range(finds)]
+    seen = [_inked("1m", quad, sure=i < sure) for i in range(finds)]
+    assert recognize_module._texture(cands, seen, [_inked("1m", quad)] * first) is texture, why
 
 
 def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
