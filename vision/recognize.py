@@ -1448,17 +1448,24 @@ def _places_missed(other: list[Reading], kept: list[Reading]) -> list[Reading]:
     """The readings of ``other``, the reading of a photo taken from a seat that was not kept (the
     straightened one, or the first), at places ``kept`` left empty (a centre farther than half
     the shorter side of either box from each of ``kept``'s), where they lie in rows: at least
-    :data:`MISSED_IN_ROW` of them on one face region of :data:`ROW_OF_FACES` finds or more.
+    :data:`ROW_OF_FACES` of them on one face region of as many finds or more, or
+    :data:`MISSED_IN_ROW` there, one of them read surely.
 
     One reading can miss what the other read: a row far across the table, squashed, found at
     the first look in boxes too wide to read, read in the straightened view; the first reading
     still stands where it reads more tiles surely elsewhere (on the tables of (c7) seen 45
     degrees off: 6 of a far row's 9 tiles, and 3 tiles more on another photo, one wrong). A
     lone patch one reading took for a tile (a leaf read as a back) is left out, and so is a lone
-    place in a row (:data:`MISSED_IN_ROW`)."""
+    place in a row and two read unsurely (:data:`MISSED_IN_ROW`)."""
     in_rows = [r for r in _at_empty_places(other, kept) if r.candidate.blob_size >= ROW_OF_FACES]
     per_region = Counter(r.candidate.blob for r in in_rows)
-    return [r for r in in_rows if per_region[r.candidate.blob] >= MISSED_IN_ROW]
+    sure_in_region = Counter(r.candidate.blob for r in in_rows if r.sure)
+    return [
+        r
+        for r in in_rows
+        if per_region[r.candidate.blob] >= ROW_OF_FACES
+        or (per_region[r.candidate.blob] >= MISSED_IN_ROW and sure_in_region[r.candidate.blob])
+    ]
 
 
 def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
@@ -1557,12 +1564,13 @@ def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Readin
 #: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
 ROW_OF_FACES = 3
 #: the places one reading of a photo taken from a seat left empty in a row (a face region of
-#: :data:`ROW_OF_FACES` finds or more) are filled from the other reading where it read this many
-#: tiles there (:func:`_places_missed`): gaps in a far row each reading read in part. On the
-#: real-tile sets (:mod:`training.ab`) two, not three, read 13 more tiles (seen 45 degrees off: 4
-#: of 1,254, 3 of 1,499 and 2 of 1,525; as taken: 4 of 1,499) for 2 more readings that were not
-#: there (an unsure ``5z`` at a grid's corner, a flower read as another); one place alone is a
-#: stray as often as a tile
+#: :data:`ROW_OF_FACES` finds or more) are filled from the other reading where it read
+#: :data:`ROW_OF_FACES` tiles there, or this many, one of them surely (:func:`_places_missed`):
+#: gaps in a far row each reading read in part. On the real-tile sets (:mod:`training.ab`) 5 more
+#: tiles were read (seen 45 degrees off: 2 of 1,254 and 1 of 1,525; as taken: 2 of 1,499) for one
+#: more reading that was not there. Two unsure readings were not enough: those read 13 more
+#: tiles, but also 2 more that were not there, and 2 on the tile-free photos, where there had been 1
+#: (:func:`training.evaluate_reject.false_tiles`). One place alone is a stray as often as a tile.
 MISSED_IN_ROW = 2
 
 

@@ -81,9 +81,10 @@ def test_rows_across_the_table_are_read_beyond_the_hand(monkeypatch, degrees, fa
     reading beyond the hand reads more right, ``least`` in all, and takes nothing from the hand.
 
     When this was written it read 6, 6 and 10 more of them (29, 30 and 16 without it). The first
-    reading has since read more of them itself: unsure crops read cut tighter too (session 33),
-    and gaps two wide filled in a far row each reading read in part (session 34); now 35, 33 and
-    25 in all, 34, 28 and 15 of them without the reading beyond."""
+    reading has since read more of them itself (unsure crops read cut tighter too, session 33): 35,
+    33 and 25 in all, 32, 28 and 15 of them without the reading beyond. The floor ``least`` is two
+    below that, and the reading beyond must still add some: a gap in a far row the first reading
+    fills (session 34's two places of a row, one read surely) leaves the reading beyond less to add."""
     data, quads, codes, near = _table(degrees, far)
     with_beyond = _far_read_right(data, quads, codes, near)
     rec = recognize(data)

@@ -614,7 +614,9 @@ def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
         ([("row", i) for i in range(9)], 6, "a far row the kept reading read 3 of: the 6 others"),
         ([("row", i) for i in (0, 1, 2)], 0, "where the kept reading read them already"),
         ([("row", i) for i in (3,)], 0, "one place of a row: too few to tell a row from a stray"),
-        ([("row", i) for i in (3, 4)], 2, "two places of a row"),
+        ([("sure", 3)], 0, "... even read surely"),
+        ([("row", i) for i in (3, 4)], 0, "two places of a row, both read unsurely: too few"),
+        ([("row", 3), ("sure", 4)], 2, "two places of a row, one read surely"),
         ([("row", i) for i in (3, 4, 5)], 3, "three places of a row"),
         ([("lone", 0)], 0, "a lone patch (a leaf read as a back)"),
         ([("lone", 0), ("lone", 1), ("lone", 2)], 0, "three lone patches, each its own region"),
@@ -627,8 +629,8 @@ def test_the_reading_passed_over_gives_the_rows_the_kept_one_missed(other, taken
     far = [_face(0.0, 0.6, (200.0 + 30 * i, 100.0), 36.0) for i in range(9)]
     kept = hand + [_in_region("9s", far[i], 2, 9) for i in (0, 1, 2)]
     readings = [
-        _in_region("5s", far[i], 7, 9)
-        if kind == "row"
+        dataclasses.replace(_in_region("5s", far[i], 7, 9), sure=kind == "sure")
+        if kind in ("row", "sure")
         else _in_region("back", _face(0.0, 1.0, (900.0, 100.0 + 200 * i)), 8 + i, 1)
         for kind, i in other
     ]
