@@ -135,3 +135,23 @@ def test_the_closer_looks_finds_stand_where_they_are_no_pieces(inside, why):
     first = (640, (face, core, scale), regions, learned._cores(face, core, scale, regions=regions))
     blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731
     assert learned._with_larger_tiles(closer, first, 1780 / 1000, 1000, blank) == closer, why
+
+
+@pytest.mark.parametrize("dots", [1, 2])
+def test_dots_of_a_large_tile_found_at_the_closer_look_are_no_tiles_inside_it(dots):
+    """The closer look found a large tile of the hand only as a dot or two of its artwork (a tenth
+    of its width each way): those are no tiles inside what the first look found (they cover little
+    of it), and the first look's tiles are taken."""
+    scale = 2 * 1000 / 640
+    big = [(60.0 + 25 * k, 60.0, 62 / scale, 82 / scale) for k in range(3)]
+    face, core, regions = _rect_maps(big, (240, 320))
+    closer = [
+        _piece((cx + dx * w / 4) * scale, cy * scale, w * scale / 10, w * scale / 10, 1)
+        for cx, cy, w, h in big
+        for dx in (-1, 1)[:dots]
+    ]
+    first = (640, (face, core, scale), regions, learned._cores(face, core, scale, regions=regions))
+    blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731
+    found = learned._with_larger_tiles(closer, first, 1780 / 1000, 1000, blank)
+    assert len(found) == 3
+    assert all(55 <= learned._sides(t)[0] <= 65 for t in found)

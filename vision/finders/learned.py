@@ -89,7 +89,8 @@ SEEN_AGAIN_COVER = 0.6
 DETAIL_LOOK_FROM = 1.25
 LARGER_TILES_MIN = 3  # tiles too large for the last look are taken from the first when it saw this many (a meld)
 WHOLE_AT_CLOSER = 0.6  # ... unless the last look found one this large (area share) centred in it: the tile, whole
-PIECE_AT_CLOSER = 0.2  # ... or one smaller than this: a tile inside what the first look took for one
+PIECE_AT_CLOSER = 0.2  # ... or finds smaller than this covering this share of it in all: tiles inside
+TILES_INSIDE_COVER = 0.5  # what the first look took for one (not a dot of its artwork)
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
@@ -905,8 +906,10 @@ def _with_larger_tiles(
     side), with the tiles that look saw too large taken from the look ``first`` (its long side,
     maps, core regions and their tiles as :func:`_cores` gives them unturned) instead: when at least :data:`LARGER_TILES_MIN` of the first look's finds
     measured within :data:`TILE_PX_RANGE` there and measure over its upper bound at the closer
-    look, each of them that the closer look found only in pieces or not at all: every find centred
-    in it covers :data:`PIECE_AT_CLOSER` to :data:`WHOLE_AT_CLOSER` of its area. Those pieces go.
+    look, each of them that the closer look found only in pieces or not at all: no find centred in
+    it covers :data:`WHOLE_AT_CLOSER` of its area, and those that cover under
+    :data:`PIECE_AT_CLOSER` each (tiles inside it) cover under :data:`TILES_INSIDE_COVER` in all.
+    Those pieces go.
     ``source(long_side)``: the image a look sees and its size over the image's (:func:`_source`),
     for the first look's edges.
 
@@ -919,7 +922,10 @@ def _with_larger_tiles(
     Where the closer look found one whole it stands, its find sharper; and where it found smaller
     finds in one, the first look's find held several tiles: beside a hand far from a 12-megapixel
     camera, the first look took patches of a rippled wallpaper round the hand for tiles, and
-    taking them lost 20 of the hand's 36 tiles, found at the closer look a sixth of their size."""
+    taking them lost 20 of the hand's 36 tiles, found at the closer look a sixth of their size.
+    Tiles inside it cover most of it; a dot or two of a ``6p`` found in a hand near the camera,
+    130 px wide at the closer look, cover little, and they once left the first look's finds unused
+    (four tiles of a hand lost on a composed table seen 45 degrees off)."""
     long_, (face, core, scale), regions, unturned = first
     r_first = long_ / image_long
 
@@ -936,8 +942,9 @@ def _with_larger_tiles(
     quads = np.array([t.quad for t in large], np.float64)
     holds = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(large))
     share = _areas(np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2))[:, None] / _areas(quads)[None, :]
-    pieces = (share >= PIECE_AT_CLOSER) & (share < WHOLE_AT_CLOSER)
-    missed = (~holds | pieces).all(0)  # (the closer look found them in pieces or not at all)
+    whole = (holds & (share >= WHOLE_AT_CLOSER)).any(0)
+    inside = np.where(holds & (share < PIECE_AT_CLOSER), share, 0.0).sum(0)
+    missed = ~whole & (inside < TILES_INSIDE_COVER)  # (the closer look found them in pieces or not at all)
     if not missed.any():
         return found
     kept = [f for f, held in zip(found, holds) if not held[missed].any()]
