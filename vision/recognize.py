@@ -35,8 +35,9 @@ sure, and take their next reading where the set has room for it (:func:`_surplus
 ``sure``: its calibrated confidence reaches the model's ``sure_threshold``, at which readings are
 right at least 99.5 % of the time on held-out real crops, its suit is not one the classifier reads
 less reliably than that (the flowers: :meth:`vision.classifier.TileClassifier.suit_can_be_sure`),
-it is not a white dragon read on a blank face (:func:`_blank_white_dragon`), it is not under half the area of the photo's other sure tiles (:func:`_small_readings`: what
-passes for a tile is mostly smaller; such a reading the classifier is unsure of is dropped),
+it is not a white dragon read on a blank face (:func:`_blank_white_dragon`), it is not under half
+the area of the photo's other sure tiles (:func:`_small_readings`: what passes for a tile is
+mostly smaller; such a reading the classifier is unsure of is dropped),
 read both ways round, the other way did not read another tile too (:func:`_contested`), and its
 face and the band round it are not both burnt out (:func:`_burnt_out`: an overexposed photo's
 seams are gone, and nothing says the box is where the tile is).
@@ -1541,6 +1542,18 @@ SEAT_FINDS_MAX = (3, 12)
 #: ... and such a part is taken for tiles where its reading reads at least this share of its finds
 #: surely
 TEXTURE_SURE_SHARE = 0.5
+#: when the first reading read too few faces to measure a slant on, the candidates in a face region of
+#: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
+ROW_OF_FACES = 3
+#: the places one reading of a photo taken from a seat left empty in a row (a face region of
+#: :data:`ROW_OF_FACES` finds or more) are filled from the other reading where it read
+#: :data:`ROW_OF_FACES` tiles there, or this many, one of them surely (:func:`_places_missed`):
+#: gaps in a far row each reading read in part. On the real-tile sets (:mod:`training.ab`) 5 more
+#: tiles were read (seen 45 degrees off: 2 of 1,254 and 1 of 1,525; as taken: 2 of 1,499) for one
+#: more reading that was not there. Two unsure readings were not enough: those read 13 more
+#: tiles, but also 2 more that were not there, and 2 on the tile-free photos, where there had been 1
+#: (:func:`training.evaluate_reject.false_tiles`). One place alone is a stray as often as a tile.
+MISSED_IN_ROW = 2
 
 
 def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Reading]) -> bool:
@@ -1560,18 +1573,6 @@ def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Readin
     if len(cands) <= SEAT_FINDS_MAX[0] * len(first) + SEAT_FINDS_MAX[1]:
         return False
     return _sure_count(seen) < TEXTURE_SURE_SHARE * len(cands)
-#: when the first reading read too few faces to measure a slant on, the candidates in a face region of
-#: at least this many (touching tiles: a row) are taken for upright faces (:func:`_read_from_a_seat`)
-ROW_OF_FACES = 3
-#: the places one reading of a photo taken from a seat left empty in a row (a face region of
-#: :data:`ROW_OF_FACES` finds or more) are filled from the other reading where it read
-#: :data:`ROW_OF_FACES` tiles there, or this many, one of them surely (:func:`_places_missed`):
-#: gaps in a far row each reading read in part. On the real-tile sets (:mod:`training.ab`) 5 more
-#: tiles were read (seen 45 degrees off: 2 of 1,254 and 1 of 1,525; as taken: 2 of 1,499) for one
-#: more reading that was not there. Two unsure readings were not enough: those read 13 more
-#: tiles, but also 2 more that were not there, and 2 on the tile-free photos, where there had been 1
-#: (:func:`training.evaluate_reject.false_tiles`). One place alone is a stray as often as a tile.
-MISSED_IN_ROW = 2
 
 
 def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
