@@ -1563,7 +1563,7 @@ def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Readin
 
     Far more finds are also the far grids and rows of a table seen from a seat, which the first
     reading's looks, sized for the hand, took for specks: on the composed tables seen 55 degrees off
-    (:mod:`training.ab`, ``c7s55``), a photo whose three far grids (117 tiles) lie in the part found
+    (:mod:`training.ab`, ``c7s55``), a photo whose three far grids (108 tiles) lie in the part found
     123 there and read 83 of them surely; its first reading had read the hand's 9 tiles. Judged on
     the count alone, they were a texture, and 108 tiles were missed; 19 are now. The one other part
     of those sets with that many finds (102, of a far grid the first reading read) read 17 of them
