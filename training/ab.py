@@ -8,6 +8,11 @@ table_composites`: ``c7``, the benchmark's seeds, and ``t2``, seeds 9500 on) as 
 off (``c7s``, ``t2s``) and, for ``c7``, 55 degrees off (``c7s55``). ``python -m training.ab read
 DIR OUT.json [SET ...]`` reads them with the recogniser it imports and writes every photo's
 reading; ``python -m training.ab diff A.json B.json`` says which photos two readings differ on.
+``python -m training.ab again DIR AGAIN`` writes every set of ``DIR`` once more, each photo decoded
+and saved again as a JPEG (:data:`AGAIN_QUALITY`), as a phone or a chat app saves a photo it was
+given: the pixels differ by the JPEG's noise only, so what reads otherwise there (``diff`` of the
+two readings) is a decision the code takes on the edge of a threshold, and a change measured on
+both is measured on two samples of the same photos.
 The benchmark (:mod:`training.evaluate`) makes the same kinds of photo; these are kept, so that
 two versions of the code read the very same files, each in a process of its own. Labels have no
 order: photos are scored as multisets of tiles (missed, extra, exact).
@@ -25,6 +30,8 @@ from pathlib import Path
 SETS = ("c", "c2", "c5", "c3", "c7", "c7s", "c7s55", "t2", "t2s")
 #: the first seed of each lot of tables
 TABLE_SEEDS = {"c7": 14000, "t2": 9500}
+#: the JPEG quality ``again`` saves the photos at once more (a phone's camera app saves at 85-95)
+AGAIN_QUALITY = 85
 
 
 def _save(folder: Path, items: list[tuple[str, bytes, list[str]]]) -> None:
@@ -68,6 +75,28 @@ def build(out: Path) -> dict[str, int]:
     for name, items in sets.items():
         _save(out / name, items)
     return {name: len(items) for name, items in sets.items()}
+
+
+def again(folder: Path, out: Path, quality: int = AGAIN_QUALITY) -> dict[str, int]:
+    """Every set under ``folder`` (as :func:`build` writes them) written under ``out`` with each
+    photo decoded and saved once more as a JPEG of ``quality``, its labels as they were; how many
+    photos each set holds."""
+    import cv2
+    import numpy as np
+
+    counts = {}
+    for labels in sorted(folder.glob("*/labels.json")):
+        photos = json.loads(labels.read_text())
+        items = []
+        for file, photo in photos.items():
+            img = cv2.imdecode(np.frombuffer((labels.parent / file).read_bytes(), np.uint8), cv2.IMREAD_COLOR)
+            if img is None:
+                raise ValueError(f"{labels.parent / file} is no photo OpenCV can decode: build the sets again")
+            jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
+            items.append((photo["name"], jpeg.tobytes(), photo["labels"]))
+        _save(out / labels.parent.name, items)
+        counts[labels.parent.name] = len(items)
+    return counts
 
 
 def score(labels: list[str], read: list[str]) -> tuple[int, int]:
@@ -145,6 +174,10 @@ def main(argv: list[str] | None = None) -> int:
     sub = ap.add_subparsers(dest="command", required=True)
     b = sub.add_parser("build", help="write the sets")
     b.add_argument("folder", type=Path)
+    g = sub.add_parser("again", help="write the sets once more, each photo saved again as a JPEG")
+    g.add_argument("folder", type=Path)
+    g.add_argument("out", type=Path)
+    g.add_argument("--quality", type=int, default=AGAIN_QUALITY)
     r = sub.add_parser("read", help="read the sets, write every photo's reading")
     r.add_argument("folder", type=Path)
     r.add_argument("out", type=Path)
@@ -155,6 +188,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.command == "build":
         for name, n in build(args.folder).items():
+            print(f"{name}: {n} photos")
+    elif args.command == "again":
+        counts = again(args.folder, args.out, args.quality)
+        if not counts:
+            print(f"no sets under {args.folder}: run 'python -m training.ab build {args.folder}' first")
+            return 2
+        for name, n in counts.items():
             print(f"{name}: {n} photos")
     elif args.command == "read":
         missing = [s for s in args.sets if not (args.folder / s / "labels.json").exists()]

@@ -63,3 +63,31 @@ def test_diff_reads_two_files(tmp_path, capsys):
     b.write_text(json.dumps({"c": [_row("000.jpg", ["1m"], [])]}))
     assert ab.main(["diff", str(a), str(b)]) == 0
     assert capsys.readouterr().out.strip() == "c 000.jpg: missed [] extra [] -> missed [1m] extra []"
+
+
+def test_again_saves_every_photo_once_more_with_its_labels(tmp_path, capsys):
+    import cv2
+    import numpy as np
+
+    y, x = np.mgrid[0:60, 0:80]
+    img = np.dstack([x * 3, y * 4, (x + y) * 2]).astype(np.uint8)  # (smooth: little JPEG noise)
+    cv2.rectangle(img, (20, 15), (50, 45), (240, 240, 230), -1)
+    jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    ab._save(tmp_path / "built" / "c7", [("table one", jpeg, ["1m", "2m"]), ("table two", jpeg, ["5z"])])
+    assert ab.main(["again", str(tmp_path / "built"), str(tmp_path / "again")]) == 0
+    assert capsys.readouterr().out.strip() == "c7: 2 photos"
+    labels = json.loads((tmp_path / "again" / "c7" / "labels.json").read_text())
+    assert labels == {
+        "000.jpg": {"name": "table one", "labels": ["1m", "2m"]},
+        "001.jpg": {"name": "table two", "labels": ["5z"]},
+    }
+    saved = (tmp_path / "again" / "c7" / "000.jpg").read_bytes()
+    out = cv2.imdecode(np.frombuffer(saved, np.uint8), cv2.IMREAD_COLOR)
+    assert saved != jpeg and out.shape == img.shape  # (the same photo, its JPEG noise another)
+    assert float(np.abs(out.astype(int) - img.astype(int)).mean()) < 8
+
+
+def test_again_without_sets_says_what_to_do(tmp_path, capsys):
+    assert ab.main(["again", str(tmp_path), str(tmp_path / "again")]) == 2
+    said = capsys.readouterr().out
+    assert "no sets" in said and "training.ab build" in said

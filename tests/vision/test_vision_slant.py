@@ -552,17 +552,19 @@ def _halves(quad: np.ndarray) -> list[np.ndarray]:
 
 
 @pytest.mark.parametrize(
-    ("cut", "expected", "why"),
+    ("cut", "tiles", "expected", "why"),
     [
-        (0, False, "the same tiles read again"),
-        (1, False, "one of twelve tiles in halves (a share of 0.08)"),
-        (2, False, "two of twelve (0.17): too few to tell"),
-        (3, True, "three of twelve (0.25): tiles read in pieces"),
-        (12, True, "every tile in halves"),
+        (0, 12, False, "the same tiles read again"),
+        (1, 12, False, "one of twelve tiles in halves"),
+        (2, 12, False, "two of twelve: too few to tell"),
+        (3, 12, True, "three of twelve: tiles read in pieces"),
+        (12, 12, True, "every tile in halves"),
+        (3, 50, True, "three of fifty: a count, not a share (a grid among tables seen nearly from above)"),
+        (5, 50, True, "five of fifty: the photo once kept that way, two halves read surely and wrongly"),
     ],
 )
-def test_a_reading_that_reads_tiles_in_pieces_cuts_them(cut, expected, why):
-    faces = [_face(0.0, 1.0, (100.0 + 50 * i, 400.0), 60.0) for i in range(12)]
+def test_a_reading_that_reads_tiles_in_pieces_cuts_them(cut, tiles, expected, why):
+    faces = [_face(0.0, 1.0, (100.0 + 50 * (i % 12), 400.0 + 100 * (i // 12)), 60.0) for i in range(tiles)]
     first = [_inked("1s", q) for q in faces]
     again = [_inked("9s", h) for q in faces[:cut] for h in _halves(q)] + [_inked("1s", q) for q in faces[cut:]]
     assert recognize_module._cuts_tiles(again, first) is expected, why
