@@ -348,6 +348,10 @@ WHITE_DRAGON_AREA = (0.6, 1.6)
 WHITE_DRAGON_REACH = 4.0
 #: ... (or of this many readings with artwork nearest it)
 WHITE_DRAGON_PEERS = 4
+#: ... (or of at least this many of those, each on its own, that lie beside it: centres within
+#: :data:`WHITE_DRAGON_BESIDE` of its own lengths)
+WHITE_DRAGON_ALIKE = 2
+WHITE_DRAGON_BESIDE = 2.0
 
 
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
@@ -360,11 +364,20 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     matching the size of the tiles around it and of lying among them; a photo of blank faces alone
     is no hand (a winning hand holds at most four white dragons and always tiles with artwork).
     The size is that of the readings with artwork (their median area), or that of the
-    :data:`WHITE_DRAGON_PEERS` of them nearest it: a photo can show tiles of two sizes, the hand
-    near the camera and another player's tiles beyond it (:func:`_among_own_size`), and a white
-    dragon in the hand measures up to the tiles beside it. Either will do: four boxes are a
+    :data:`WHITE_DRAGON_PEERS` of them nearest it (their median area), or that of
+    :data:`WHITE_DRAGON_ALIKE` of those beside it (:data:`WHITE_DRAGON_BESIDE`), each on its own:
+    a photo can show tiles of two sizes, the
+    hand near the camera and another player's tiles beyond it (:func:`_among_own_size`), and a
+    white dragon in the hand measures up to the tiles beside it. Any will do: four boxes are a
     small sample, and on an overexposed photo, whose burnt-out seams let some boxes grow, the
-    four beside a pung of white dragons were twice their size."""
+    four beside a pung of white dragons were twice their size. At the end of a hand's row, the
+    white dragon has two of the hand's tiles among its four nearest, and tiles beyond the hand,
+    a ninth of their area, as the other two: the median of the four was neither size, and a
+    framed white dragon as large as its neighbours was dropped (the real-tile A/B sets,
+    :mod:`training.ab`: 2 such tiles, and 3 in the sets saved once more; no reading added where no
+    tile is, and none on the photos without tiles). Beside it: in a synthetic pile, the blank
+    corner of a tile under another and a finger had two tiles of its size among its four nearest,
+    three and four tile lengths off, and was read as a sure white dragon."""
     inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
@@ -374,9 +387,15 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     lo, hi = WHITE_DRAGON_AREA
 
     def sized(r: Reading) -> bool:
-        nearest = np.argsort(np.hypot(*(inked_centres - r.quad.mean(0)).T))[:WHITE_DRAGON_PEERS]
+        gaps = np.hypot(*(inked_centres - r.quad.mean(0)).T)
+        nearest = np.argsort(gaps)[:WHITE_DRAGON_PEERS]
         area = _quad_area(r.quad)
-        return any(lo * ref <= area <= hi * ref for ref in (photo_ref, float(np.median(inked_areas[nearest]))))
+        peers = inked_areas[nearest]
+        own_length = float(np.hypot(*(r.quad[[1, 3]] - r.quad[0]).T).max())
+        beside = (lo * peers <= area) & (area <= hi * peers) & (gaps[nearest] <= WHITE_DRAGON_BESIDE * own_length)
+        if int(beside.sum()) >= WHITE_DRAGON_ALIKE:
+            return True
+        return any(lo * ref <= area <= hi * ref for ref in (photo_ref, float(np.median(peers))))
 
     kept = [r for r in readings if r.top[0][0] != "5z" or sized(r)]
     white = {i for i, r in enumerate(kept) if r.top[0][0] == "5z"}

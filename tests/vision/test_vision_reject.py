@@ -883,3 +883,21 @@ def test_printed_pages_beside_the_hand_are_no_tiles(clf, monkeypatch):
         assert sorted(t.code for t in rec.tiles if t not in on_page) == sorted(codes), seed
         on_pages += on_page
     assert len(on_pages) <= 4 and sum(t.sure for t in on_pages) <= 2, [(t.code, t.confidence) for t in on_pages]
+
+
+def test_a_white_dragon_at_the_end_of_a_hand_is_measured_on_its_row():
+    """A white dragon at the end of a hand's row: of its four nearest readings with artwork two are
+    the hand's tiles beside it and two are smaller tiles beyond the hand (a ninth of the area), so
+    the median of the four is neither size; two of them its size, each on its own, are enough
+    (:data:`vision.recognize.WHITE_DRAGON_ALIKE`). A patch the size of neither is still dropped."""
+
+    def at(code: str, side: float, x: float, y: float, ink: float = 0.2) -> Reading:
+        quad = np.array([[x, y], [x + side, y], [x + side, y + side * 1.3], [x, y + side * 1.3]], np.float32)
+        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)])
+
+    hand = [at(c, 96, 100.0 + 100.0 * i, 500.0) for i, c in enumerate(["1z", "2z", "3z", "4z", "7z", "6z"])]
+    beyond = [at(f"{k}p", 32, 560.0 + 40.0 * k, 300.0) for k in range(1, 10)]
+    white = at("5z", 96, 700.0, 500.0, ink=0.3)
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(beyond + hand + [white])][-1] == "5z"
+    paper = at("5z", 180, 700.0, 500.0, ink=0.0)
+    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(beyond + hand + [paper])]
