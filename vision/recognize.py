@@ -366,18 +366,18 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     The size is that of the readings with artwork (their median area), or that of the
     :data:`WHITE_DRAGON_PEERS` of them nearest it (their median area), or that of
     :data:`WHITE_DRAGON_ALIKE` of those beside it (:data:`WHITE_DRAGON_BESIDE`), each on its own:
-    a photo can show tiles of two sizes, the
-    hand near the camera and another player's tiles beyond it (:func:`_among_own_size`), and a
-    white dragon in the hand measures up to the tiles beside it. Any will do: four boxes are a
-    small sample, and on an overexposed photo, whose burnt-out seams let some boxes grow, the
-    four beside a pung of white dragons were twice their size. At the end of a hand's row, the
-    white dragon has two of the hand's tiles among its four nearest, and tiles beyond the hand,
-    a ninth of their area, as the other two: the median of the four was neither size, and a
-    framed white dragon as large as its neighbours was dropped (the real-tile A/B sets,
-    :mod:`training.ab`: 2 such tiles, and 3 in the sets saved once more; no reading added where no
-    tile is, and none on the photos without tiles). Beside it: in a synthetic pile, the blank
-    corner of a tile under another and a finger had two tiles of its size among its four nearest,
-    three and four tile lengths off, and was read as a sure white dragon."""
+    a photo can show tiles of two sizes, the hand near the camera and another player's tiles
+    beyond it (:func:`_among_own_size`), and a white dragon in the hand measures up to the tiles
+    beside it. Any will do: four boxes are a small sample, and on an overexposed photo, whose
+    burnt-out seams let some boxes grow, the four beside a pung of white dragons were twice their
+    size. At the end of a hand's row, the white dragon has two of the hand's tiles among its four
+    nearest, and tiles beyond the hand, a ninth of their area, as the other two: the median of the
+    four was neither size, and a framed white dragon as large as its neighbours was dropped (the
+    real-tile A/B sets, :mod:`training.ab`: 2 such tiles, and 1 in the sets saved once more; no
+    reading added where no tile is, and none on the photos without tiles). Beside it: in a
+    synthetic pile, the blank corner of a tile under another and a finger had two tiles of its
+    size among its four nearest, three and four tile lengths off, and was read as a sure white
+    dragon."""
     inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
@@ -1394,7 +1394,8 @@ def _cuts_tiles(again: list[Reading], first: list[Reading]) -> bool:
     A count, not a share of ``first``'s sure readings: a composed table seen nearly from above
     (:mod:`training.ab`, ``c7``, its JPEG saved once more: ``python -m training.ab again``) had 5 of
     its 50 such tiles read in halves in the guessed view, which was kept while a tenth of them were
-    asked for; 2 halves read surely and wrongly. On the sets as built, no photo reads otherwise."""
+    asked for; 1 half read surely and wrongly (2 saved at quality 90). On the sets as built, no
+    photo reads otherwise."""
     whole = [r.quad for r in first if r.sure and _has_artwork(r) and _elongation(r.quad) <= ONE_FACE_ELONGATION]
     firm = np.array(whole, np.float64).reshape(-1, 4, 2)
     if not len(firm) or not again:
