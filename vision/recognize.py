@@ -391,8 +391,9 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
         nearest = np.argsort(gaps)[:WHITE_DRAGON_PEERS]
         area = _quad_area(r.quad)
         peers = inked_areas[nearest]
-        own_length = float(np.hypot(*(r.quad[[1, 3]] - r.quad[0]).T).max())
-        beside = (lo * peers <= area) & (area <= hi * peers) & (gaps[nearest] <= WHITE_DRAGON_BESIDE * own_length)
+        beside = (
+            (lo * peers <= area) & (area <= hi * peers) & (gaps[nearest] <= WHITE_DRAGON_BESIDE * _long_side(r.quad))
+        )
         if int(beside.sum()) >= WHITE_DRAGON_ALIKE:
             return True
         return any(lo * ref <= area <= hi * ref for ref in (photo_ref, float(np.median(peers))))
@@ -1511,6 +1512,11 @@ def _empty_places(quads: list[np.ndarray], kept: list[Reading]) -> list[bool]:
 def _short_side(q: np.ndarray) -> float:
     """A quad's shorter side (sides from corner 0)."""
     return min(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
+
+
+def _long_side(q: np.ndarray) -> float:
+    """A quad's longer side (sides from corner 0): a tile's length."""
+    return max(float(np.linalg.norm(q[1] - q[0])), float(np.linalg.norm(q[3] - q[0])))
 
 
 def _straightened_stands(again: list[Reading], first: list[Reading]) -> bool:
