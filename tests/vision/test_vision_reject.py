@@ -901,3 +901,22 @@ def test_a_white_dragon_at_the_end_of_a_hand_is_measured_on_its_row():
     assert [r.top[0][0] for r in _drop_odd_white_dragons(beyond + hand + [white])][-1] == "5z"
     paper = at("5z", 180, 700.0, 500.0, ink=0.0)
     assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(beyond + hand + [paper])]
+
+
+def test_a_framed_white_dragon_boxed_inside_its_frame_is_kept_beside_its_row():
+    """The finder can box a framed white dragon round the frame drawn inside its face, a little over
+    half the area of the tiles beside it: framed (ink), it is kept beside two of them
+    (:data:`vision.recognize.FRAMED_WHITE_DRAGON_BESIDE_AREA`). A blank patch that size is not, nor
+    a framed one with no tile of its size beside it."""
+
+    def at(code: str, w: float, x: float, y: float, ink: float = 0.2) -> Reading:
+        quad = np.array([[x, y], [x + w, y], [x + w, y + 110.0], [x, y + 110.0]], np.float32)
+        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)])
+
+    row = [at(c, 105, 110.0 * i, 0.0) for i, c in enumerate(["1z", "2z", "3z", "4z", "7z", "6z"])]
+    framed = at("5z", 58, 680.0, 0.0, ink=0.22)  # 0.55 of the area of the tiles beside it
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(row + [framed])][-1] == "5z"
+    blank = at("5z", 58, 680.0, 0.0, ink=0.0)
+    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(row + [blank])]
+    apart = at("5z", 58, 1100.0, 0.0, ink=0.22)  # four tile lengths from the row's last tile
+    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(row + [apart])]
