@@ -31,6 +31,8 @@ from vision.recognize import (
     _drop_odd_shapes,
     _drop_odd_sizes,
     _drop_odd_white_dragons,
+    _framed_white_dragons_boxed,
+    _quad_area,
     _drop_stray_backs,
     _drop_unsure_among_not_tiles,
     _rescue_row_places,
@@ -903,20 +905,41 @@ def test_a_white_dragon_at_the_end_of_a_hand_is_measured_on_its_row():
     assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(beyond + hand + [paper])]
 
 
-def test_a_framed_white_dragon_boxed_inside_its_frame_is_kept_beside_its_row():
-    """The finder can box a framed white dragon round the frame drawn inside its face, a little over
-    half the area of the tiles beside it: framed (ink), it is kept beside two of them
-    (:data:`vision.recognize.FRAMED_WHITE_DRAGON_BESIDE_AREA`). A blank patch that size is not, nor
-    a framed one with no tile of its size beside it."""
+def test_a_framed_white_dragon_boxed_inside_its_frame_is_boxed_as_its_row():
+    """The finder can box a framed white dragon round the frame drawn inside its face, under 0.6 of
+    the area of the tiles beside it: read surely and framed (ink), it takes the box of the nearest
+    of them, moved to its centre (:func:`vision.recognize._framed_white_dragons_boxed`), and the
+    size rules keep it. A blank patch that size keeps its box and is dropped, and so are a framed
+    one with no tiles of its size beside it and one read unsurely."""
 
-    def at(code: str, w: float, x: float, y: float, ink: float = 0.2) -> Reading:
+    def at(code: str, w: float, x: float, y: float, ink: float = 0.2, sure: bool = True) -> Reading:
         quad = np.array([[x, y], [x + w, y], [x + w, y + 110.0], [x, y + 110.0]], np.float32)
-        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)])
+        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure)
+
+    def kept(white: Reading) -> list[Reading]:
+        return _drop_odd_white_dragons(_framed_white_dragons_boxed(row + [white]))
 
     row = [at(c, 105, 110.0 * i, 0.0) for i, c in enumerate(["1z", "2z", "3z", "4z", "7z", "6z"])]
-    framed = at("5z", 58, 680.0, 0.0, ink=0.22)  # 0.55 of the area of the tiles beside it
-    assert [r.top[0][0] for r in _drop_odd_white_dragons(row + [framed])][-1] == "5z"
-    blank = at("5z", 58, 680.0, 0.0, ink=0.0)
-    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(row + [blank])]
-    apart = at("5z", 58, 1100.0, 0.0, ink=0.22)  # four tile lengths from the row's last tile
-    assert "5z" not in [r.top[0][0] for r in _drop_odd_white_dragons(row + [apart])]
+    framed = at("5z", 58, 683.5, 0.0, ink=0.22)  # the frame in the next place: 0.55 of their area
+    boxed = kept(framed)[-1]
+    assert boxed.top[0][0] == "5z"
+    assert np.allclose(boxed.quad.mean(0), framed.quad.mean(0))
+    assert np.isclose(_quad_area(boxed.quad), 105 * 110.0)
+    assert "5z" not in [r.top[0][0] for r in kept(at("5z", 58, 683.5, 0.0, ink=0.0))]  # blank
+    assert "5z" not in [r.top[0][0] for r in kept(at("5z", 58, 1100.0, 0.0, ink=0.22))]  # apart
+    assert "5z" not in [r.top[0][0] for r in kept(at("5z", 58, 683.5, 0.0, ink=0.22, sure=False))]
+
+
+def test_a_white_dragon_is_kept_beside_two_tiles_of_its_size_not_only_among_its_four_nearest():
+    """Seen from a seat, a white dragon at the end of a hand's row has one of the hand's tiles and
+    three far tiles among its four nearest: the second tile of the hand beside it (within two of
+    its lengths) counts too (:data:`vision.recognize.WHITE_DRAGON_ALIKE`)."""
+
+    def at(code: str, side: float, x: float, y: float, ink: float = 0.2) -> Reading:
+        quad = np.array([[x, y], [x + side, y], [x + side, y + side * 1.3], [x, y + side * 1.3]], np.float32)
+        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)])
+
+    hand = [at(c, 100, 104.0 * i, 500.0) for i, c in enumerate(["1z", "2z", "3z", "4z", "7z", "6z"])]
+    far = [at(f"{k}p", 30, 560.0 + 32.0 * k, 420.0) for k in range(1, 10)]
+    white = at("5z", 100, 624.0, 500.0, ink=0.3)
+    assert [r.top[0][0] for r in _drop_odd_white_dragons(far + hand + [white])][-1] == "5z"
