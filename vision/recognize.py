@@ -924,7 +924,9 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
     every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
-    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`; a far smaller reading is not sure,
+    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, a framed white dragon boxed round
+    its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
+    smaller reading is not sure,
     or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far
     from every other is dropped, :func:`_drop_lone_unsure`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`); an unsure one apart
