@@ -914,7 +914,9 @@ def test_a_framed_white_dragon_boxed_inside_its_frame_is_boxed_as_its_row():
 
     def at(code: str, w: float, x: float, y: float, ink: float = 0.2, sure: bool = True) -> Reading:
         quad = np.array([[x, y], [x + w, y], [x + w, y + 110.0], [x, y + 110.0]], np.float32)
-        return Reading(Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure)
+        return Reading(
+            Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure
+        )
 
     def kept(white: Reading) -> list[Reading]:
         return _drop_odd_white_dragons(_framed_white_dragons_boxed(row + [white]))
