@@ -15,7 +15,11 @@ two readings) is a decision the code takes on the edge of a threshold, and a cha
 both is measured on two samples of the same photos.
 The benchmark (:mod:`training.evaluate`) makes the same kinds of photo; these are kept, so that
 two versions of the code read the very same files, each in a process of its own. Labels have no
-order: photos are scored as multisets of tiles (missed, extra, exact).
+order: photos are scored as multisets of tiles (missed, extra, exact). The tables whose hand (the
+photo pasted nearest the camera) is one row record its tiles (``hand`` in ``labels.json``, as the
+benchmark's (c7) knows them), and ``read`` counts the photos whose tiles marked as the hand are
+exactly those (``hand exact``), as :func:`training.evaluate.hand_scores` does; ``diff`` lists the
+photos where that changed.
 """
 
 from __future__ import annotations
@@ -34,12 +38,20 @@ TABLE_SEEDS = {"c7": 14000, "t2": 9500}
 AGAIN_QUALITY = 85
 
 
-def _save(folder: Path, items: list[tuple[str, bytes, list[str]]]) -> None:
+def _save(
+    folder: Path, items: list[tuple[str, bytes, list[str]]], hands: dict[str, list[str] | None] | None = None
+) -> None:
+    """Write ``items`` (name, JPEG, labels) as a set under ``folder``: ``000.jpg`` on and
+    ``labels.json``, which also holds a photo's ``hand`` (the labels of the tiles that are the
+    hand) where ``hands`` knows it."""
     folder.mkdir(parents=True, exist_ok=True)
     labels = {}
     for i, (name, jpeg, codes) in enumerate(items):
         (folder / f"{i:03d}.jpg").write_bytes(jpeg)
         labels[f"{i:03d}.jpg"] = {"name": name, "labels": list(codes)}
+        hand = (hands or {}).get(name)
+        if hand is not None:
+            labels[f"{i:03d}.jpg"]["hand"] = list(hand)
     (folder / "labels.json").write_text(json.dumps(labels, indent=0))
 
 
@@ -65,15 +77,18 @@ def build(out: Path) -> dict[str, int]:
     sets["c5"] = [(n, raw, gt) for _k, n, raw, gt in seen(composites, [seat(45.0)])]
     views = [seat(30.0), seat(45.0), seat(55.0), seat(50.0, 8.0)]
     sets["c3"] = [(f"{n} {k}", raw, gt) for k, n, raw, gt in slanted(sets["c"], views)]
+    hands: dict[str, list[str] | None] = {}
     for lot, seed in TABLE_SEEDS.items():
         made = table_composites(iter(labelled), 24, frozenset(ev._training_photos()), seed0=seed)
         sets[lot] = [(c.name, c.jpeg, c.labels) for c in made]
+        rows = {photo: ev._row_hand(data, photo) for photo in {c.name.split(" + ")[0] for c in made}}
+        hands.update({c.name: rows[c.name.split(" + ")[0]] for c in made})  # (the hand is pasted first)
         views = [seat(45.0), seat(55.0)] if lot == "c7" else [seat(45.0)]
         both = seen(made, views)
         for view, suffix in zip(views, ("s", "s55")):
             sets[lot + suffix] = [(n, raw, gt) for k, n, raw, gt in both if k == view]
     for name, items in sets.items():
-        _save(out / name, items)
+        _save(out / name, items, hands)
     return {name: len(items) for name, items in sets.items()}
 
 
@@ -94,7 +109,7 @@ def again(folder: Path, out: Path, quality: int = AGAIN_QUALITY) -> dict[str, in
                 raise ValueError(f"{labels.parent / file} is no photo OpenCV can decode: build the sets again")
             jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, quality])[1]
             items.append((photo["name"], jpeg.tobytes(), photo["labels"]))
-        _save(out / labels.parent.name, items)
+        _save(out / labels.parent.name, items, {p["name"]: p.get("hand") for p in photos.values()})
         counts[labels.parent.name] = len(items)
     return counts
 
@@ -107,8 +122,11 @@ def score(labels: list[str], read: list[str]) -> tuple[int, int]:
 
 def summary(rows: list[dict]) -> dict:
     """A set's readings (``read``'s rows) summed up: photos, tiles, missed, extra, exact photos,
-    readings shown sure (rows that record them) and those that are wrong, median ms."""
+    readings shown sure (rows that record them) and those that are wrong, median ms; and of the
+    photos whose hand is known (``hand``), how many had exactly the hand's tiles marked as the
+    hand (``hand_read``, as multisets)."""
     scored = [score(r["labels"], r["read"]) for r in rows]
+    known = [r for r in rows if r.get("hand") is not None]
     return {
         "photos": len(rows),
         "tiles": sum(len(r["labels"]) for r in rows),
@@ -118,12 +136,15 @@ def summary(rows: list[dict]) -> dict:
         "sure": sum(r.get("sure", 0) for r in rows),
         "sure_wrong": sum(r["sure_wrong"] for r in rows),
         "median_ms": statistics.median(r["ms"] for r in rows) if rows else 0.0,
+        "hand_photos": len(known),
+        "hand_exact": sum(score(r["hand"], r["hand_read"]) == (0, 0) for r in known),
     }
 
 
 def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
     """Every photo of ``sets`` under ``folder`` read by the recogniser: per set, one row per photo
-    (its file, name, labels, reading, readings shown sure and those wrong at least, ms)."""
+    (its file, name, labels, reading, readings shown sure and those wrong at least, ms; the hand's
+    labels where the set knows them, and the tiles the recognition marks as the hand)."""
     from training.evaluate import sure_wrong_unordered
     from vision.classifier import get_classifier
     from vision.recognize import recognize
@@ -144,6 +165,8 @@ def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
                     "sure": sum(t.sure for t in rec.tiles),
                     "sure_wrong": sure_wrong_unordered(photo["labels"], rec.tiles)[0],
                     "ms": rec.timings_ms["total"],
+                    "hand": photo.get("hand"),
+                    "hand_read": [rec.tiles[i].code for g in rec.groups if g.get("hand") for i in g["tiles"]],
                 }
             )
         out[name] = rows
@@ -152,20 +175,28 @@ def read(folder: Path, sets: list[str]) -> dict[str, list[dict]]:
 
 def differences(a: dict[str, list[dict]], b: dict[str, list[dict]]) -> list[str]:
     """The photos whose tiles missed or extra differ between two readings of the same sets, a line
-    each: set, file, and the tiles missed and extra in each."""
+    each: set, file, and the tiles missed and extra in each; and, where the hand is known in both,
+    the photos whose hand's tiles marked as not the hand, or other tiles marked as the hand, differ."""
     lines = []
     for name in (n for n in a if n in b):
         for ra, rb in zip(a[name], b[name]):
-            ta, tb = (_tiles_wrong(r) for r in (ra, rb))
+            ta, tb = (_tiles_wrong(r["labels"], r["read"]) for r in (ra, rb))
             if ta != tb:
                 lines.append(
                     f"{name} {ra['file']}: missed [{ta[0]}] extra [{ta[1]}] -> missed [{tb[0]}] extra [{tb[1]}]"
                 )
+            if ra.get("hand") is None or rb.get("hand") is None:
+                continue
+            ha, hb = (_tiles_wrong(r["hand"], r["hand_read"]) for r in (ra, rb))
+            if ha != hb:
+                lines.append(
+                    f"{name} {ra['file']}: hand missed [{ha[0]}] extra [{ha[1]}] -> missed [{hb[0]}] extra [{hb[1]}]"
+                )
     return lines
 
 
-def _tiles_wrong(row: dict) -> tuple[str, str]:
-    want, got = Counter(row["labels"]), Counter(row["read"])
+def _tiles_wrong(labels: list[str], read: list[str]) -> tuple[str, str]:
+    want, got = Counter(labels), Counter(read)
     return " ".join(sorted((want - got).elements())), " ".join(sorted((got - want).elements()))
 
 
@@ -210,6 +241,7 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{name:6s} {s['photos']:3d} photos {s['tiles']:5d} tiles: missed {s['missed']:4d} extra {s['extra']:4d} "
                 f"exact {s['exact']:3d} sure {s['sure']:4d}, wrong {s['sure_wrong']} median {s['median_ms']:.0f} ms"
+                + (f"; hand exact {s['hand_exact']} of {s['hand_photos']}" if s["hand_photos"] else "")
             )
     else:
         a, b_ = (json.loads(p.read_text()) for p in (args.a, args.b))

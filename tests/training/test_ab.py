@@ -41,7 +41,30 @@ def test_a_set_is_summed_up():
         "sure": 2,
         "sure_wrong": 1,
         "median_ms": 20.0,
+        "hand_photos": 0,
+        "hand_exact": 0,
     }
+
+
+def test_the_hand_is_scored_where_the_set_knows_it():
+    """Of the photos whose hand is known, those whose tiles marked as the hand are exactly the
+    hand's (as multisets) count; photos whose hand is not known are left out."""
+    rows = [
+        {**_row("000.jpg", ["1m", "2m", "9p"], ["1m", "2m", "9p"]), "hand": ["1m", "2m"], "hand_read": ["2m", "1m"]},
+        {**_row("001.jpg", ["1m", "2m", "9p"], ["1m", "2m", "9p"]), "hand": ["1m", "2m"], "hand_read": ["1m", "9p"]},
+        {**_row("002.jpg", ["5z"], ["5z"]), "hand": None, "hand_read": ["5z"]},
+    ]
+    s = ab.summary(rows)
+    assert (s["hand_photos"], s["hand_exact"]) == (2, 1)
+
+
+def test_a_change_in_the_tiles_marked_as_the_hand_is_listed():
+    row = {**_row("000.jpg", ["1m", "2m", "9p"], ["1m", "2m", "9p"]), "hand": ["1m", "2m"]}
+    before = {"t2": [{**row, "hand_read": ["1m"]}]}
+    after = {"t2": [{**row, "hand_read": ["1m", "2m"]}]}
+    assert ab.differences(before, after) == ["t2 000.jpg: hand missed [2m] extra [] -> missed [] extra []"]
+    unknown = {"t2": [{**row, "hand": None, "hand_read": ["9p"]}]}
+    assert ab.differences(unknown, after) == []
 
 
 def test_the_photos_two_readings_differ_on_are_listed():
@@ -65,7 +88,7 @@ def test_diff_reads_two_files(tmp_path, capsys):
     assert capsys.readouterr().out.strip() == "c 000.jpg: missed [] extra [] -> missed [1m] extra []"
 
 
-def test_again_saves_every_photo_once_more_with_its_labels(tmp_path, capsys):
+def test_again_saves_every_photo_once_more_with_its_labels_and_hand(tmp_path, capsys):
     import cv2
     import numpy as np
 
@@ -73,12 +96,16 @@ def test_again_saves_every_photo_once_more_with_its_labels(tmp_path, capsys):
     img = np.dstack([x * 3, y * 4, (x + y) * 2]).astype(np.uint8)  # (smooth: little JPEG noise)
     cv2.rectangle(img, (20, 15), (50, 45), (240, 240, 230), -1)
     jpeg = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
-    ab._save(tmp_path / "built" / "c7", [("table one", jpeg, ["1m", "2m"]), ("table two", jpeg, ["5z"])])
+    ab._save(
+        tmp_path / "built" / "c7",
+        [("table one", jpeg, ["1m", "2m"]), ("table two", jpeg, ["5z"])],
+        {"table one": ["1m"], "table two": None},
+    )
     assert ab.main(["again", str(tmp_path / "built"), str(tmp_path / "again")]) == 0
     assert capsys.readouterr().out.strip() == "c7: 2 photos"
     labels = json.loads((tmp_path / "again" / "c7" / "labels.json").read_text())
     assert labels == {
-        "000.jpg": {"name": "table one", "labels": ["1m", "2m"]},
+        "000.jpg": {"name": "table one", "labels": ["1m", "2m"], "hand": ["1m"]},
         "001.jpg": {"name": "table two", "labels": ["5z"]},
     }
     saved = (tmp_path / "again" / "c7" / "000.jpg").read_bytes()
