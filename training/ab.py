@@ -61,7 +61,7 @@ def build(out: Path) -> dict[str, int]:
     from training import backgrounds
     from training import evaluate as ev
     from training.labelled_variants import variants
-    from training.real_composites import table_composites
+    from training.real_composites import table_composites, table_hand
     from training.viewpoint import DISTANCE, seen_from, slanted
 
     backgrounds.ensure_backgrounds()
@@ -81,8 +81,8 @@ def build(out: Path) -> dict[str, int]:
     for lot, seed in TABLE_SEEDS.items():
         made = table_composites(iter(labelled), 24, frozenset(ev._training_photos()), seed0=seed)
         sets[lot] = [(c.name, c.jpeg, c.labels) for c in made]
-        rows = {photo: ev._row_hand(data, photo) for photo in {c.name.split(" + ")[0] for c in made}}
-        hands.update({c.name: rows[c.name.split(" + ")[0]] for c in made})  # (the hand is pasted first)
+        rows = {photo: ev._row_hand(data, photo) for photo in {table_hand(c.name) for c in made}}
+        hands.update({c.name: rows[table_hand(c.name)] for c in made})
         views = [seat(45.0), seat(55.0)] if lot == "c7" else [seat(45.0)]
         both = seen(made, views)
         for view, suffix in zip(views, ("s", "s55")):

@@ -672,7 +672,7 @@ def eval_real_tables(
     tile labelled, in no order; as they are (key ``None``) and seen from each of ``views`` (as for
     :func:`eval_real_slanted`). Per view, :func:`eval_labelled`'s results."""
     from training.labelled_variants import variants
-    from training.real_composites import table_composites
+    from training.real_composites import table_composites, table_hand
     from training.viewpoint import seen_from
 
     made = table_composites(
@@ -689,7 +689,7 @@ def eval_real_tables(
     for view in views:
         items = [(n_, photo_of[n_], raw, gt) for k, n_, raw, gt in seen if k == view]
         out[view] = eval_labelled(items, classifier, detector, ordered=False)
-    hand_of = {c.name: c.name.split(" + ")[0] for c in made}
+    hand_of = {c.name: table_hand(c.name) for c in made}
     hands = {name: _row_hand(data, name) for name in set(hand_of.values())}  # (each photo read once)
     for res in out.values():
         for rows in res.values():

@@ -107,6 +107,12 @@ TABLE_OTHER_SHARE = ((0.55, 0.85), (0.75, 0.95))
 TABLE_HAND_MAX = 20
 
 
+def table_hand(name: str) -> str:
+    """The labelled photo pasted as the hand in the table composite named ``name``
+    (:func:`table_composites`: the hand's photo first, then ``+`` and the others)."""
+    return name.split(" + ")[0]
+
+
 def table_composites(
     labelled: Iterator[tuple[str, Path, list[str]]], n: int, trained: frozenset[str] = frozenset(), seed0: int = 14000
 ) -> list[Composite]:

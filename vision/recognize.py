@@ -442,7 +442,7 @@ def _framed_white_dragons_boxed(readings: list[Reading]) -> list[Reading]:
     -> 135, exact 244 -> 246; saved once more, missed 328 -> 318, extra 142 -> 145, exact 235 ->
     238. The synthetic tables, the photos without tiles and the untagged real photos read the
     same, tile for tile."""
-    inked = [r for r in readings if _has_artwork(r) and r.top[0][0] != "5z"]
+    inked = [r for r in readings if _has_artwork(r)]
     if len(inked) < WHITE_DRAGON_ALIKE:
         return readings
     centres = np.array([r.quad.mean(0) for r in inked], np.float64)
