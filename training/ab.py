@@ -5,7 +5,8 @@ the labelled real photos (``c``), their composites on held-out backgrounds (``c2
 photo) and those seen 45 degrees off (``c5``), the labelled photos seen from four seats (``c3``:
 30, 45, 55 degrees, and 50 turned 8), and two lots of 24 tables (:func:`training.real_composites.
 table_composites`: ``c7``, the benchmark's seeds, and ``t2``, seeds 9500 on) as taken, 45 degrees
-off (``c7s``, ``t2s``) and, for ``c7``, 55 degrees off (``c7s55``). ``python -m training.ab read
+off (``c7s``, ``t2s``) and, for ``c7``, 55 degrees off (``c7s55``); and the photos of sets no model saw
+(``u``: :data:`training.evaluate.UNSEEN_LABELS`, as they are). ``python -m training.ab read
 DIR OUT.json [SET ...]`` reads them with the recogniser it imports and writes every photo's
 reading; ``python -m training.ab diff A.json B.json`` says which photos two readings differ on.
 ``python -m training.ab again DIR AGAIN`` writes every set of ``DIR`` once more, each photo decoded
@@ -31,7 +32,7 @@ from collections import Counter
 from pathlib import Path
 
 #: the sets ``build`` writes, in the order ``read`` reads them by default
-SETS = ("c", "c2", "c5", "c3", "c7", "c7s", "c7s55", "t2", "t2s")
+SETS = ("c", "c2", "c5", "c3", "c7", "c7s", "c7s55", "t2", "t2s", "u")
 #: the first seed of each lot of tables
 TABLE_SEEDS = {"c7": 14000, "t2": 9500}
 #: the JPEG quality ``again`` saves the photos at once more (a phone's camera app saves at 85-95)
@@ -87,6 +88,8 @@ def build(out: Path) -> dict[str, int]:
         both = seen(made, views)
         for view, suffix in zip(views, ("s", "s55")):
             sets[lot + suffix] = [(n, raw, gt) for k, n, raw, gt in both if k == view]
+    unseen = ev.load_labels(ev.UNSEEN_LABELS)
+    sets["u"] = [(n, p.read_bytes(), gt) for n, gt in sorted(unseen.items()) if (p := ev._photo_path(data, n))]
     for name, items in sets.items():
         _save(out / name, items, hands)
     return {name: len(items) for name, items in sets.items()}

@@ -35,6 +35,8 @@ Prints tables of
 (c7) photos of a table: one of the same photos (a hand of up to 20 tiles) pasted large at the
     bottom of a real background, two or three others pasted smaller above it (other players' tiles,
     farther off), every tile labelled; as taken and from a seat 45 degrees off, scored as (c);
+(c8) real photos of sets no model was trained or tuned on (``training/labels/unseen_photos.json``:
+    the untagged camerash photos, labelled by eye in session 37), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -70,6 +72,8 @@ from vision.recognize import recognize
 REPO = Path(__file__).resolve().parent.parent
 DEFAULT_DATA = REPO.parent / "shared" / "vision-data"
 LABELS = Path(__file__).resolve().parent / "labels" / "real_photos.json"
+#: (c8) labelled photos of sets no model saw: kept out of training, tuning and the composites
+UNSEEN_LABELS = LABELS.parent / "unseen_photos.json"
 
 # mahjong-detector class names -> our codes
 DETECTOR_MAP = {"chun": "7z", "haku": "5z", "hatsu": "6z", "tou": "1z", "nan": "2z", "sha": "3z", "pe": "4z"}
@@ -587,6 +591,12 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
     res = eval_labelled(items, classifier, detector, finders)
     res["missing"] = missing
     return res
+
+
+def eval_unseen(data: Path, classifier=None, detector=None, finders: dict | None = None) -> dict:
+    """(c8) every labelled photo of a set no model saw (:data:`UNSEEN_LABELS`) found under ``data``."""
+    items = [(n, n, p.read_bytes(), gt) for n, gt in load_labels(UNSEEN_LABELS).items() if (p := _photo_path(data, n))]
+    return eval_labelled(items, classifier, detector, finders)
 
 
 def eval_labelled(items, classifier=None, detector=None, finders: dict | None = None, ordered: bool = True) -> dict:
@@ -1158,6 +1168,23 @@ def _report_real(data: Path, clf, det, report: dict) -> None:
     report["real_summary"] = {k: _summ(rres[k]) for k in systems}
 
 
+def _report_unseen(data: Path, clf, det, report: dict) -> None:
+    """(c8) labelled real photos of sets no model saw: per photo, and summed up per system."""
+    if not (load_labels(UNSEEN_LABELS) and (data / "camerash-mahjong-dataset").exists()):
+        print("\n(c8) skipped: no labelled photos of unseen sets")
+        return
+    rres = eval_unseen(data, classifier=clf, detector=det)
+    report["unseen"] = rres
+    _table(
+        f"(c8) real photos of sets no model was trained or tuned on ({len(rres['ours'])}; catalogue photos of "
+        "whole sets, labelled by eye in session 37)",
+        _real_photo_rows(rres),
+    )
+    systems = [k for k in rres if k != "detector"] + ["detector"]
+    _table("(c8) summary", _real_summary_rows(rres, systems))
+    report["unseen_summary"] = {k: _summ(rres[k]) for k in systems}
+
+
 def _report_real_composites(data: Path, per_photo: int, clf, det, report: dict) -> None:
     """(c2) labelled real photos on real backgrounds, summed up per system, and the composites we
     read wrong."""
@@ -1494,6 +1521,7 @@ def main(argv=None) -> int:
     _report_seat(a, clf, det, report)
     _report_phone_size(a, clf, det, report)
     _report_real(data, clf, det, report)
+    _report_unseen(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
     _report_real_slanted(data, a.slant_angles, clf, det, report)
     _report_real_overexposed(data, a.exposures, clf, det, report)
