@@ -18,6 +18,7 @@ requests arriving together share one session); onnxruntime's ``run`` is itself t
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sys
@@ -39,13 +40,23 @@ ENV_FLOAT = "MJC_FLOAT_MODELS"
 INTRA_OP_THREADS = 2
 
 _sessions: dict[str, Any] = {}
+#: the session of each (name, folder, float asked) already opened: the networks run several times
+#: a photo, and finding the file again (the folder, the metadata's ``runtime.file``) cost more
+#: than a small network's run
+_opened: dict[tuple[str, str, bool], Any] = {}
 _lock = threading.Lock()
 
 
 def model_dir() -> Traversable:
     """Where the models are looked up: ``$MJC_MODEL_DIR`` if set, else the ``models`` package."""
     env = os.environ.get(ENV_DIR)
-    return Path(env) if env else files("models")
+    return Path(env) if env else _package_dir()
+
+
+@functools.lru_cache(maxsize=1)
+def _package_dir() -> Traversable:
+    """The installed ``models`` package's folder (looked up once)."""
+    return files("models")
 
 
 def model_file(name: str, suffix: str = ".onnx", directory: Traversable | None = None) -> Traversable:
@@ -79,6 +90,11 @@ def session(name: str, directory: Traversable | None = None) -> Any:
     """The process-wide onnxruntime session of ``name``'s :func:`runtime_file` in ``directory``
     (default :func:`model_dir`), created on first use: CPU only, :data:`INTRA_OP_THREADS` threads
     that sleep as soon as a run ends, all graph optimisations."""
+    directory = directory if directory is not None else model_dir()
+    asked = (name, str(directory), bool(os.environ.get(ENV_FLOAT)))
+    sess = _opened.get(asked)
+    if sess is not None:
+        return sess
     path = runtime_file(name, directory)
     key = str(path)
     with _lock:
@@ -96,4 +112,5 @@ def session(name: str, directory: Traversable | None = None) -> Any:
             sess = _sessions[key] = ort.InferenceSession(
                 path.read_bytes(), sess_options=so, providers=["CPUExecutionProvider"]
             )
+        _opened[asked] = sess
         return sess
