@@ -1070,6 +1070,29 @@ def _blank_white_dragon(r: Reading) -> bool:
     return r.top[0][0] == "5z" and r.candidate.ink < BLANK_FACE_INK
 
 
+#: a photo whose set draws the white dragon framed shows at least this many framed white dragons
+#: read surely (:func:`_drop_spare_blanks`)
+SPARE_FRAMED_MIN = 2
+
+
+def _drop_spare_blanks(readings: list[Reading]) -> list[Reading]:
+    """``readings`` without the blank white dragons (:func:`_blank_white_dragon`) of a photo that
+    shows :data:`SPARE_FRAMED_MIN` or more framed white dragons read surely (ink at least
+    :data:`BLANK_FACE_INK`): a set draws its white dragon one way, and where it draws it framed, a
+    blank tile is one of the spares most sets come with (to replace a lost tile), not a tile of
+    the game.
+
+    On the photos of whole sets no model saw (table (c8), labelled in session 37), the white
+    dragons are framed (ink 0.35-0.87) and the spares laid beside the set blank (ink 0.00): four
+    of the six spares were read as unsure white dragons, tiles that are not there. A photo of a
+    whole set packed in its tray shows them so. A set whose white dragon is blank shows no framed
+    one, and keeps its blanks."""
+    framed = sum(r.sure and r.top[0][0] == "5z" and r.candidate.ink >= BLANK_FACE_INK for r in readings)
+    if framed < SPARE_FRAMED_MIN:
+        return readings
+    return [r for r in readings if not _blank_white_dragon(r)]
+
+
 def _burnt_out(readings: list[Reading], image: np.ndarray) -> tuple[list[Reading], int]:
     """``readings`` with those that lie in a burnt-out patch of ``image`` (the working image their
     quads are in) no longer sure, and how many those are.
@@ -1856,7 +1879,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
-        readings, burnt = _burnt_out(_shown_sure(readings, classifier), ph.image)
+        readings, burnt = _burnt_out(_shown_sure(_drop_spare_blanks(readings), classifier), ph.image)
         rec.tiles, rec.groups = _arrange(readings, ph, to_view)
         reason_extra = reason_extra or _overexposure_note(burnt, len(readings))
     elif rec.reason is None:

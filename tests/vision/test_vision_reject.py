@@ -31,6 +31,7 @@ from vision.recognize import (
     _drop_odd_shapes,
     _drop_odd_sizes,
     _drop_odd_white_dragons,
+    _drop_spare_blanks,
     _drop_stray_backs,
     _drop_unsure_among_not_tiles,
     _framed_white_dragons_boxed,
@@ -945,3 +946,29 @@ def test_a_white_dragon_is_kept_beside_two_tiles_of_its_size_not_only_among_its_
     far = [at(f"{k}p", 30, 560.0 + 32.0 * k, 420.0) for k in range(1, 10)]
     white = at("5z", 100, 624.0, 500.0, ink=0.3)
     assert [r.top[0][0] for r in _drop_odd_white_dragons(far + hand + [white])][-1] == "5z"
+
+
+@pytest.mark.parametrize(
+    ("whites", "kept", "why"),
+    [
+        ([(0.35, True), (0.5, True), (0.0, False)], 2, "two framed white dragons read surely: the blank is a spare"),
+        ([(0.35, True), (0.0, False), (0.0, True)], 3, "one framed white dragon is not yet the set's way"),
+        ([(0.35, True), (0.5, False), (0.0, False)], 3, "a frame read unsurely does not count"),
+        ([(0.0, True), (0.0, False), (0.0, False)], 3, "a set whose white dragon is blank keeps its blanks"),
+    ],
+)
+def test_a_blank_tile_beside_a_set_of_framed_white_dragons_is_a_spare(whites, kept, why):
+    """Most sets come with blank spares; where the photo shows the set's white dragon framed, a
+    blank face read as the white dragon is one of them, not a tile (as on the photos of whole sets
+    no model saw, table (c8))."""
+
+    def at(code: str, x: float, ink: float, sure: bool) -> Reading:
+        quad = np.array([[x, 0], [x + 40, 0], [x + 40, 52], [x, 52]], np.float32)
+        return Reading(
+            Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure
+        )
+
+    row = [at(c, 45.0 * i, 0.2, True) for i, c in enumerate(["1p", "2p", "3p"])]
+    readings = row + [at("5z", 200.0 + 45 * i, ink, sure) for i, (ink, sure) in enumerate(whites)]
+    out = _drop_spare_blanks(readings)
+    assert out[:3] == row and sum(r.top[0][0] == "5z" for r in out) == kept, why
