@@ -595,8 +595,14 @@ def eval_real(data: Path, classifier=None, detector=None, finders: dict | None =
 
 def eval_unseen(data: Path, classifier=None, detector=None, finders: dict | None = None) -> dict:
     """(c8) every labelled photo of a set no model saw (:data:`UNSEEN_LABELS`) found under ``data``."""
-    items = [(n, n, p.read_bytes(), gt) for n, gt in load_labels(UNSEEN_LABELS).items() if (p := _photo_path(data, n))]
+    labelled = load_labels(UNSEEN_LABELS).items()
+    items = [(_short(n), n, p.read_bytes(), gt) for n, gt in labelled if (p := _photo_path(data, n))]
     return eval_labelled(items, classifier, detector, finders)
+
+
+def _short(name: str, most: int = 48) -> str:
+    """A photo's file name cut to ``most`` characters for a table (the shop photos' names run to 150)."""
+    return name if len(name) <= most else name[: most - 1] + "…"
 
 
 def eval_labelled(items, classifier=None, detector=None, finders: dict | None = None, ordered: bool = True) -> dict:
