@@ -1860,7 +1860,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     to_view = None
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
-    if readings and reason_extra is None:
+    # (also where no find read as a tile: a row seen so squat from a seat that every face read as
+    # none, whose finds in a row still measure the slant; session 37)
+    if (readings or cands) and reason_extra is None:
         try:
             seat = _read_from_a_seat(ph, readings, finder, classifier, cands, measured)
         except Exception:  # the first reading stands

@@ -187,6 +187,26 @@ def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
+def test_a_row_so_squat_that_no_face_reads_as_a_tile_is_read_from_a_seat(monkeypatch):
+    """A row of seven honours (2-2.jpg) at the far edge of a plain table, seen from a seat 55
+    degrees off straight above with the phone turned 5: its faces come out so squat that every
+    one first reads as no tile. They lie in a row, so the slant is measured on them and the
+    photo read again straightened (:func:`vision.recognize._read_from_a_seat`), where all seven
+    are read. Before session 37 a photo whose first reading read no tile at all was not read
+    again, and came back empty (as it still does with that step left out)."""
+    row = cv2.imread(str(REAL.parent / "raw-images" / "2-2.jpg"))
+    table = np.full((1000, 1500, 3), 90, np.uint8)
+    w = 495
+    h = row.shape[0] * w // row.shape[1]
+    table[30 : 30 + h, 652 : 652 + w] = cv2.resize(row, (w, h), interpolation=cv2.INTER_AREA)
+    photo = cv2.imencode(".jpg", seen_from(table, 55.0, roll=5.0), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    assert Counter(recognize(photo).codes) == Counter(load_labels()["2-2.jpg"])
+    seat = recognize_module._read_from_a_seat
+    monkeypatch.setattr(recognize_module, "_read_from_a_seat", lambda ph, rs, *a: seat(ph, rs, *a) if rs else None)
+    assert recognize(photo).codes == []
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
 @pytest.mark.parametrize("degrees", [45.0, 50.0, 55.0, 60.0])
 def test_a_real_photo_seen_from_a_seat_is_read(degrees):
     """dots2.jpg (four rows of 1p-9p on blue cloth; a photo no model was trained on) seen from a
