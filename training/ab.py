@@ -2,7 +2,8 @@
 
 ``python -m training.ab build DIR`` writes the sets (each a folder of JPEGs and ``labels.json``):
 the labelled real photos (``c``), their composites on held-out backgrounds (``c2``, three per
-photo) and those seen 45 degrees off (``c5``), the labelled photos seen from four seats (``c3``:
+photo) and those seen 45 degrees off (``c5``) and 55 degrees off with the phone turned 5 (``c5s55``,
+as the benchmark's (c5) also sees them), the labelled photos seen from four seats (``c3``:
 30, 45, 55 degrees, and 50 turned 8), and two lots of 24 tables (:func:`training.real_composites.
 table_composites`: ``c7``, the benchmark's seeds, and ``t2``, seeds 9500 on) as taken, 45 degrees
 off (``c7s``, ``t2s``) and, for ``c7``, 55 degrees off (``c7s55``); and the photos of sets no model saw
@@ -32,7 +33,7 @@ from collections import Counter
 from pathlib import Path
 
 #: the sets ``build`` writes, in the order ``read`` reads them by default
-SETS = ("c", "c2", "c5", "c3", "c7", "c7s", "c7s55", "t2", "t2s", "u")
+SETS = ("c", "c2", "c5", "c5s55", "c3", "c7", "c7s", "c7s55", "t2", "t2s", "u")
 #: the first seed of each lot of tables
 TABLE_SEEDS = {"c7": 14000, "t2": 9500}
 #: the JPEG quality ``again`` saves the photos at once more (a phone's camera app saves at 85-95)
@@ -76,6 +77,7 @@ def build(out: Path) -> dict[str, int]:
     composites = ev._composites(data, 3)
     sets["c2"] = [(c.name, c.jpeg, c.labels) for c in composites]
     sets["c5"] = [(n, raw, gt) for _k, n, raw, gt in seen(composites, [seat(45.0)])]
+    sets["c5s55"] = [(n, raw, gt) for _k, n, raw, gt in seen(composites, [seat(55.0, 5.0)])]
     views = [seat(30.0), seat(45.0), seat(55.0), seat(50.0, 8.0)]
     sets["c3"] = [(f"{n} {k}", raw, gt) for k, n, raw, gt in slanted(sets["c"], views)]
     hands: dict[str, list[str] | None] = {}
