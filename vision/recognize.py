@@ -450,7 +450,7 @@ def _framed_white_dragons_boxed(readings: list[Reading]) -> list[Reading]:
     reach = WHITE_DRAGON_BESIDE * np.array([_long_side(r.quad) for r in inked])
     out = []
     for r in readings:
-        if r.sure and r.top[0][0] == "5z" and r.candidate.ink >= BLANK_FACE_INK:
+        if _sure_framed_white_dragon(r):
             centre = r.quad.mean(0)
             gaps = np.hypot(*(centres - centre).T)
             beside = np.flatnonzero((gaps <= reach) & (_quad_area(r.quad) < FRAMED_BOX_UNDER * areas))
@@ -1070,6 +1070,12 @@ def _blank_white_dragon(r: Reading) -> bool:
     return r.top[0][0] == "5z" and r.candidate.ink < BLANK_FACE_INK
 
 
+def _sure_framed_white_dragon(r: Reading) -> bool:
+    """Whether ``r`` reads a white dragon surely on a face with ink, at least :data:`BLANK_FACE_INK`:
+    its frame."""
+    return r.sure and r.top[0][0] == "5z" and r.candidate.ink >= BLANK_FACE_INK
+
+
 #: a photo whose set draws the white dragon framed shows at least this many framed white dragons
 #: read surely (:func:`_drop_spare_blanks`)
 SPARE_FRAMED_MIN = 2
@@ -1087,8 +1093,7 @@ def _drop_spare_blanks(readings: list[Reading]) -> list[Reading]:
     of the six spares were read as unsure white dragons, tiles that are not there. A photo of a
     whole set packed in its tray shows them so. A set whose white dragon is blank shows no framed
     one, and keeps its blanks."""
-    framed = sum(r.sure and r.top[0][0] == "5z" and r.candidate.ink >= BLANK_FACE_INK for r in readings)
-    if framed < SPARE_FRAMED_MIN:
+    if sum(map(_sure_framed_white_dragon, readings)) < SPARE_FRAMED_MIN:
         return readings
     return [r for r in readings if not _blank_white_dragon(r)]
 
