@@ -1338,6 +1338,11 @@ def _read_from_a_seat(
     view, box, faces = measured
     clf = get_classifier() if classifier is None else classifier
     seat = _read_as_seen(ph, readings, view, box, faces, finder, clf) if view.slanted else None
+    if seat is not None and seat.texture and view.depth > 0:
+        milder = _milder(view)
+        again = _read_as_seen(ph, readings, milder, box, faces, finder, clf)
+        if not again.texture:
+            view, seat = milder, again
     if seat is not None:
         seat.part = (view, box, faces)
     kept = seat.readings if seat is not None and seat.readings is not None else readings
@@ -1503,6 +1508,31 @@ DOUBT_BELOW = 0.8
 DOUBT_MIN_TILES = 3
 
 
+#: a view whose straightened part came out as a texture is tried once more with this share of its
+#: depth (:func:`_milder`)
+MILDER_DEPTH = 0.5
+
+
+def _milder(view: _slant.View) -> _slant.View:
+    """The view tried where ``view``'s straightened part came out as a texture (:func:`_texture`):
+    its depth times :data:`MILDER_DEPTH`, its stretch halfway to :data:`GUESSED_VIEW`'s, its roll
+    as it is.
+
+    The depth is measured on the first reading's faces, which from a seat are most often the hand's
+    one row: faces that lie at one distance, where a depth and a stretch trade off against each
+    other, so that a pixel's noise moves the view measured along that ridge. Taken too deep, the
+    straightened part draws the far tiles out past a tile's shape, and its finds read as no tile,
+    as a texture's do. On the composed tables seen 55 degrees off (:mod:`training.ab`, ``c7s55``),
+    one photo (three far grids, 108 tiles, beyond a hand of 9) measured a stretch of 1.7 and a depth
+    of 0.7 as it was built, and read 108 tiles; saved again as a JPEG of quality 85 it measured
+    2.0 and 1.2 (the steepest of both), read 6 of 52 finds, and the first reading's 9 tiles stood.
+    At 1.8 and 0.6 it reads 106; the one other part of those sets taken for a texture (2.0 and 1.2
+    too) reads 59 of 59 there, as :data:`GUESSED_VIEW` read it before."""
+    return _slant.View(
+        stretch=round((view.stretch + GUESSED_VIEW.stretch) / 2, 2), depth=view.depth * MILDER_DEPTH, roll=view.roll
+    )
+
+
 def _sure_count(readings: list[Reading]) -> int:
     return sum(r.sure for r in readings)
 
@@ -1544,10 +1574,12 @@ def _read_as_seen(
         return SeatReading(m)
     cands = _found_in_view(ph, m, size, finder, _slant.width_seen(faces, m))
     if len(cands) > MAX_CORES:  # a texture, enlarged: more finds than a set has tiles
-        return SeatReading(m)
+        return SeatReading(m, texture=True)
     seen, reason, rejected = _read(cands, classifier)
-    if reason is not None or _texture(cands, seen, readings):
+    if reason is not None:
         return SeatReading(m)
+    if _texture(cands, seen, readings):
+        return SeatReading(m, texture=True)
     again = _agreeing(_as_taken(seen, m, ph), readings)
     if not _straightened_stands(again, readings):
         return SeatReading(m, passed_over=again)
@@ -1639,13 +1671,15 @@ class SeatReading:
     with the candidates it read as no tile (``readings`` ``None`` where the first reading stands;
     then ``passed_over`` holds the second reading, whose rows the first missed are still taken:
     :func:`_places_missed`); ``part``, the view, part and faces it was made in (what lies beyond
-    is read in the same view: :func:`_read_beyond`)."""
+    is read in the same view: :func:`_read_beyond`); ``texture``, whether the straightened part
+    was taken for a texture (:func:`_texture`), the first reading standing for that."""
 
     to_view: np.ndarray
     readings: list[Reading] | None = None
     rejected: int = 0
     passed_over: list[Reading] | None = None
     part: SeatPart | None = None
+    texture: bool = False
 
 
 #: the part of a photo read again straightened shows the tiles a first reading read, and some it
@@ -1681,7 +1715,8 @@ def _texture(cands: Sequence[Candidate], seen: list[Reading], first: list[Readin
     123 there and read 83 of them surely; its first reading had read the hand's 9 tiles. Judged on
     the count alone, they were a texture, and 108 tiles were missed; 19 are now. The one other part
     of those sets with that many finds (102, of a far grid the first reading read) read 17 of them
-    surely, and the first reading stood, as before. (A texture's dots seen sharp in the detail
+    surely, and the first reading stood, as before; both parts were views measured too deep, and
+    are now read again in a milder one (:func:`_milder`). (A texture's dots seen sharp in the detail
     image come out in the hundreds: more than a set has tiles, :data:`vision.finders.learned.MAX_CORES`,
     is a texture unread.)"""
     if len(cands) <= SEAT_FINDS_MAX[0] * len(first) + SEAT_FINDS_MAX[1]:

@@ -436,6 +436,61 @@ def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch,
     assert read == ([finds] if read_again else [])
 
 
+@pytest.mark.parametrize(
+    ("measured", "milder_texture", "tried", "kept", "why"),
+    [
+        (
+            slant.View(2.0, 1.2, 12.0),
+            False,
+            [slant.View(2.0, 1.2, 12.0), slant.View(1.8, 0.6, 12.0)],
+            slant.View(1.8, 0.6, 12.0),
+            "the steepest view read as a texture: read again with half the depth, the stretch halfway to 1.6",
+        ),
+        (
+            slant.View(1.4, 0.4),
+            False,
+            [slant.View(1.4, 0.4), slant.View(1.5, 0.2)],
+            slant.View(1.5, 0.2),
+            "a milder stretch moves halfway up to 1.6",
+        ),
+        (
+            slant.View(2.0, 1.2, 12.0),
+            True,
+            [slant.View(2.0, 1.2, 12.0), slant.View(1.8, 0.6, 12.0)],
+            slant.View(2.0, 1.2, 12.0),
+            "the milder view a texture too: the first reading stands, in the view measured",
+        ),
+        (slant.View(1.8), False, [slant.View(1.8)], slant.View(1.8), "no depth to take off: a texture it is"),
+    ],
+)
+def test_a_view_whose_straightened_part_reads_as_a_texture_is_tried_once_milder(
+    monkeypatch, measured, milder_texture, tried, kept, why
+):
+    """The depth measured on one row of faces trades off against the stretch (session 38): a view
+    measured too deep draws the far tiles out past a tile's shape, and the straightened part reads
+    as a texture (:func:`vision.recognize._texture`). It is read once more in a milder view
+    (:func:`vision.recognize._milder`), whose reading is taken where it is not a texture too."""
+    ph = photo.Photo(np.full((900, 1200, 3), 128, np.uint8), 1200, 900, 1.0, 1.0, "jpeg")
+    first = [
+        dataclasses.replace(_reading("1m", 0.99, _face(0.0, 0.6, (300.0 + 55 * i, 450.0))), sure=True)
+        for i in range(10)
+    ]
+    again = [dataclasses.replace(r, sure=True) for r in first + [_reading("2m", 0.99, _face(0.0, 0.6, (300.0, 250.0)))]]
+    seen = []
+
+    def read_as_seen(ph, readings, view, box, faces, finder, clf):
+        seen.append(view)
+        texture = view == measured or milder_texture
+        return recognize_module.SeatReading(np.eye(3), None if texture else again, texture=texture)
+
+    monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: measured)
+    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    seat = _read_from_a_seat(ph, first, None, None)
+    assert seen == tried, why
+    assert seat is not None and seat.part is not None and seat.part[0] == kept, why
+    assert seat.readings == (again if kept != measured else None), why
+
+
 # ----------------------------------------------------------------------------------------------
 # the shipped models
 
