@@ -1363,8 +1363,13 @@ def _read_from_a_seat(
 #: share of the size (square root of the area) of the largest but one in ten
 HAND_SIZE_SHARE = 0.75
 #: the part beyond is first seen only so large that tiles of the hand's size come out this wide
-#: (pixels; the finder finds tiles from about 8): most photos show no row there
-PROBE_TILE_PX = 14.0
+#: (pixels; the finder finds tiles from about 8): most photos show no row there. Other players'
+#: tiles come out as little as half the hand's width there (farther off, or straightened in a view
+#: whose depth the hand's one row measured short), so 10 px. At 14 (sessions 31-37) such rows went
+#: unseen: on the composed tables seen 55 degrees off (``c7s55``) 10 tiles more are read at 20 (22
+#: saved again as JPEG 85, and 3 of ``c5s55``), for 2 more that are not there and about 4 ms more
+#: a seat photo (median of the look, 10 -> 14 ms on ``c5``)
+PROBE_TILE_PX = 20.0
 #: a tile read beyond the hand is kept where the classifier read it at least this surely (seen
 #: with few pixels: of 15 read under 0.5 on composed tables seen from a seat, 5 were right)
 BEYOND_READ_MIN = 0.5

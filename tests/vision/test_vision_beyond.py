@@ -99,7 +99,7 @@ def test_rows_across_the_table_are_read_beyond_the_hand(monkeypatch, degrees, fa
 
 def test_a_hand_alone_on_a_table_costs_one_small_look_beyond(monkeypatch):
     """A hand with nothing across the table: the part beyond it is looked at once, small (tiles of
-    the hand's size 14 px wide there), and nothing is read there."""
+    the hand's size :data:`vision.recognize.PROBE_TILE_PX` wide there), and nothing is read there."""
     w, h = TABLE
     hand = cv2.imread(str(PHOTOS / "scene_11.jpg"))
     canvas = np.full((h, w, 3), np.median(hand.reshape(-1, 3), 0), np.uint8)
@@ -120,6 +120,22 @@ def test_a_hand_alone_on_a_table_costs_one_small_look_beyond(monkeypatch):
     monkeypatch.setattr(recognize_module, "_read_beyond", lambda *args: read.append(counting(*args)) or read[-1])
     recognize(jpeg.tobytes())
     assert len(looks) == 1 and read == [[]]
+
+
+def test_the_small_look_beyond_sees_a_row_of_tiles_half_the_hands_width():
+    """The part beyond the hand is first looked at so small that the hand's tiles would be
+    :data:`vision.recognize.PROBE_TILE_PX` wide there. Other players' tiles may come out half as
+    wide: farther off, or straightened in a view whose depth was measured short on the hand's one
+    row (session 38). Such a row (scene_12's 23 tiles, half the probe's width) is still found there,
+    most of it: at 14 px (before session 38) 5 of its tiles were found, at 20, 15."""
+    tiles, labelled, _ = _tiles_of("scene_12")
+    width = float(np.median([np.ptp(np.array(t["quad"])[:, 0]) for t in labelled]))
+    k = 0.5 * recognize_module.PROBE_TILE_PX / width
+    small = cv2.resize(tiles, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    canvas = np.full((small.shape[0] + 160, small.shape[1] + 200, 3), np.median(tiles.reshape(-1, 3), 0), np.uint8)
+    canvas[80 : 80 + small.shape[0], 100 : 100 + small.shape[1]] = small
+    found = learned.find_tiles(canvas, tile_px=recognize_module.PROBE_TILE_PX, least_row=3, read_at=[])[0]
+    assert len(found) >= len(labelled) // 2
 
 
 def test_the_finder_looks_for_rows_not_read_already():
