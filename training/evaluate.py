@@ -37,6 +37,8 @@ Prints tables of
     farther off), every tile labelled; as taken and from a seat 45 degrees off, scored as (c);
 (c8) real photos of sets no model was trained or tuned on (``training/labels/unseen_photos.json``:
     the untagged camerash photos, labelled by eye in session 37), scored as (c);
+(c9) the same photos as (c), grainy as a phone takes them in a dim room: Gaussian noise of 12, 17
+    and 24 grey levels added (:mod:`training.grain`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -65,6 +67,7 @@ import numpy as np
 
 from training import scenes as _scenes
 from training.exposure import exposures
+from training.grain import grains
 from vision import onnx_model
 from vision.classifier import suit
 from vision.recognize import recognize
@@ -804,6 +807,14 @@ def eval_real_overexposed(data: Path, gains: list[float], classifier=None, detec
     return eval_real_changed(data, gains, overexposed, classifier, detector)
 
 
+def eval_real_grainy(data: Path, sigmas: list[float], classifier=None, detector=None) -> dict:
+    """(c9) the labelled real photos with grain added (:func:`training.grain.grainy`; ``sigmas``: the
+    noise's standard deviation in grey levels): per deviation, :func:`eval_labelled`'s results."""
+    from training.grain import grainy
+
+    return eval_real_changed(data, sigmas, grainy, classifier, detector)
+
+
 def _shares(spec: str) -> list[float]:
     """``--far-shares``: comma-separated shares of a photo's width, each in (0, 1)."""
     out = [float(p) for p in spec.split(",") if p.strip()]
@@ -1368,6 +1379,20 @@ def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: d
     )
 
 
+def _report_real_grainy(data: Path, sigmas: list[float], clf, det, report: dict) -> None:
+    """(c9) labelled real photos with grain, summed up per deviation and system."""
+    if not sigmas or not _have_labelled(data, "c9"):
+        return
+    _report_real_changed(
+        "(c9) labelled real photos grainy, as a phone takes them in a dim room (Gaussian noise of this many grey "
+        "levels added to every pixel; training.grain)",
+        eval_real_grainy(data, sigmas, classifier=clf, detector=det),
+        lambda sigma: f"noise {sigma:g}",
+        report,
+        "real_grainy",
+    )
+
+
 def _report_reject(data: Path, clf, report: dict) -> None:
     """(f) reliability and sure precision, (g) false tiles on photos without tiles, (h) previous vs
     current classifier."""
@@ -1482,6 +1507,13 @@ def main(argv=None) -> int:
         "scaled, then clipped at white; '' skips)",
     )
     ap.add_argument(
+        "--grain",
+        type=grains,
+        default="12,17,24",
+        help="(c9) add Gaussian noise of these standard deviations (grey levels, comma-separated) to the labelled "
+        "real photos ('' skips)",
+    )
+    ap.add_argument(
         "--baseline-models",
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
@@ -1531,6 +1563,7 @@ def main(argv=None) -> int:
     _report_real_composites(data, a.composites, clf, det, report)
     _report_real_slanted(data, a.slant_angles, clf, det, report)
     _report_real_overexposed(data, a.exposures, clf, det, report)
+    _report_real_grainy(data, a.grain, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)
     _report_real_tables(data, a.tables, a.table_seats, clf, det, report)

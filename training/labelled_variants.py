@@ -2,7 +2,8 @@
 
 A change that moves no tile out of its row (a slant, an exposure) keeps the labels true, so the
 benchmark reads the changed photos against the same labels: (c3) seen from a seat
-(:mod:`training.viewpoint`), (c4) overexposed (:mod:`training.exposure`).
+(:mod:`training.viewpoint`), (c4) overexposed (:mod:`training.exposure`), (c9) grainy
+(:mod:`training.grain`).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import numpy as np
 
 JPEG_QUALITY = 90
 
-#: what tells one change from another: a view, a gain
+#: what tells one change from another: a view, a gain, a grain
 Key = TypeVar("Key")
 
 
