@@ -1677,7 +1677,8 @@ class SeatReading:
     then ``passed_over`` holds the second reading, whose rows the first missed are still taken:
     :func:`_places_missed`); ``part``, the view, part and faces it was made in (what lies beyond
     is read in the same view: :func:`_read_beyond`); ``texture``, whether the straightened part
-    was taken for a texture (:func:`_texture`), the first reading standing for that."""
+    was taken for a texture (:func:`_texture`, or more finds than a set has tiles), the first
+    reading standing for that (:func:`_milder`)."""
 
     to_view: np.ndarray
     readings: list[Reading] | None = None
