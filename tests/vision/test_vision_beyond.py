@@ -127,7 +127,7 @@ def test_the_small_look_beyond_sees_a_row_of_tiles_half_the_hands_width():
     :data:`vision.recognize.PROBE_TILE_PX` wide there. Other players' tiles may come out half as
     wide: farther off, or straightened in a view whose depth was measured short on the hand's one
     row (session 38). Such a row (scene_12's 23 tiles, half the probe's width) is still found there,
-    most of it: at 14 px (before session 38) 5 of its tiles were found, at 20, 15."""
+    most of it: at 14 px (before session 38) 5 of its tiles were found, at 20, 12."""
     tiles, labelled, _ = _tiles_of("scene_12")
     width = float(np.median([np.ptp(np.array(t["quad"])[:, 0]) for t in labelled]))
     k = 0.5 * recognize_module.PROBE_TILE_PX / width
