@@ -60,12 +60,13 @@ NOISE_PATCHES = (3, 3)
 NOISE_PATCH = (40, 256)
 #: a photo whose working image's grain (the noise's standard deviation, grey levels) comes to more
 #: than this is smoothed (:func:`smoothed`). On the working images of the real-tile A/B sets, as
-#: built and saved again as JPEG 85 (818 photos), the grain measured 0.0-2.0, on the synthetic
-#: benchmark photos up to 3.2 (one synthetic test scene, 6.4: smoothed, it reads no worse), and on the 57 photos without tiles up to 4.0 (gravel, and the Hubble
-#: deep field: textures with no flat part), but for a lawn's fine grass, 7.7 (smoothed, its one false
-#: tile went); the labelled real photos given Gaussian noise of 12, 17 and 24 grey levels measured
-#: 2-8, 2.7-11 and 3.7-14 (where a photo was shrunk to its working size, the noise averaged out with
-#: it, and did no harm). At 4, 5 and 6 the noisy photos read alike
+#: built and saved again as JPEG 85 (818 photos), the grain measured 0.0-2.0; on the synthetic
+#: benchmark photos up to 3.2 (one synthetic test scene, 6.4: smoothed, it reads no worse); on the
+#: 57 photos without tiles up to 4.0 (gravel, and the Hubble deep field: textures with no flat
+#: part), but for a lawn's fine grass, 7.7 (smoothed, its one false tile went). The labelled real
+#: photos given Gaussian noise of 12, 17 and 24 grey levels measured 2-8, 2.7-11 and 3.7-14 (where
+#: a photo was shrunk to its working size, the noise averaged out with it, and did no harm). At 4,
+#: 5 and 6 the noisy photos read alike
 NOISY_ABOVE = 5.0
 #: ... by a Gaussian blur of this standard deviation (pixels of the image smoothed)
 SMOOTH_SIGMA = 1.0
