@@ -1249,27 +1249,49 @@ def _report_real_changed(title: str, by_key: dict, name, report: dict, report_ke
     _table(title, rows)
 
 
+#: the tables of the labelled real photos changed one way, several keys each: table -> (title,
+#: evaluation ``(data, keys, classifier, detector)``, the key in words, the report's key)
+REAL_CHANGES: dict = {
+    "c3": (
+        "(c3) labelled real photos seen at a slant, as from a seat at the table (degrees off straight above; "
+        "the camera 1.3 photo lengths from the table's centre, or as said; training.viewpoint: the far side "
+        "smaller, every tile squatter)",
+        eval_real_slanted,
+        _view_name,
+        "real_slanted",
+    ),
+    "c4": (
+        "(c4) labelled real photos overexposed, as a phone metering a dark table burns out the faces (levels "
+        "scaled by the gain, clipped at white; training.exposure)",
+        eval_real_overexposed,
+        lambda gain: f"levels x {gain:g}",
+        "real_overexposed",
+    ),
+    "c9": (
+        "(c9) labelled real photos grainy, as a phone takes them in a dim room (Gaussian noise of this many grey "
+        "levels added to every pixel; training.grain)",
+        eval_real_grainy,
+        lambda sigma: f"noise {sigma:g}",
+        "real_grainy",
+    ),
+}
+
+
+def _report_real_changes(data: Path, table: str, keys: list, clf, det, report: dict) -> None:
+    """The table ``table`` of :data:`REAL_CHANGES` (c3, c4, c9): the labelled real photos changed by
+    each of ``keys``, summed up per key and system (nothing where ``keys`` is empty)."""
+    if not keys or not _have_labelled(data, table):
+        return
+    title, evaluate, name, report_key = REAL_CHANGES[table]
+    _report_real_changed(title, evaluate(data, keys, clf, det), name, report, report_key)
+
+
 def _have_labelled(data: Path, table: str) -> bool:
     """Whether the labelled real photos are at hand (else says that ``table`` is skipped)."""
     if load_labels() and (data / "camerash-mahjong-dataset").exists():
         return True
     print(f"\n({table}) skipped: no labelled real photos")
     return False
-
-
-def _report_real_slanted(data: Path, views: list[tuple[float, float, float]], clf, det, report: dict) -> None:
-    """(c3) labelled real photos seen at a slant, summed up per view and system."""
-    if not views or not _have_labelled(data, "c3"):
-        return
-    _report_real_changed(
-        "(c3) labelled real photos seen at a slant, as from a seat at the table (degrees off straight above; "
-        "the camera 1.3 photo lengths from the table's centre, or as said; training.viewpoint: the far side "
-        "smaller, every tile squatter)",
-        eval_real_slanted(data, views, classifier=clf, detector=det),
-        _view_name,
-        report,
-        "real_slanted",
-    )
 
 
 #: the suits :func:`misses_by_suit` counts, in the order the (c5) table shows them
@@ -1362,34 +1384,6 @@ def _report_real_tables(data: Path, n: int, views: list[tuple[float, float, floa
         "(c7) which tiles are the hand, on the photos whose hand is one row of tiles (the others are grids): the "
         "groups marked as the hand against the hand's labels, as multisets (mahjong-detector marks no hand)",
         rows,
-    )
-
-
-def _report_real_overexposed(data: Path, gains: list[float], clf, det, report: dict) -> None:
-    """(c4) labelled real photos overexposed, summed up per gain and system."""
-    if not gains or not _have_labelled(data, "c4"):
-        return
-    _report_real_changed(
-        "(c4) labelled real photos overexposed, as a phone metering a dark table burns out the faces (levels "
-        "scaled by the gain, clipped at white; training.exposure)",
-        eval_real_overexposed(data, gains, classifier=clf, detector=det),
-        lambda gain: f"levels x {gain:g}",
-        report,
-        "real_overexposed",
-    )
-
-
-def _report_real_grainy(data: Path, sigmas: list[float], clf, det, report: dict) -> None:
-    """(c9) labelled real photos with grain, summed up per deviation and system."""
-    if not sigmas or not _have_labelled(data, "c9"):
-        return
-    _report_real_changed(
-        "(c9) labelled real photos grainy, as a phone takes them in a dim room (Gaussian noise of this many grey "
-        "levels added to every pixel; training.grain)",
-        eval_real_grainy(data, sigmas, classifier=clf, detector=det),
-        lambda sigma: f"noise {sigma:g}",
-        report,
-        "real_grainy",
     )
 
 
@@ -1561,9 +1555,8 @@ def main(argv=None) -> int:
     _report_real(data, clf, det, report)
     _report_unseen(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
-    _report_real_slanted(data, a.slant_angles, clf, det, report)
-    _report_real_overexposed(data, a.exposures, clf, det, report)
-    _report_real_grainy(data, a.grain, clf, det, report)
+    for table, keys in (("c3", a.slant_angles), ("c4", a.exposures), ("c9", a.grain)):
+        _report_real_changes(data, table, keys, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)
     _report_real_tables(data, a.tables, a.table_seats, clf, det, report)

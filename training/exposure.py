@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from training.labelled_variants import variants
+from training.labelled_variants import floats_over, variants
 
 
 def overexpose(img: np.ndarray, gain: float) -> np.ndarray:
@@ -23,10 +23,7 @@ def overexpose(img: np.ndarray, gain: float) -> np.ndarray:
 
 def exposures(spec: str) -> list[float]:
     """``--exposures``: comma-separated gains over 1 (``1.3,1.5``); ``''``: none."""
-    gains = [float(p) for p in (p.strip() for p in spec.split(",")) if p]
-    if any(g <= 1.0 for g in gains):
-        raise ValueError(f"an overexposure gain must be over 1, not {spec!r}")
-    return gains
+    return floats_over(spec, 1.0, "an overexposure gain")
 
 
 def overexposed(

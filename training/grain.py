@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 
 import numpy as np
 
-from training.labelled_variants import variants
+from training.labelled_variants import floats_over, variants
 
 
 def add_grain(img: np.ndarray, sigma: float) -> np.ndarray:
@@ -25,10 +25,7 @@ def add_grain(img: np.ndarray, sigma: float) -> np.ndarray:
 
 def grains(spec: str) -> list[float]:
     """``--grain``: comma-separated standard deviations over 0 (``12,17,24``); ``''``: none."""
-    sigmas = [float(p) for p in (p.strip() for p in spec.split(",")) if p]
-    if any(s <= 0 for s in sigmas):
-        raise ValueError(f"a grain's standard deviation must be over 0, not {spec!r}")
-    return sigmas
+    return floats_over(spec, 0.0, "a grain's standard deviation")
 
 
 def grainy(

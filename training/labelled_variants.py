@@ -38,3 +38,12 @@ def variants(
             ok, buf = cv2.imencode(".jpg", change(img, key), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
             if ok:
                 yield key, name, buf.tobytes(), gt
+
+
+def floats_over(spec: str, least: float, what: str) -> list[float]:
+    """The comma-separated numbers of an option (``'1.3,1.5'``; ``''``: none), each over ``least``;
+    a :class:`ValueError` naming ``what`` one is otherwise."""
+    values = [float(p) for p in (p.strip() for p in spec.split(",")) if p]
+    if any(v <= least for v in values):
+        raise ValueError(f"{what} must be over {least:g}, not {spec!r}")
+    return values
