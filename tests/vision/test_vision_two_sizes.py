@@ -103,7 +103,7 @@ def test_tiles_too_large_for_the_closer_look_come_from_the_first(large, taken):
     first = (640, (face, core, scale), regions, learned._cores(face, core, scale, regions=regions))
     blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731 (no edges: no turn)
     found = learned._with_larger_tiles(halves + small, first, 1780 / 1000, 1000, blank)
-    widths = sorted(round(learned._sides(t)[0]) for t in found)
+    widths = sorted(round(t.sides[0]) for t in found)
     if taken:
         assert len(found) == len(small) + large
         assert all(55 <= w <= 65 for w in widths[-large:]), widths  # (cores measured on map pixels)
@@ -154,4 +154,4 @@ def test_dots_of_a_large_tile_found_at_the_closer_look_are_no_tiles_inside_it(do
     blank = lambda n: (np.full((750, 1000, 3), 128, np.uint8), 1.0)  # noqa: E731
     found = learned._with_larger_tiles(closer, first, 1780 / 1000, 1000, blank)
     assert len(found) == 3
-    assert all(55 <= learned._sides(t)[0] <= 65 for t in found)
+    assert all(55 <= t.sides[0] <= 65 for t in found)

@@ -49,7 +49,7 @@ def aspect_score(ratio: float, lying: bool) -> float:
     """How tile-like a quad of width/height ``ratio`` is (1 for a tile face's exact aspect, upright or
     lying as ``lying`` says; a Gaussian in the log of the deviation)."""
     r = ratio * FACE_ASPECT if lying else ratio / FACE_ASPECT
-    return float(np.exp(-((np.log(r) / ASPECT_SIGMA) ** 2)))
+    return math.exp(-((math.log(r) / ASPECT_SIGMA) ** 2))
 
 
 def is_ambiguous(ratio: float) -> bool:

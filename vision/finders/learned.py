@@ -128,6 +128,13 @@ class LearnedTile:
     group_size: int = 1
     spread: np.ndarray | None = None
 
+    @functools.cached_property
+    def sides(self) -> tuple[float, float]:
+        """Its short and long side (pixels of its quad's frame), measured once: the looks measure a
+        find's width several times."""
+        a, b = float(np.linalg.norm(self.quad[1] - self.quad[0])), float(np.linalg.norm(self.quad[3] - self.quad[0]))
+        return (a, b) if a <= b else (b, a)
+
 
 def normalize(img_bgr: np.ndarray) -> np.ndarray:
     """HWC BGR (uint8 or float 0-255) -> HWC float32 in [-0.5, 0.5]."""
@@ -411,8 +418,9 @@ def _turned_to_edges(pts: np.ndarray, rect: tuple, edges: np.ndarray) -> tuple:
     (cx, cy), (rw, rh), ang = rect
     box = cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang))
     H, W = edges.shape[1:]
-    x0, y0 = np.maximum(np.floor(box.min(0)).astype(int), 0)
-    x1, y1 = np.minimum(np.ceil(box.max(0)).astype(int) + 1, [W, H])
+    xs, ys = box[:, 0].tolist(), box[:, 1].tolist()
+    x0, y0 = max(math.floor(min(xs)), 0), max(math.floor(min(ys)), 0)
+    x1, y1 = min(math.ceil(max(xs)) + 1, W), min(math.ceil(max(ys)) + 1, H)
     if x1 <= x0 or y1 <= y0:
         return rect
     inside = np.zeros((y1 - y0, x1 - x0), np.float32)
@@ -442,13 +450,16 @@ def _core_regions(core: np.ndarray, not_tiles: np.ndarray | None = None) -> list
         counted = [a for a, c in zip(areas, centres[1:]) if not _seen_again(c, a / CORE_SHRINK**2, not_tiles)]
         areas = np.array(counted) if counted else areas
     typical = float(np.percentile(areas, 75))
+    # every core's pixel centres in one pass, row by row within each core
+    ys, xs = np.nonzero(labels)
+    order = np.argsort(labels[ys, xs], kind="stable")
+    pts_all = np.column_stack([xs[order] + 0.5, ys[order] + 0.5]).astype(np.float32)
+    ends = np.cumsum(stats[1:, cv2.CC_STAT_AREA])
     out = []
     for i in range(1, n):
-        x, y, bw, bh, area = stats[i]
-        if area < max(4, 0.2 * typical):
+        if stats[i, cv2.CC_STAT_AREA] < max(4, 0.2 * typical):
             continue
-        ys, xs = np.nonzero(labels[y : y + bh, x : x + bw] == i)
-        pts = np.column_stack([xs + x + 0.5, ys + y + 0.5]).astype(np.float32)
+        pts = pts_all[ends[i - 1] - stats[i, cv2.CC_STAT_AREA] : ends[i - 1]]
         out.append((pts, cv2.minAreaRect(pts)))
     return out
 
@@ -534,25 +545,26 @@ def _turned_as_neighbours(rects: list[tuple], regions: list[tuple[np.ndarray, tu
     vec = np.array([[np.cos(np.deg2rad(4 * r[2])), np.sin(np.deg2rad(4 * r[2]))] for r in rects])
     typical = float(np.median([max(size) for _, size, _, _ in rects]))
     groups = np.array([r[3] for r in rects])
+    # every core's nearest cores of its face region at once (the nearest first, at a tie the first)
+    d = np.hypot(centres[None, :, 0] - centres[:, None, 0], centres[None, :, 1] - centres[:, None, 1])
+    near_enough = (groups[None, :] == groups[:, None]) & (d <= ROW_REACH * typical)
+    np.fill_diagonal(near_enough, False)
+    nearest = np.argsort(np.where(near_enough, d, np.inf), axis=1, kind="stable")[:, :ROW_NEIGHBOURS]
+    counts = np.minimum(near_enough.sum(1), ROW_NEIGHBOURS)
+    taken = np.arange(nearest.shape[1])[None, :] < counts[:, None]
+    means = np.where(taken[..., None], vec[nearest], 0.0).sum(1) / np.maximum(counts, 1)[:, None]
+    agree = np.hypot(means[:, 0], means[:, 1]) >= ROW_AGREEMENT
     out = list(rects)
-    for i, (_centre, _size, ang, group) in enumerate(rects):
-        if not group:
+    for i in np.flatnonzero((groups != 0) & (counts >= 2) & agree):
+        _, _, ang, group = rects[i]
+        near = nearest[i, : counts[i]]
+        turn = float(np.degrees(np.arctan2(means[i, 1], means[i, 0])) / 4)
+        off = abs(turn - ang) % 90
+        if min(off, 90 - off) <= ROW_TURN_MIN:
             continue
-        d = np.hypot(*(centres - centres[i]).T)
-        cand = np.flatnonzero((groups == group) & (d <= ROW_REACH * typical))
-        near = [j for j in cand[np.argsort(d[cand], kind="stable")] if j != i][:ROW_NEIGHBOURS]
-        if len(near) < 2:
-            continue
-        mean = vec[near].mean(0)
-        if np.hypot(*mean) < ROW_AGREEMENT:
-            continue
-        turn = float(np.degrees(np.arctan2(mean[1], mean[0])) / 4)
         # ... and lie side by side with it along that turn, as tiles in a row or a tray do
         ways = np.degrees(np.arctan2(*(centres[near] - centres[i])[:, ::-1].T)) - turn
         if int((np.minimum(ways % 90, 90 - ways % 90) <= ROW_SIDE_MAX).sum()) < 2:
-            continue
-        off = abs(turn - ang) % 90
-        if min(off, 90 - off) <= ROW_TURN_MIN:
             continue
         pts, (_, (tw, th), _) = regions[i]
         centre, (w, h) = _extent(pts, turn)
@@ -572,19 +584,24 @@ def _supported(
     sizes: dict[int, int] = {}
     for t in out:
         sizes[t.group] = sizes.get(t.group, 0) + 1
-    return [dataclasses.replace(t, group_size=sizes[t.group] if t.group else 1) for t in out]
+    return [
+        LearnedTile(
+            t.quad, t.lying, t.ambiguous, t.slanted, t.score, t.group, sizes[t.group] if t.group else 1, t.spread
+        )
+        for t in out
+    ]
 
 
 def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
     """Mean face probability inside ``quad`` (map pixels)."""
-    x0, y0 = np.maximum(np.floor(quad.min(0)).astype(int), 0)
-    x1, y1 = np.ceil(quad.max(0)).astype(int) + 1
-    roi = face[y0:y1, x0:x1]
+    xs, ys = quad[:, 0].tolist(), quad[:, 1].tolist()
+    x0, y0 = max(math.floor(min(xs)), 0), max(math.floor(min(ys)), 0)
+    roi = face[y0 : math.ceil(max(ys)) + 1, x0 : math.ceil(max(xs)) + 1]
     if roi.size == 0:
         return 0.0
     m = np.zeros(roi.shape, np.uint8)
     cv2.fillPoly(m, [np.round(quad - [x0, y0]).astype(np.int32)], 1)
-    return float(roi[m > 0].mean()) if m.any() else 0.0
+    return cv2.mean(roi, m)[0] if m.any() else 0.0
 
 
 def _measured(instances: list[LearnedTile]) -> list[LearnedTile]:
@@ -593,12 +610,6 @@ def _measured(instances: list[LearnedTile]) -> list[LearnedTile]:
     size."""
     rowed = [t for t in instances if t.group_size >= 2 and t.score >= 0.6]
     return rowed if len(rowed) >= 3 else instances
-
-
-def _sides(t: LearnedTile) -> tuple[float, float]:
-    """A found tile's short and long side (pixels of its quad's frame)."""
-    a, b = float(np.linalg.norm(t.quad[1] - t.quad[0])), float(np.linalg.norm(t.quad[3] - t.quad[0]))
-    return (a, b) if a <= b else (b, a)
 
 
 def _tile_shaped(instances: list[LearnedTile]) -> float:
@@ -611,7 +622,7 @@ def tile_width(instances: list[LearnedTile]) -> float:
     """Median short side of the tiles found (:func:`_measured`)."""
     if not instances:
         return 0.0
-    return float(np.median([_sides(t)[0] for t in _measured(instances)]))
+    return float(np.median([t.sides[0] for t in _measured(instances)]))
 
 
 def across_width(instances: list[LearnedTile]) -> float:
@@ -622,7 +633,7 @@ def across_width(instances: list[LearnedTile]) -> float:
     of texture both are small."""
     if not instances:
         return 0.0
-    return float(np.median([max(short, long * FACE_ASPECT) for short, long in map(_sides, _measured(instances))]))
+    return float(np.median([max(short, long * FACE_ASPECT) for short, long in (t.sides for t in _measured(instances))]))
 
 
 #: a face region's finds are tiles of a second, smaller size when their median short side is at
@@ -654,7 +665,7 @@ def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
     (median aspect scores 0.19-0.54 on the photo tests' pages; the far tiles' 0.61-0.99 on the
     composites seen from a seat)."""
     regions = _by_region(inst)
-    size = {g: float(np.median([_sides(t)[0] for t in v])) for g, v in regions.items()}
+    size = {g: float(np.median([t.sides[0] for t in v])) for g, v in regions.items()}
     largest = max((size[g] for g, v in regions.items() if len(v) >= LARGER_TILES_MIN), default=0.0)
     shaped = {g for g, v in regions.items() if np.median([t.score for t in v]) >= SMALLER_SHAPE_MIN}
     small = [t for t in inst if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and not _specks([t], r)]
@@ -930,7 +941,7 @@ def _with_larger_tiles(
     r_first = long_ / image_long
 
     def larger(t: LearnedTile) -> bool:
-        width = _sides(t)[0]
+        width = t.sides[0]
         return TILE_PX_RANGE[0] <= width * r_first <= TILE_PX_RANGE[1] < width * r
 
     if sum(map(larger, _supported(face, scale, unturned, None))) < LARGER_TILES_MIN:
