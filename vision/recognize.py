@@ -65,7 +65,7 @@ from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
-from .finders.geometry import quads_holding
+from .finders.geometry import order_quad, quads_holding, with_crops
 from .finders.learned import MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
@@ -1835,6 +1835,113 @@ def _regions_read_again(
 MIN_PART_PX = 16
 
 
+#: a find read as no tile is read again in parts the size of the tiles read surely beside it
+#: (:func:`_oversized_read_again`) where its box is at least this many times their area ...
+OVERSIZED_FROM = 1.4
+#: ... and at most this many (larger finds are not one tile boxed with a little of another)
+OVERSIZED_UP_TO = 3.0
+#: ... measured on at least this many sure readings with artwork
+OVERSIZED_SURE_MIN = 3
+#: ... and a part is kept where the classifier reads a tile with artwork there at least this surely
+#: (the network's own probability)
+OVERSIZED_READ_MIN = 0.9
+#: where a part of a find may lie in it: at either end or the middle, along each side
+OVERSIZED_PLACES = (0.0, 0.5, 1.0)
+
+
+def _oversized_read_again(
+    ph: _photo.Photo, cands: Sequence[Candidate], readings: list[Reading], classifier: Any
+) -> list[Reading]:
+    """Readings of the finds of ``cands`` read as no tile whose boxes are :data:`OVERSIZED_FROM` to
+    :data:`OVERSIZED_UP_TO` times as large as the tiles ``readings`` read surely with artwork: each
+    read again in parts of those tiles' size (their median short and long sides, upright and
+    lying) at its corners, the middles of its sides and its centre (:data:`OVERSIZED_PLACES`), and
+    the part read most surely as a tile with artwork kept where the network reads it at least
+    :data:`OVERSIZED_READ_MIN`, at a place ``readings`` left empty; never shown as sure (the part
+    is placed, not found).
+
+    In a pile a tile lies on others, and the finder's box round its face can take in the edge or
+    the face of the tile under it: a box half as large again as the tiles beside it, whose crop
+    reads as no tile while the tile in it is plain to see. A box over two whole tiles is read so
+    as well, and each half is a tile; only one is taken from it here, the other may have its own
+    find. Featureless readings (a back, a blank white dragon) are not taken: a part of a box of
+    table or paper reads as those as readily as as nothing."""
+    clf = get_classifier() if classifier is None else classifier
+    sure = [r for r in readings if r.sure and _has_artwork(r)]
+    if len(sure) < OVERSIZED_SURE_MIN:
+        return []
+    short = float(np.median([_short_side(r.quad) for r in sure]))
+    long_ = float(np.median([_long_side(r.quad) for r in sure]))
+    kept = {id(r.candidate) for r in readings}
+    large = [
+        cd
+        for cd in cands
+        if id(cd) not in kept
+        and OVERSIZED_FROM * short * long_ <= _quad_area(cd.quad) <= OVERSIZED_UP_TO * short * long_
+    ]
+    if not large:
+        return []
+    src = ph.image if ph.detail is None else ph.detail
+    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    parts, owners = [], []
+    for k, cd in enumerate(large):
+        for quad in _parts_of(cd.quad.astype(np.float64), short, long_):
+            part = with_crops(src, dataclasses.replace(cd, quad=quad, **_shape_of(quad), crops=()), scale)
+            parts.append(part)
+            owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
+    try:
+        raw, shown = _read_crops(clf, [crop for part in parts for _, crop in part.crops])
+    except Exception:  # the readings so far stand
+        return []
+    free = _empty_places([_upright(parts[pi].quad, rot) for _k, pi, rot in owners], readings)
+    best: dict[int, tuple[float, int, int, list[tuple[str, float]]]] = {}  # (per find: its best part)
+    for (k, pi, rot), top, cal, empty in zip(owners, _clean(raw), _clean(shown), free):
+        code, p = top[0]
+        if empty and code not in (NOT_A_TILE, *FEATURELESS, UNKNOWN) and p >= OVERSIZED_READ_MIN:
+            if p > best.get(k, (0.0,))[0]:
+                best[k] = (p, pi, rot, _tiles_only(cal))
+    out: list[Reading] = []
+    for _p, pi, rot, top in best.values():
+        cd = dataclasses.replace(parts[pi], crops=())
+        r = Reading(cd, _upright(cd.quad, rot), rot, top)
+        if _empty_places([r.quad], out)[0]:  # (two finds' parts on one tile: the first)
+            out.append(r)
+    return out
+
+
+def _parts_of(quad: np.ndarray, short: float, long_: float) -> list[np.ndarray]:
+    """The parts of a find's box ``quad`` (4x2, corners clockwise from the top-left) a tile
+    ``short`` by ``long_`` could fill (:func:`_oversized_read_again`): upright and lying, at each of
+    :data:`OVERSIZED_PLACES` along each side, where it fits (within a twentieth of a side; where it
+    fills a side, one place along it)."""
+    u, v = quad[1] - quad[0], quad[3] - quad[0]
+    a, b = float(np.linalg.norm(u)), float(np.linalg.norm(v))
+    if a <= 0 or b <= 0:
+        return []
+    u, v = u / a, v / b
+    out = []
+    for w, h in ((short, long_), (long_, short)):
+        if w > 1.05 * a or h > 1.05 * b:
+            continue
+        w, h = min(w, a), min(h, b)
+        for fx in OVERSIZED_PLACES if w < 0.95 * a else (0.0,):  # (a part as long as a side: one place)
+            for fy in OVERSIZED_PLACES if h < 0.95 * b else (0.0,):
+                o = quad[0] + u * (a - w) * fx + v * (b - h) * fy
+                out.append(order_quad(np.array([o, o + u * w, o + u * w + v * h, o + v * h])).astype(np.float64))
+    return out
+
+
+def _shape_of(quad: np.ndarray) -> dict[str, bool]:
+    """How a part's quad lies (:class:`~vision.finders.candidate.Candidate`'s ``lying``,
+    ``ambiguous`` and ``slanted``): lying when wider than high; a part has its tile's shape, so
+    neither ambiguous nor slanted."""
+    return {
+        "lying": bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0])),
+        "ambiguous": False,
+        "slanted": False,
+    }
+
+
 #: a reading with fewer sure tiles than this, of finds at most half of which were read as tiles,
 #: may have measured its tiles' size on something else (:func:`_measured_on_no_tiles`)
 FAR_AGAIN_SURE_BELOW = 3
@@ -1924,6 +2031,11 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
                     readings = readings + _read_beyond(ph, seat.part, readings, finder, classifier)
                 except Exception:  # the readings so far stand
                     pass
+    if readings and reason_extra is None:
+        try:
+            readings = readings + _oversized_read_again(ph, cands, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
