@@ -1880,6 +1880,10 @@ def _oversized_read_again(
         if id(cd) not in kept
         and OVERSIZED_FROM * short * long_ <= _quad_area(cd.quad) <= OVERSIZED_UP_TO * short * long_
     ]
+    # (not finds centred on a reading, within half a tile's width: from a seat, the first reading's
+    # finds lie under the straightened reading's tiles)
+    centres = np.array([r.quad.mean(0) for r in readings]).reshape(-1, 2)
+    large = [cd for cd in large if np.hypot(*(centres - cd.quad.mean(0)).T).min() >= short / 2]
     if not large:
         return []
     src = ph.image if ph.detail is None else ph.detail
@@ -1890,10 +1894,7 @@ def _oversized_read_again(
             part = with_crops(src, dataclasses.replace(cd, quad=quad, **_shape_of(quad), crops=()), scale)
             parts.append(part)
             owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
-    try:
-        raw, shown = _read_crops(clf, [crop for part in parts for _, crop in part.crops])
-    except Exception:  # the readings so far stand
-        return []
+    raw, shown = _read_crops(clf, [crop for part in parts for _, crop in part.crops])
     free = _empty_places([_upright(parts[pi].quad, rot) for _k, pi, rot in owners], readings)
     best: dict[int, tuple[float, int, int, list[tuple[str, float]]]] = {}  # (per find: its best part)
     for (k, pi, rot), top, cal, empty in zip(owners, _clean(raw), _clean(shown), free):
