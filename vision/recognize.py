@@ -1891,7 +1891,10 @@ def _oversized_read_again(
     parts, owners = [], []
     for k, cd in enumerate(large):
         for quad in _parts_of(cd.quad.astype(np.float64), short, long_):
-            part = with_crops(src, dataclasses.replace(cd, quad=quad, **_shape_of(quad), crops=()), scale)
+            # (a part has its tile's shape: lying when wider than high, neither ambiguous nor slanted)
+            lying = bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]))
+            shaped = dataclasses.replace(cd, quad=quad, lying=lying, ambiguous=False, slanted=False, crops=())
+            part = with_crops(src, shaped, scale)
             parts.append(part)
             owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
     raw, shown = _read_crops(clf, [crop for part in parts for _, crop in part.crops])
@@ -1931,17 +1934,6 @@ def _parts_of(quad: np.ndarray, short: float, long_: float) -> list[np.ndarray]:
                 o = quad[0] + u * (a - w) * fx + v * (b - h) * fy
                 out.append(order_quad(np.array([o, o + u * w, o + u * w + v * h, o + v * h])).astype(np.float64))
     return out
-
-
-def _shape_of(quad: np.ndarray) -> dict[str, bool]:
-    """How a part's quad lies (:class:`~vision.finders.candidate.Candidate`'s ``lying``,
-    ``ambiguous`` and ``slanted``): lying when wider than high; a part has its tile's shape, so
-    neither ambiguous nor slanted."""
-    return {
-        "lying": bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0])),
-        "ambiguous": False,
-        "slanted": False,
-    }
 
 
 #: a reading with fewer sure tiles than this, of finds at most half of which were read as tiles,
