@@ -73,6 +73,10 @@ MIN_CONFIDENCE = 0.25
 UNKNOWN = "?"
 #: a probe for a face-down tile (:func:`vision.finders.backs.find_backs`) must read as ``back`` this surely
 BACK_MIN_CONFIDENCE = 0.6
+#: ... or this surely in a photo that shows :data:`BACKS_SEEN_MIN` backs read at
+#: :data:`BACK_MIN_CONFIDENCE` or more (:func:`_read`): a pile with face-down tiles in it
+BACK_AMONG_BACKS_MIN = 0.3
+BACKS_SEEN_MIN = 2
 
 
 @dataclass
@@ -215,6 +219,62 @@ def _reject(cd: Candidate, code: str, conf: float) -> bool:
     if alone and ink < 0.01 and not (code == "5z" and conf >= 0.6):
         return True
     return False
+
+
+#: a back read unsurely, or from a part of a find (:func:`_oversized_read_again`), has the colour of
+#: the photo's backs read surely: its face's middle within this distance of theirs (CIE Lab, L
+#: from 0 to 100). On 280 piles the backs so kept lie on face-down tiles; a patch of a painted wall
+#: beside a pile of red backs, read as a back at 1.0, came 40 off, one of a flower beside blue backs
+#: farther
+BACK_COLOUR_MAX = 20.0
+
+
+def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> list[bool]:
+    """For each of ``cands`` (finds with crops), whether it has the colour of the backs of
+    ``readings``: where they hold at least :data:`BACKS_SEEN_MIN` backs whose colour (the median
+    of :func:`_face_colour`) lies over :data:`BACK_COLOUR_MAX` from the faces with artwork's, its
+    crop's middle within :data:`BACK_COLOUR_MAX` of the backs' and nearer them than the faces'. A
+    set has backs of one colour, not the faces' ivory; a patch of a table, a wall or a cloth that
+    reads as a back rarely has it, and in a photo without backs nothing is taken for one unsurely.
+    Backs as ivory as the faces are faces misread (small far tiles of a tray)."""
+    out = [False] * len(cands)
+    if not cands or sum(r.top[0][0] == "back" for r in readings) < BACKS_SEEN_MIN:
+        return out
+    backs = [c for r in readings if r.top[0][0] == "back" and (c := _face_colour(r.candidate)) is not None]
+    faces = [c for r in readings if _has_artwork(r) and (c := _face_colour(r.candidate)) is not None]
+    if len(backs) < BACKS_SEEN_MIN or not faces:
+        return out
+    back, face = np.median(backs, axis=0), np.median(faces, axis=0)
+    if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX:
+        return out
+    for i, c in enumerate(map(_face_colour, cands)):
+        if c is not None:
+            to_back, to_face = float(np.linalg.norm(c - back)), float(np.linalg.norm(c - face))
+            out[i] = to_back <= BACK_COLOUR_MAX and to_back < to_face
+    return out
+
+
+def _face_colour(cd: Candidate) -> np.ndarray | None:
+    """The mean colour (CIE Lab, L from 0 to 100) of the middle of a find's first crop (its
+    middle half each way: no table, no edge of a neighbour), ``None`` for a find without crops."""
+    if not cd.crops:
+        return None
+    crop = np.asarray(cd.crops[0][1])
+    h, w = crop.shape[:2]
+    middle = np.ascontiguousarray(crop[h // 4 : h - h // 4, w // 4 : w - w // 4])
+    if middle.size == 0:
+        return None
+    bgr = np.array(cv2.mean(middle)[:3], np.float32).reshape(1, 1, 3) / 255.0
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(3)
+
+
+def _back_among_backs(cd: Candidate, top: tuple[str, float]) -> bool:
+    """Whether a learned find :func:`_reject` dropped as a back read too unsurely (``top``: its
+    reading, the network's own probability) is one a photo showing other backs keeps
+    (:data:`BACK_AMONG_BACKS_MIN`): in a pile, a face-down tile lying on or under another comes out
+    with the edge of its neighbour in the crop and reads as a back at 0.3-0.6, while a patch of a
+    table or a background so read in a photo of face-up tiles is nothing."""
+    return cd.source == "learned" and top[0] == "back" and BACK_AMONG_BACKS_MIN <= top[1] < BACK_MIN_CONFIDENCE
 
 
 @dataclass(frozen=True, eq=False)
@@ -923,7 +983,8 @@ def _tiles_only(top: list[tuple[str, float]]) -> list[tuple[str, float]]:
 def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str | None, int]:
     """Classify every candidate's crops (``classifier``, default the shipped one), keep each
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
-    every orientation, :func:`_reject`, :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
+    every orientation, :func:`_reject`, unless a back read unsurely has the colour of the backs
+    read surely, :func:`_back_among_backs`; :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
     :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, a framed white dragon boxed round
     its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
     smaller reading is not sure,
@@ -950,18 +1011,24 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     if reason is not None:
         not_tiles = set()
     is_sure = getattr(clf, "is_sure", None)
-    readings = []
+    readings, held_back = [], []
     for ci, cd in enumerate(cands):
         if ci in not_tiles:
             continue
         rot, pr, k = best.get(ci, (0, [(UNKNOWN, 0.0)], -1))
         if clf is not None and reason is None and _reject(cd, pr[0][0], pr[0][1]):
+            if _back_among_backs(cd, pr[0]):
+                held_back.append(
+                    Reading(cd, _upright(cd.quad, rot), rot, (_tiles_only(shown[k]) if k >= 0 else []) or pr)
+                )
             continue
         if k >= 0:
             pr = _tiles_only(shown[k]) or pr
         sure = bool(reason is None and is_sure is not None and is_sure(pr[0][0], pr[0][1]))
         sure = sure and ci not in contested
         readings.append(Reading(cd, _upright(cd.quad, rot), rot, pr, sure))
+    like = _like_the_backs([r.candidate for r in held_back], readings)
+    readings += [r for r, coloured in zip(held_back, like) if coloured]
     readings = _framed_white_dragons_boxed(readings)
     readings = _drop_odd_white_dragons(_drop_odd_shapes(_drop_odd_sizes(readings)))
     readings = _drop_lone_unsure(_small_readings(_drop_stray_backs(readings)))
@@ -1866,7 +1933,9 @@ def _oversized_read_again(
     reads as no tile while the tile in it is plain to see. A box over two whole tiles is read so
     as well, and each half is a tile; only one is taken from it here, the other may have its own
     find. Featureless readings (a back, a blank white dragon) are not taken: a part of a box of
-    table or paper reads as those as readily as as nothing."""
+    table or paper reads as those as readily as as nothing. A back is, where the photo shows backs
+    read surely and the part has their colour (:func:`_like_the_backs`): a pile with face-down
+    tiles in it."""
     clf = get_classifier() if classifier is None else classifier
     sure = [r for r in readings if r.sure and _has_artwork(r)]
     if len(sure) < OVERSIZED_SURE_MIN:
@@ -1899,10 +1968,14 @@ def _oversized_read_again(
             owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
     raw, shown = _read_crops(clf, [crop for part in parts for _, crop in part.crops])
     free = _empty_places([_upright(parts[pi].quad, rot) for _k, pi, rot in owners], readings)
+    # (backs too, of the colour of the photo's backs: a pile with face-down tiles in it; a patch of
+    # the room reads as a back as surely)
+    coloured = _like_the_backs(parts, readings)
     best: dict[int, tuple[float, int, int, list[tuple[str, float]]]] = {}  # (per find: its best part)
     for (k, pi, rot), top, cal, empty in zip(owners, _clean(raw), _clean(shown), free):
         code, p = top[0]
-        if empty and code not in (NOT_A_TILE, *FEATURELESS, UNKNOWN) and p >= OVERSIZED_READ_MIN:
+        taken = code not in (NOT_A_TILE, *FEATURELESS, UNKNOWN) or (code == "back" and coloured[pi])
+        if empty and taken and p >= OVERSIZED_READ_MIN:
             if p > best.get(k, (0.0,))[0]:
                 best[k] = (p, pi, rot, _tiles_only(cal))
     out: list[Reading] = []

@@ -1,0 +1,170 @@
+"""Face-down tiles in a pile: a back read unsurely (:data:`vision.recognize.BACK_AMONG_BACKS_MIN`)
+or from a part of a find boxed with its neighbour (:func:`vision.recognize._oversized_read_again`)
+is kept only where the photo shows backs read surely, and only of their colour
+(:func:`vision.recognize._like_the_backs`): a set has backs of one colour, and a patch of a table,
+a wall or a cloth that reads as a back rarely has it.
+
+The classifier here reads a crop by its middle's colour: the tests are about which readings the
+recogniser keeps, not about the network."""
+
+from __future__ import annotations
+
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import photo
+from vision.classifier import NOT_A_TILE
+from vision.finders.candidate import Candidate
+from vision.finders.geometry import with_crops
+
+recognize_module = sys.modules["vision.recognize"]
+
+IVORY = (215, 230, 235)  # BGR
+BLUE = (170, 90, 30)
+RED = (40, 40, 200)
+W, H = 48, 64  # a tile's face, pixels
+
+
+class _ByColour:
+    """Reads a crop by the colour of its middle: blue or red as a back (at ``back_p`` for a crop
+    whose top-left pixel is marked dark: an unsure back), ivory with ink as ``1m``; anything else as
+    no tile."""
+
+    def __init__(self, unsure_p: float = 0.4):
+        self.unsure_p = unsure_p
+
+    def classify(self, crops, top_k: int = 3):
+        out = []
+        for c in crops:
+            h, w = c.shape[:2]
+            middle = c[h // 4 : h - h // 4, w // 4 : w - w // 4].reshape(-1, 3).astype(float)
+            b, g, r = middle.mean(0)
+            unsure = c[0, 0].max() < 20
+            if b > 120 and r < 80 or r > 150 and b < 80:  # (blue or red all over)
+                p = self.unsure_p if unsure else 0.97
+                out.append([("back", p), (NOT_A_TILE, (1 - p) / 2), ("1s", (1 - p) / 2)])
+            elif middle.min() < 100 and middle.mean() > 150:  # (ivory with a stroke of ink)
+                out.append([("1m", 0.99), ("2m", 0.005), (NOT_A_TILE, 0.005)])
+            else:
+                out.append([(NOT_A_TILE, 0.95), ("1m", 0.03), ("back", 0.02)])
+        return out
+
+    def is_sure(self, code, p):
+        return code != NOT_A_TILE and p >= 0.9
+
+
+def _quad(x: float, y: float) -> np.ndarray:
+    return np.array([[x, y], [x + W, y], [x + W, y + H], [x, y + H]], np.float32)
+
+
+def _face(img: np.ndarray, x: int, y: int, colour, marked: bool = False) -> None:
+    """A tile at ``(x, y)``: an ivory face with a stroke, or a back of ``colour``; ``marked``: its
+    top-left pixel dark (read as an unsure back)."""
+    cv2.rectangle(img, (x, y), (x + W - 1, y + H - 1), colour, -1)
+    if colour == IVORY:
+        cv2.line(img, (x + 12, y + 32), (x + 36, y + 32), (20, 20, 20), 4)
+    if marked:
+        img[y : y + 2, x : x + 2] = 5
+
+
+def _table(backs: list[tuple], unsure: tuple | None) -> tuple[np.ndarray, list[Candidate]]:
+    """A green table with three faces in a row, then the backs of ``backs`` (colours) and the
+    unsure back ``unsure`` (its colour), each a tile apart; the finds, one per tile, with crops."""
+    img = np.full((240, 640, 3), (60, 120, 60), np.uint8)
+    tiles = [IVORY] * 3 + list(backs) + ([unsure] if unsure else [])
+    cands = []
+    for i, colour in enumerate(tiles):
+        x = 20 + i * (W + 6)
+        _face(img, x, 80, colour, marked=unsure is not None and i == len(tiles) - 1)
+        cd = Candidate(_quad(x, 80), source="learned", ink=0.05 if colour == IVORY else 0.0, blob_size=len(tiles))
+        cands.append(with_crops(img, cd))
+    return img, cands
+
+
+def _codes(readings) -> list[str]:
+    return [r.top[0][0] for r in sorted(readings, key=lambda r: r.quad[:, 0].min())]
+
+
+def test_an_unsure_back_of_the_backs_colour_is_kept():
+    _img, cands = _table([BLUE, BLUE], BLUE)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    assert _codes(readings) == ["1m", "1m", "1m", "back", "back", "back"]
+    assert not max(readings, key=lambda r: r.quad[:, 0].min()).sure
+
+
+@pytest.mark.parametrize(
+    "backs, unsure, why",
+    [
+        ([BLUE, BLUE], RED, "not the colour of the photo's backs"),
+        ([BLUE], BLUE, "one back read surely is no sign of a pile"),
+        ([], BLUE, "no back read surely"),
+    ],
+)
+def test_an_unsure_back_is_dropped(backs, unsure, why):
+    _img, cands = _table(backs, unsure)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    assert _codes(readings) == ["1m"] * 3 + ["back"] * len(backs), why
+
+
+def test_a_back_read_too_unsurely_is_dropped_among_backs():
+    _img, cands = _table([BLUE, BLUE], BLUE)
+    readings, _, _ = recognize_module._read(cands, _ByColour(unsure_p=recognize_module.BACK_AMONG_BACKS_MIN - 0.05))
+    assert _codes(readings) == ["1m", "1m", "1m", "back", "back"]
+
+
+def test_backs_as_ivory_as_the_faces_vouch_for_no_back():
+    """Faces misread as backs (small far tiles of a tray) have the faces' colour: they are no sign
+    that the photo shows face-down tiles."""
+    _img, cands = _table([], None)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    faces_as_backs = [recognize_module.Reading(r.candidate, r.quad, r.rotation, [("back", 0.97)]) for r in readings[:2]]
+    ivory = cands[2]
+    assert recognize_module._like_the_backs([ivory], faces_as_backs + readings[2:]) == [False]
+
+
+def test_the_colour_is_measured_on_the_middle_of_the_crop():
+    crop = np.full((64, 48, 3), IVORY, np.uint8)
+    crop[16:48, 12:36] = BLUE
+    blue = cv2.cvtColor(np.array([[BLUE]], np.float32) / 255, cv2.COLOR_BGR2Lab).reshape(3)
+    colour = recognize_module._face_colour(Candidate(_quad(0, 0), crops=((0, crop),)))
+    assert np.allclose(colour, blue, atol=0.5)
+    assert recognize_module._face_colour(Candidate(_quad(0, 0))) is None
+
+
+def _pile(with_backs: bool, part_colour) -> tuple[photo.Photo, list, list[Candidate]]:
+    """Three faces and, where ``with_backs``, two blue backs in a row, read; beside them a tile of
+    ``part_colour`` with the table beside it, boxed as one find 1.6 tiles long."""
+    backs = [BLUE, BLUE] if with_backs else []
+    img, cands = _table(backs, None)
+    x = 20 + (3 + len(backs)) * (W + 6)
+    _face(img, x, 80, part_colour)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    grown = Candidate(
+        np.array([[x, 80], [x + 1.6 * W, 80], [x + 1.6 * W, 80 + H], [x, 80 + H]], np.float32), source="learned"
+    )
+    ph = photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png")
+    return ph, readings, [*cands, with_crops(img, grown)]
+
+
+def test_a_back_boxed_with_the_table_is_read_again_among_backs():
+    ph, readings, cands = _pile(True, BLUE)
+    assert _codes(readings) == ["1m", "1m", "1m", "back", "back"]
+    more = recognize_module._oversized_read_again(ph, cands, readings, _ByColour())
+    assert [r.top[0][0] for r in more] == ["back"] and not more[0].sure
+    x = 20 + 5 * (W + 6)
+    assert abs(float(more[0].quad[:, 0].min()) - x) < 0.3 * W
+
+
+@pytest.mark.parametrize(
+    "with_backs, colour, why",
+    [
+        (False, BLUE, "a photo without backs: a patch of table reads as one as surely"),
+        (True, RED, "not the colour of the photo's backs"),
+    ],
+)
+def test_no_back_is_read_from_parts(with_backs, colour, why):
+    ph, readings, cands = _pile(with_backs, colour)
+    assert recognize_module._oversized_read_again(ph, cands, readings, _ByColour()) == [], why
