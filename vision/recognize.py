@@ -231,27 +231,34 @@ BACK_COLOUR_MAX = 20.0
 
 def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> list[bool]:
     """For each of ``cands`` (finds with crops), whether it has the colour of the backs of
-    ``readings``: where they hold at least :data:`BACKS_SEEN_MIN` backs whose colour (the median
-    of :func:`_face_colour`) lies over :data:`BACK_COLOUR_MAX` from the faces with artwork's, its
-    crop's middle within :data:`BACK_COLOUR_MAX` of the backs' and nearer them than the faces'. A
-    set has backs of one colour, not the faces' ivory; a patch of a table, a wall or a cloth that
-    reads as a back rarely has it, and in a photo without backs nothing is taken for one unsurely.
-    Backs as ivory as the faces are faces misread (small far tiles of a tray)."""
-    out = [False] * len(cands)
-    if not cands or sum(r.top[0][0] == "back" for r in readings) < BACKS_SEEN_MIN:
-        return out
+    ``readings`` (:func:`_backs_colour`): its crop's middle within :data:`BACK_COLOUR_MAX` of
+    theirs, and nearer it than the faces'. A set has backs of one colour, not the faces' ivory; a
+    patch of a table, a wall or a cloth that reads as a back rarely has it, and in a photo without
+    backs nothing is taken for one unsurely."""
+    colours = _backs_colour(readings) if cands else None
+    if colours is None:
+        return [False] * len(cands)
+    back, face = colours
+    out = []
+    for c in map(_face_colour, cands):
+        to_back = float(np.linalg.norm(c - back)) if c is not None else np.inf
+        out.append(to_back <= BACK_COLOUR_MAX and to_back < float(np.linalg.norm(c - face)))
+    return out
+
+
+def _backs_colour(readings: Sequence[Reading]) -> tuple[np.ndarray, np.ndarray] | None:
+    """The colour of the backs of ``readings`` and of their faces with artwork (the medians of
+    :func:`_face_colour`), where they hold at least :data:`BACKS_SEEN_MIN` backs and their colour
+    lies over :data:`BACK_COLOUR_MAX` from the faces'; else ``None``. Backs as ivory as the faces
+    are faces misread (small far tiles of a tray)."""
+    if sum(r.top[0][0] == "back" for r in readings) < BACKS_SEEN_MIN:
+        return None
     backs = [c for r in readings if r.top[0][0] == "back" and (c := _face_colour(r.candidate)) is not None]
     faces = [c for r in readings if _has_artwork(r) and (c := _face_colour(r.candidate)) is not None]
     if len(backs) < BACKS_SEEN_MIN or not faces:
-        return out
+        return None
     back, face = np.median(backs, axis=0), np.median(faces, axis=0)
-    if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX:
-        return out
-    for i, c in enumerate(map(_face_colour, cands)):
-        if c is not None:
-            to_back, to_face = float(np.linalg.norm(c - back)), float(np.linalg.norm(c - face))
-            out[i] = to_back <= BACK_COLOUR_MAX and to_back < to_face
-    return out
+    return None if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX else (back, face)
 
 
 def _face_colour(cd: Candidate) -> np.ndarray | None:
@@ -261,7 +268,7 @@ def _face_colour(cd: Candidate) -> np.ndarray | None:
         return None
     crop = np.asarray(cd.crops[0][1])
     h, w = crop.shape[:2]
-    middle = np.ascontiguousarray(crop[h // 4 : h - h // 4, w // 4 : w - w // 4])
+    middle = crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
     if middle.size == 0:
         return None
     bgr = np.array(cv2.mean(middle)[:3], np.float32).reshape(1, 1, 3) / 255.0
@@ -1987,6 +1994,86 @@ def _oversized_read_again(
     return out
 
 
+#: a patch of the backs' colour is searched for a back (:func:`_backs_by_colour`) where it is this
+#: share of a back's area ...
+BACK_PATCH_AREA = (0.6, 1.5)
+#: ... and fills at least this share of its rectangle (a back's face is one)
+BACK_PATCH_FILL = 0.8
+#: ... and its short side is at least this share of its long side (a face is 0.75 as wide as
+#: high; the strip of the back's colour below each face-up tile, its body seen from the side, is not)
+BACK_PATCH_SHAPE = 0.55
+#: the photo is searched so small that a back comes out about this wide (pixels)
+BACK_PATCH_PX = 28.0
+
+
+def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
+    """Backs the finder missed in a photo that shows backs (a pile with face-down tiles): the patches
+    of the photo of the backs' colour (:func:`_like_the_backs`, :data:`BACK_COLOUR_MAX`) outside the
+    readings, each a back's size and a rectangle of its shape (:data:`BACK_PATCH_AREA`,
+    :data:`BACK_PATCH_FILL`, :data:`BACK_PATCH_SHAPE`), read; kept where read as a back at :data:`BACK_MIN_CONFIDENCE` or
+    more, never sure (backs never are). The finder misses a face-down tile lying on another of its
+    colour, or partly under a finger, and the looks aimed at the faces' size leave it out."""
+    colours = _backs_colour(readings)
+    if colours is None:
+        return []
+    back = colours[0]
+    backs = [r for r in readings if r.top[0][0] == "back"]
+    img = ph.image
+    # (where backs of a pile can lie: round the readings, within two tiles' length)
+    area = float(np.median([_quad_area(r.quad) for r in backs]))
+    pts = np.concatenate([r.quad for r in readings])
+    reach = 2 * max(_long_side(r.quad) for r in backs)
+    x0, y0 = np.maximum(np.floor(pts.min(0) - reach).astype(int), 0)
+    x1, y1 = np.minimum(np.ceil(pts.max(0) + reach).astype(int), [img.shape[1], img.shape[0]])
+    # (every step-th pixel, so that a back is about BACK_PATCH_PX across: a pile's photo is large)
+    step = max(1, int(np.sqrt(area) / BACK_PATCH_PX))
+    f = 1.0 / step
+    mask = _of_colour(np.ascontiguousarray(img[y0:y1:step, x0:x1:step]), back)
+    for r in readings:
+        cv2.fillConvexPoly(mask, np.round((r.quad - [x0, y0]) * f).astype(np.int32), 0)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    src = img if ph.detail is None else ph.detail
+    scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
+    cands = []
+    for i in range(1, n):
+        x, y, w, h, a = (int(v) for v in stats[i])
+        if not BACK_PATCH_AREA[0] * area * f * f <= a <= BACK_PATCH_AREA[1] * area * f * f:
+            continue
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == i)
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(np.stack([xs + x, ys + y], 1).astype(np.float32))
+        if a < BACK_PATCH_FILL * rw * rh or min(rw, rh) < BACK_PATCH_SHAPE * max(rw, rh):
+            continue
+        # (back in the photo's pixels: a pixel's centre in the small image, its whole width)
+        rect = (((cx + 0.5) / f - 0.5 + x0, (cy + 0.5) / f - 0.5 + y0), ((rw + 1) / f, (rh + 1) / f), ang)
+        quad = order_quad(cv2.boxPoints(rect)).astype(np.float32)
+        lying = bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]))
+        cands.append(with_crops(src, Candidate(quad, lying=lying, source="learned", ambiguous=True), scale))
+    if not cands:
+        return []
+    clf = get_classifier() if classifier is None else classifier
+    owners = [(cd, rot) for cd in cands for rot, _crop in cd.crops]
+    raw, shown = _read_crops(clf, [crop for cd in cands for _rot, crop in cd.crops])
+    best: dict[int, Reading] = {}
+    for (cd, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
+        if top[0][0] == "back" and top[0][1] >= BACK_MIN_CONFIDENCE:
+            if id(cd) not in best or top[0][1] > best[id(cd)].top[0][1]:
+                best[id(cd)] = Reading(
+                    dataclasses.replace(cd, crops=()), _upright(cd.quad, rot), rot, _tiles_only(cal) or top
+                )
+    return _at_empty_places(list(best.values()), readings)
+
+
+def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
+    """The pixels of ``img`` (BGR uint8) within :data:`BACK_COLOUR_MAX` of the colour ``lab`` (CIE
+    Lab, L from 0 to 100, as :func:`_face_colour` gives it), as a uint8 mask of 0 and 1; measured
+    on OpenCV's 8-bit Lab, its lightness scaled back (a third of the time of a float image's)."""
+    d = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
+    d -= np.array([lab[0] * 255 / 100, lab[1] + 128, lab[2] + 128], np.float32)
+    d[..., 0] *= 100 / 255
+    return (cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) <= BACK_COLOUR_MAX).astype(np.uint8)
+
+
 def _parts_of(quad: np.ndarray, short: float, long_: float) -> list[np.ndarray]:
     """The parts of a find's box ``quad`` (4x2, corners clockwise from the top-left) a tile
     ``short`` by ``long_`` could fill (:func:`_oversized_read_again`): upright and lying, at each of
@@ -2101,6 +2188,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     if readings and reason_extra is None:
         try:
             readings = readings + _oversized_read_again(ph, cands, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = readings + _backs_by_colour(ph, readings, classifier)
         except Exception:  # the readings so far stand
             pass
     t4 = time.perf_counter()

@@ -2,7 +2,8 @@
 or from a part of a find boxed with its neighbour (:func:`vision.recognize._oversized_read_again`)
 is kept only where the photo shows backs read surely, and only of their colour
 (:func:`vision.recognize._like_the_backs`): a set has backs of one colour, and a patch of a table,
-a wall or a cloth that reads as a back rarely has it.
+a wall or a cloth that reads as a back rarely has it. A back the finder missed is looked for by
+that colour (:func:`vision.recognize._backs_by_colour`).
 
 The classifier here reads a crop by its middle's colour: the tests are about which readings the
 recogniser keeps, not about the network."""
@@ -168,3 +169,45 @@ def test_a_back_boxed_with_the_table_is_read_again_among_backs():
 def test_no_back_is_read_from_parts(with_backs, colour, why):
     ph, readings, cands = _pile(with_backs, colour)
     assert recognize_module._oversized_read_again(ph, cands, readings, _ByColour()) == [], why
+
+
+def _unfound(colour, size=(W, H)) -> tuple[photo.Photo, list]:
+    """Three faces and two blue backs in a row, read, and beyond them a patch of ``colour`` the
+    finder did not find, ``size`` large."""
+    img, cands = _table([BLUE, BLUE], None)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    x = 20 + 5 * (W + 6) + 10
+    cv2.rectangle(img, (x, 80), (x + size[0] - 1, 80 + size[1] - 1), colour, -1)
+    return photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png"), readings
+
+
+def test_a_back_the_finder_missed_is_found_by_its_colour():
+    ph, readings = _unfound(BLUE)
+    found = recognize_module._backs_by_colour(ph, readings, _ByColour())
+    assert [r.top[0][0] for r in found] == ["back"] and not found[0].sure
+    x = 20 + 5 * (W + 6) + 10
+    box = found[0].quad
+    assert abs(box[:, 0].min() - x) < 4 and abs(box[:, 0].max() - (x + W)) < 4
+    assert abs(box[:, 1].min() - 80) < 4 and abs(box[:, 1].max() - (80 + H)) < 4
+
+
+@pytest.mark.parametrize(
+    "colour, size, why",
+    [
+        (RED, (W, H), "not the backs' colour"),
+        (BLUE, (3 * W, H), "three backs' size: a cloth or a box of the backs' colour, no tile"),
+        (BLUE, (W // 3, H // 2), "a sixth of a back"),
+        (BLUE, (2 * W, 26), "a back's area, but a strip: the bodies of a row of tiles seen from the side"),
+    ],
+)
+def test_no_back_is_found_by_colour(colour, size, why):
+    ph, readings = _unfound(colour, size)
+    assert recognize_module._backs_by_colour(ph, readings, _ByColour()) == [], why
+
+
+def test_no_back_is_searched_for_in_a_photo_without_backs():
+    img, cands = _table([], None)
+    readings, _, _ = recognize_module._read(cands, _ByColour())
+    cv2.rectangle(img, (300, 80), (300 + W - 1, 80 + H - 1), BLUE, -1)
+    ph = photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png")
+    assert recognize_module._backs_by_colour(ph, readings, _ByColour()) == []
