@@ -240,7 +240,7 @@ def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> 
         return [False] * len(cands)
     back, face = colours
     out = []
-    for c in map(_face_colour, cands):
+    for c in _face_colours(cands):
         to_back = float(np.linalg.norm(c - back)) if c is not None else np.inf
         out.append(to_back <= BACK_COLOUR_MAX and to_back < float(np.linalg.norm(c - face)))
     return out
@@ -248,31 +248,34 @@ def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> 
 
 def _backs_colour(readings: Sequence[Reading]) -> tuple[np.ndarray, np.ndarray] | None:
     """The colour of the backs of ``readings`` and of their faces with artwork (the medians of
-    :func:`_face_colour`), where they hold at least :data:`BACKS_SEEN_MIN` backs and their colour
+    :func:`_face_colours`), where they hold at least :data:`BACKS_SEEN_MIN` backs and their colour
     lies over :data:`BACK_COLOUR_MAX` from the faces'; else ``None``. Backs as ivory as the faces
     are faces misread (small far tiles of a tray)."""
     if sum(r.top[0][0] == "back" for r in readings) < BACKS_SEEN_MIN:
         return None
-    backs = [c for r in readings if r.top[0][0] == "back" and (c := _face_colour(r.candidate)) is not None]
-    faces = [c for r in readings if _has_artwork(r) and (c := _face_colour(r.candidate)) is not None]
+    backs = [c for c in _face_colours([r.candidate for r in readings if r.top[0][0] == "back"]) if c is not None]
+    faces = [c for c in _face_colours([r.candidate for r in readings if _has_artwork(r)]) if c is not None]
     if len(backs) < BACKS_SEEN_MIN or not faces:
         return None
     back, face = np.median(backs, axis=0), np.median(faces, axis=0)
     return None if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX else (back, face)
 
 
-def _face_colour(cd: Candidate) -> np.ndarray | None:
-    """The mean colour (CIE Lab, L from 0 to 100) of the middle of a find's first crop (its
-    middle half each way: no table, no edge of a neighbour), ``None`` for a find without crops."""
-    if not cd.crops:
-        return None
-    crop = np.asarray(cd.crops[0][1])
-    h, w = crop.shape[:2]
-    middle = crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
-    if middle.size == 0:
-        return None
-    bgr = np.array(cv2.mean(middle)[:3], np.float32).reshape(1, 1, 3) / 255.0
-    return cv2.cvtColor(bgr, cv2.COLOR_BGR2Lab).reshape(3)
+def _face_colours(cands: Sequence[Candidate]) -> list[np.ndarray | None]:
+    """The mean colour (CIE Lab, L from 0 to 100) of the middle of each find's first crop (its
+    middle half each way: no table, no edge of a neighbour), ``None`` for a find without crops;
+    converted to Lab together, in one call."""
+    means: list[tuple[float, ...] | None] = []
+    for cd in cands:
+        crop = np.asarray(cd.crops[0][1]) if cd.crops else np.zeros((0, 0, 3), np.uint8)
+        h, w = crop.shape[:2]
+        middle = crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
+        means.append(cv2.mean(middle)[:3] if middle.size else None)
+    known = [m for m in means if m is not None]
+    if not known:
+        return [None] * len(means)
+    lab = iter(cv2.cvtColor(np.array(known, np.float32).reshape(-1, 1, 3) / 255.0, cv2.COLOR_BGR2Lab).reshape(-1, 3))
+    return [None if m is None else next(lab) for m in means]
 
 
 def _back_among_backs(cd: Candidate, top: tuple[str, float]) -> bool:
@@ -2066,11 +2069,9 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
 
 def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """The pixels of ``img`` (BGR uint8) within :data:`BACK_COLOUR_MAX` of the colour ``lab`` (CIE
-    Lab, L from 0 to 100, as :func:`_face_colour` gives it), as a uint8 mask of 0 and 1; measured
-    on OpenCV's 8-bit Lab, its lightness scaled back (a third of the time of a float image's)."""
-    d = cv2.cvtColor(img, cv2.COLOR_BGR2Lab).astype(np.float32)
-    d -= np.array([lab[0] * 255 / 100, lab[1] + 128, lab[2] + 128], np.float32)
-    d[..., 0] *= 100 / 255
+    Lab, L from 0 to 100, as :func:`_face_colours` gives it), as a uint8 mask of 0 and 1. (On a
+    float image: OpenCV's 8-bit Lab spends 120 ms building its tables the first time.)"""
+    d = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab) - np.asarray(lab, np.float32)
     return (cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) <= BACK_COLOUR_MAX).astype(np.uint8)
 
 

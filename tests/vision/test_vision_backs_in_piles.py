@@ -130,9 +130,9 @@ def test_the_colour_is_measured_on_the_middle_of_the_crop():
     crop = np.full((64, 48, 3), IVORY, np.uint8)
     crop[16:48, 12:36] = BLUE
     blue = cv2.cvtColor(np.array([[BLUE]], np.float32) / 255, cv2.COLOR_BGR2Lab).reshape(3)
-    colour = recognize_module._face_colour(Candidate(_quad(0, 0), crops=((0, crop),)))
+    colour, none = recognize_module._face_colours([Candidate(_quad(0, 0), crops=((0, crop),)), Candidate(_quad(0, 0))])
     assert np.allclose(colour, blue, atol=0.5)
-    assert recognize_module._face_colour(Candidate(_quad(0, 0))) is None
+    assert none is None
 
 
 def _pile(with_backs: bool, part_colour) -> tuple[photo.Photo, list, list[Candidate]]:
