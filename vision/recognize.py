@@ -241,8 +241,11 @@ def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> 
     back, face = colours
     out = []
     for c in _face_colours(cands):
-        to_back = float(np.linalg.norm(c - back)) if c is not None else np.inf
-        out.append(to_back <= BACK_COLOUR_MAX and to_back < float(np.linalg.norm(c - face)))
+        if c is None:
+            out.append(False)
+            continue
+        to_back, to_face = float(np.linalg.norm(c - back)), float(np.linalg.norm(c - face))
+        out.append(to_back <= BACK_COLOUR_MAX and to_back < to_face)
     return out
 
 
@@ -2029,7 +2032,7 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
     x0, y0 = np.maximum(np.floor(pts.min(0) - reach).astype(int), 0)
     x1, y1 = np.minimum(np.ceil(pts.max(0) + reach).astype(int), [img.shape[1], img.shape[0]])
     # (every step-th pixel, so that a back is about BACK_PATCH_PX across: a pile's photo is large)
-    step = max(1, int(np.sqrt(area) / BACK_PATCH_PX))
+    step = max(1, round(np.sqrt(area) / BACK_PATCH_PX))
     f = 1.0 / step
     mask = _of_colour(np.ascontiguousarray(img[y0:y1:step, x0:x1:step]), back)
     for r in readings:
@@ -2069,8 +2072,8 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
 
 def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
     """The pixels of ``img`` (BGR uint8) within :data:`BACK_COLOUR_MAX` of the colour ``lab`` (CIE
-    Lab, L from 0 to 100, as :func:`_face_colours` gives it), as a uint8 mask of 0 and 1. (On a
-    float image: OpenCV's 8-bit Lab spends 120 ms building its tables the first time.)"""
+    Lab, L from 0 to 100, as :func:`_face_colours` gives it), as a uint8 mask of 0 and 1. (OpenCV
+    builds its Lab tables once a process, in 150 ms, on the first photo with backs.)"""
     d = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab) - np.asarray(lab, np.float32)
     return (cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) <= BACK_COLOUR_MAX).astype(np.uint8)
 
