@@ -30,7 +30,7 @@ W, H = 48, 64  # a tile's face, pixels
 
 
 class _ByColour:
-    """Reads a crop by the colour of its middle: blue or red as a back (at ``back_p`` for a crop
+    """Reads a crop by the colour of its middle: blue or red as a back (at ``unsure_p`` for a crop
     whose top-left pixel is marked dark: an unsure back), ivory with ink as ``1m``; anything else as
     no tile."""
 
