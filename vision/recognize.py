@@ -1974,8 +1974,9 @@ def _oversized_read_again(
     for k, cd in enumerate(large):
         for quad in _parts_of(cd.quad.astype(np.float64), short, long_):
             # (a part has its tile's shape: lying when wider than high, neither ambiguous nor slanted)
-            lying = bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]))
-            shaped = dataclasses.replace(cd, quad=quad, lying=lying, ambiguous=False, slanted=False, crops=())
+            shaped = dataclasses.replace(
+                cd, quad=quad, lying=_wider_than_high(quad), ambiguous=False, slanted=False, crops=()
+            )
             part = with_crops(src, shaped, scale)
             parts.append(part)
             owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
@@ -2053,21 +2054,24 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
         # (back in the photo's pixels: a pixel's centre in the small image, its whole width)
         rect = (((cx + 0.5) / f - 0.5 + x0, (cy + 0.5) / f - 0.5 + y0), ((rw + 1) / f, (rh + 1) / f), ang)
         quad = order_quad(cv2.boxPoints(rect)).astype(np.float32)
-        lying = bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]))
-        cands.append(with_crops(src, Candidate(quad, lying=lying, source="learned", ambiguous=True), scale))
+        cands.append(
+            with_crops(src, Candidate(quad, lying=_wider_than_high(quad), source="learned", ambiguous=True), scale)
+        )
     if not cands:
         return []
     clf = get_classifier() if classifier is None else classifier
-    owners = [(cd, rot) for cd in cands for rot, _crop in cd.crops]
+    owners = [(ci, rot) for ci, cd in enumerate(cands) for rot, _crop in cd.crops]
     raw, shown = _read_crops(clf, [crop for cd in cands for _rot, crop in cd.crops])
-    best: dict[int, Reading] = {}
-    for (cd, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
-        if top[0][0] == "back" and top[0][1] >= BACK_MIN_CONFIDENCE:
-            if id(cd) not in best or top[0][1] > best[id(cd)].top[0][1]:
-                best[id(cd)] = Reading(
-                    dataclasses.replace(cd, crops=()), _upright(cd.quad, rot), rot, _tiles_only(cal) or top
-                )
-    return _at_empty_places(list(best.values()), readings)
+    best, _not_tiles = _best_readings(owners, _clean(raw))
+    shown = _clean(shown)
+    found = [
+        Reading(
+            dataclasses.replace(cands[ci], crops=()), _upright(cands[ci].quad, rot), rot, _tiles_only(shown[k]) or top
+        )
+        for ci, (rot, top, k) in best.items()
+        if top[0][0] == "back" and top[0][1] >= BACK_MIN_CONFIDENCE
+    ]
+    return _at_empty_places(found, readings)
 
 
 def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
@@ -2076,6 +2080,12 @@ def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
     builds its Lab tables once a process, in 150 ms, on the first photo with backs.)"""
     d = cv2.cvtColor(img.astype(np.float32) / 255.0, cv2.COLOR_BGR2Lab) - np.asarray(lab, np.float32)
     return (cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) <= BACK_COLOUR_MAX).astype(np.uint8)
+
+
+def _wider_than_high(quad: np.ndarray) -> bool:
+    """Whether a box (corners clockwise from the top-left) is wider than high: a tile lying, where a
+    box was placed for one (a part of a find, a patch of the backs' colour) and not found."""
+    return bool(np.linalg.norm(quad[1] - quad[0]) > np.linalg.norm(quad[3] - quad[0]))
 
 
 def _parts_of(quad: np.ndarray, short: float, long_: float) -> list[np.ndarray]:
