@@ -46,6 +46,7 @@ in a strip of the seam or of the next tile (the seam above a ``2m`` reads as the
 
 from __future__ import annotations
 
+import copy
 import os
 import threading
 from collections.abc import Sequence
@@ -184,6 +185,7 @@ class TileClassifier:
         self.fallback: TileClassifier | None = None
         if NOT_A_TILE in self.classes and onnx_model.available(FALLBACK_NAME, directory):
             self.fallback = TileClassifier(directory, half_turn_tta, FALLBACK_NAME)
+        self._alone: TileClassifier | None = None  # (:meth:`without_fallback`, made on first use)
 
     # -- preprocessing -------------------------------------------------------------------------
     def preprocess(self, crops: Sequence[np.ndarray]) -> np.ndarray:
@@ -293,6 +295,17 @@ class TileClassifier:
             [[(self.classes[i], float(row[i])) for i in idx] for row, idx in zip(raw, order)],
             [[(self.classes[i], float(row[i])) for i in idx] for row, idx in zip(cal, order)],
         )
+
+    def without_fallback(self) -> TileClassifier:
+        """This classifier reading with its own network alone: every crop it reads as a tile with
+        artwork reads the same, and a crop it reads as ``none``, ``back`` or ``5z`` keeps that
+        reading, not asked of :attr:`fallback` (one network fewer). For a caller that takes no such
+        reading (:func:`vision.recognize._oversized_read_again` where no part has the colour of backs)."""
+        if self._alone is None:
+            alone = copy.copy(self)
+            alone.fallback, alone._alone = None, alone
+            self._alone = alone
+        return self._alone
 
     def is_sure(self, code: str, probability: float) -> bool:
         """Whether a reading is sure: a tile class (not :data:`NOT_A_TILE`) at or above the

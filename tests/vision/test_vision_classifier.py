@@ -299,3 +299,19 @@ def test_classify_both_gives_the_networks_and_the_calibrated_view_of_the_same_cl
         assert top[0][1] == pytest.approx(float(row.max()), abs=1e-6)
     if clf.temperature < 1:  # sharpening: the top class is at least as sure after calibration
         assert all(s[0][1] >= r[0][1] - 1e-6 for r, s in zip(raw, shown))
+
+
+def test_without_the_fallback_tiles_read_the_same_and_featureless_crops_keep_the_networks_reading(clf):
+    """:meth:`TileClassifier.without_fallback` reads with the classifier's own network alone: a face
+    with artwork reads exactly as before; a blank crop, which the network reads as no tile (or as a
+    featureless face) and the fallback as a blank face, keeps the network's reading."""
+    crops = [cv2.imread(str(f)) for f in _fixtures()[:6]]
+    blank = np.full((64, 48, 3), (222, 232, 236), np.uint8)
+    assert clf.fallback is not None
+    alone = clf.without_fallback()
+    assert alone is clf.without_fallback() and alone.fallback is None and clf.fallback is not None
+    assert alone.classify_both(crops) == clf.classify_both(crops)
+    network = alone.probabilities([blank])[0]
+    assert clf.classes[int(network.argmax())] in (NOT_A_TILE, "back", "5z")
+    assert clf.classify([blank])[0][0][0] in ("back", "5z")
+    assert alone.classify([blank])[0][0][0] == clf.classes[int(network.argmax())]

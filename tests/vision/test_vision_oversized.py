@@ -3,8 +3,10 @@ parts of their size (:func:`vision.recognize._oversized_read_again`).
 
 In a pile a tile lies on others, and the finder's box round its face can take in the edge or the
 face of the tile under it: the crop reads as no tile while the tile is plain to see. The parts are
-the tiles' size, at the box's corners, the middles of its sides and its centre; the part read
-surely as a tile with artwork, at a place no reading holds, is kept, never shown as sure.
+the tiles' size, at the ends, quarters and middle of each of the box's sides; the part read surely
+as a tile with artwork, at a place no reading holds, is kept, never shown as sure. In a photo
+without backs, the parts are read by the classifier's own network alone (no featureless reading
+of a part is taken there).
 """
 
 from __future__ import annotations
@@ -87,11 +89,54 @@ def test_a_box_of_table_and_a_box_of_a_tile_s_size_are_not_read_again(scene_11):
     assert recognize_module._oversized_read_again(ph, [r.candidate], others, None) == []
 
 
-def test_the_parts_have_the_tiles_size_at_the_box_s_corners_sides_and_centre():
+def test_a_tile_a_quarter_off_in_a_box_twice_its_width_is_read(scene_11):
+    """The box takes in a quarter of a tile on one side and three quarters on the other: the tile
+    lies a quarter of the box's slack from its end, where only a part at the quarters fits it."""
+    ph, readings, labelled = scene_11
+    code, quad = labelled[-2]
+    r = _reading_of(readings, quad)
+    others = [x for x in readings if x is not r]
+    for right, left in ((0.75, 0.25), (0.25, 0.75)):
+        found = recognize_module._oversized_read_again(ph, [_grown(r, right, left)], others, None)
+        assert [x.top[0][0] for x in found] == ["7s"], (right, left)
+        assert quad_iou(found[0].quad, quad) > 0.8
+        assert not found[0].sure
+
+
+class _Counting:
+    """The shipped classifier, counting how often :meth:`without_fallback` is asked for."""
+
+    def __init__(self):
+        from vision.classifier import get_classifier
+
+        self.clf, self.alone = get_classifier(), 0
+
+    def __getattr__(self, name):
+        return getattr(self.clf, name)
+
+    def without_fallback(self):
+        self.alone += 1
+        return self.clf.without_fallback()
+
+
+def test_in_a_photo_without_backs_the_parts_are_read_without_the_fallback(scene_11):
+    ph, readings, labelled = scene_11
+    code, quad = labelled[-2]
+    r = _reading_of(readings, quad)
+    others = [x for x in readings if x is not r]
+    clf = _Counting()
+    found = recognize_module._oversized_read_again(ph, [_grown(r, 0.6)], others, clf)
+    assert [x.top[0][0] for x in found] == ["7s"]
+    assert clf.alone == 1
+
+
+def test_the_parts_have_the_tiles_size_at_the_ends_quarters_and_middle_of_the_box_s_sides():
     box = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float64)
     parts = recognize_module._parts_of(box, 20.0, 30.0)
-    # upright 20 x 30: nine places; lying 30 x 20 fills the width: three places down it
-    assert len(parts) == 12
+    # upright 20 x 30: five places along each side, 25; lying 30 x 20 fills the width: five down it
+    assert len(parts) == 30
+    lefts = sorted({round(float(p[:, 0].min()), 6) for p in parts if np.ptp(p[:, 0]) < 25})
+    assert lefts == [0.0, 2.5, 5.0, 7.5, 10.0]
     sides = {tuple(sorted(np.round([np.linalg.norm(p[1] - p[0]), np.linalg.norm(p[3] - p[0])], 6))) for p in parts}
     assert sides == {(20.0, 30.0)}
     assert all(p.min() >= -1e-9 and p[:, 0].max() <= 30 + 1e-9 and p[:, 1].max() <= 40 + 1e-9 for p in parts)
