@@ -1974,19 +1974,18 @@ def _oversized_read_again(
         return []
     src = ph.image if ph.detail is None else ph.detail
     scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    placed = [(k, quad) for k, cd in enumerate(large) for quad in _parts_of(cd.quad.astype(np.float64), short, long_)]
     parts, owners = [], []
-    for k, cd in enumerate(large):
-        quads = _parts_of(cd.quad.astype(np.float64), short, long_)
-        for quad, empty in zip(quads, _empty_places(quads, readings)):
-            if not empty:  # (a part over a reading is never kept: not cut, not read)
-                continue
-            # (a part has its tile's shape: lying when wider than high, neither ambiguous nor slanted)
-            shaped = dataclasses.replace(
-                cd, quad=quad, lying=_wider_than_high(quad), ambiguous=False, slanted=False, crops=()
-            )
-            part = with_crops(src, shaped, scale)
-            parts.append(part)
-            owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
+    for (k, quad), empty in zip(placed, _empty_places([quad for _k, quad in placed], readings)):
+        if not empty:  # (a part over a reading is never kept: not cut, not read)
+            continue
+        # (a part has its tile's shape: lying when wider than high, neither ambiguous nor slanted)
+        shaped = dataclasses.replace(
+            large[k], quad=quad, lying=_wider_than_high(quad), ambiguous=False, slanted=False, crops=()
+        )
+        part = with_crops(src, shaped, scale)
+        parts.append(part)
+        owners += [(k, len(parts) - 1, rot) for rot, _ in part.crops]
     if not parts:
         return []
     # (backs too, of the colour of the photo's backs: a pile with face-down tiles in it; a patch of
