@@ -221,10 +221,15 @@ def test_the_table_layout_targets_chart_and_local_times(live_server, browser):
         assert len(shown) == 2 and set(shown) <= clocks, (shown, clocks)
         # home: the dealer radios and (on the win screen) the flag checkboxes sit in 44 px labels
         d.get(live_server + "/")
-        radios = d.execute_script(
-            "return [...document.querySelectorAll('label.radio')].map(l => l.getBoundingClientRect().height)"
+        # the page draws the player rows after it loads: wait for the four radios, then measure
+        radios = _wait(
+            d,
+            lambda x: x.execute_script(
+                "const h = [...document.querySelectorAll('label.radio')].map(l => l.getBoundingClientRect().height);"
+                "return h.length === 4 ? h : null"
+            ),
         )
-        assert radios and min(radios) >= 44, radios
+        assert min(radios) >= 44, radios
     finally:
         d.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": ""})
     assert not script_errors(d)
