@@ -22,6 +22,7 @@ from training.evaluate import match_quads
 from training.viewpoint import camera, seen_from
 from vision import recognize, slant
 from vision.finders import learned
+from vision.finders.candidate import Candidate
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -97,14 +98,14 @@ def test_rows_across_the_table_are_read_beyond_the_hand(monkeypatch, degrees, fa
     assert len(hand) == len(hand_without)
 
 
-def test_a_hand_alone_on_a_table_costs_one_small_look_beyond(monkeypatch):
-    """A hand with nothing across the table: the part beyond it is looked at once, small (tiles of
-    the hand's size :data:`vision.recognize.PROBE_TILE_PX` wide there), and nothing is read there."""
+def _looks_beyond(monkeypatch, degrees: float) -> tuple[list[tuple[int, ...]], list[list]]:
+    """scene_11's hand alone at the near edge of a plain table seen ``degrees`` off straight above,
+    read: the finder's looks at the part beyond the hand, and what was read there."""
     w, h = TABLE
     hand = cv2.imread(str(PHOTOS / "scene_11.jpg"))
     canvas = np.full((h, w, 3), np.median(hand.reshape(-1, 3), 0), np.uint8)
     canvas[h - hand.shape[0] :, (w - hand.shape[1]) // 2 : (w + hand.shape[1]) // 2] = hand
-    ok, jpeg = cv2.imencode(".jpg", seen_from(canvas, 50.0), [cv2.IMWRITE_JPEG_QUALITY, 92])
+    ok, jpeg = cv2.imencode(".jpg", seen_from(canvas, degrees), [cv2.IMWRITE_JPEG_QUALITY, 92])
     looks: list[tuple[int, ...]] = []
     beyond = recognize_module._read_beyond
 
@@ -119,7 +120,43 @@ def test_a_hand_alone_on_a_table_costs_one_small_look_beyond(monkeypatch):
     read: list[list] = []
     monkeypatch.setattr(recognize_module, "_read_beyond", lambda *args: read.append(counting(*args)) or read[-1])
     recognize(jpeg.tobytes())
-    assert len(looks) == 1 and read == [[]]
+    return looks, read
+
+
+def test_a_hand_alone_on_a_table_costs_at_most_one_small_look_beyond(monkeypatch):
+    """A hand with nothing across the table, seen 50 degrees off: the part beyond it is looked at
+    once at most, small (tiles of the hand's size :data:`vision.recognize.PROBE_TILE_PX` wide there),
+    and nothing is read there. (Its face map marks two specks to the hand's right, 0.4 of a tile's
+    face in all, which no tile read takes: the small look is taken, and finds no row.)"""
+    looks, read = _looks_beyond(monkeypatch, 50.0)
+    assert len(looks) <= 1 and read == [[]]
+
+
+@pytest.mark.parametrize("degrees", [35.0, 55.0])
+def test_nothing_marked_beyond_the_hand_is_not_looked_at(monkeypatch, degrees):
+    """Where the first reading's face map marks less than :data:`vision.recognize.BEYOND_FACE_MIN`
+    of a tile's face beyond the hand, away from the tiles read, the part beyond is not looked at."""
+    looks, read = _looks_beyond(monkeypatch, degrees)
+    assert looks == [] and read == [[]]
+
+
+def _reading_at(quad: np.ndarray) -> recognize_module.Reading:
+    """A sure ``1m`` read at ``quad`` (working pixels)."""
+    return recognize_module.Reading(Candidate(quad), quad, 0, [("1m", 1.0)], sure=True)
+
+
+def test_the_face_beyond_is_counted_in_tiles_away_from_the_tiles_read():
+    """:func:`vision.recognize._face_beyond`: the face map's marked pixels, seen in the image the
+    homography makes (here the photo's own pixels, a map pixel two of them), in faces of
+    ``tile_px`` wide and a third taller; the tiles read take theirs off."""
+    face = np.zeros((100, 100), np.float32)
+    face[20:30, 40:52] = 0.9  # 10 x 12 map pixels: 20 x 24 photo pixels, 480 in all
+    face[70:80, 10:20] = 0.3  # (under FACE_MARKED: not marked)
+    face_map = {"face": face, "scale": 2.0}
+    tile = 10.0  # a face of 10 x 13.3 photo pixels: 133.3 in all
+    assert recognize_module._face_beyond(face_map, [], np.eye(3), (200, 200), tile) == pytest.approx(3.6, rel=0.02)
+    read = _reading_at(np.array([[80.0, 40.0], [104.0, 40.0], [104.0, 60.0], [80.0, 60.0]]))
+    assert recognize_module._face_beyond(face_map, [read], np.eye(3), (200, 200), tile) == 0.0
 
 
 def test_the_small_look_beyond_sees_a_row_of_tiles_half_the_hands_width():

@@ -39,6 +39,7 @@ def find_candidates(
     not_tiles: list[np.ndarray] | None = None,
     least_row: int = 0,
     read_at: list[np.ndarray] | None = None,
+    face_map: dict | None = None,
 ) -> list[Candidate]:
     """Tile candidates in ``img`` (BGR uint8), quads in ``img`` pixels, from the finder
     :func:`finder_name` picks; with their upright crops unless ``crops`` is false, cut from
@@ -50,11 +51,12 @@ def find_candidates(
     look, and ``not_tiles`` (quads read as no tile) starts it at its far look, those places not
     measured, and ``least_row`` has it look for rows of tiles only, those centred in ``read_at``
     (tiles read already) left out (:func:`~vision.finders.learned.find_tiles`; the classical
-    finder ignores these)."""
+    finder ignores these). ``face_map``, when given, receives the learned finder's last face map
+    (:func:`~vision.finders.learned.candidates`); the classical finder leaves it empty."""
     name = finder_name(finder)
     same_framing = detail if to_detail is None else None  # (a view's detail is the photo itself)
     cands = (
-        learned.candidates(img, debug, tile_px, same_framing, not_tiles, least_row, read_at or [])
+        learned.candidates(img, debug, tile_px, same_framing, not_tiles, least_row, read_at or [], face_map)
         if name == "learned"
         else classical.candidates(img, debug)
     )
