@@ -66,7 +66,7 @@ from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
 from .finders.geometry import order_quad, quads_holding, with_crops
-from .finders.learned import MAX_CORES
+from .finders.learned import FACE_THRESHOLD, MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
 MIN_CONFIDENCE = 0.25
@@ -1466,8 +1466,6 @@ BEYOND_FACE_MIN = 0.3
 #: a face map marks a tile's face and a little round it (its edge, its body seen from a seat): a
 #: tile read takes its box grown this much about its centre off the map (:func:`_face_beyond`)
 READ_MARK_GROWTH = 1.4
-#: the face probability from which a face map marks a pixel
-FACE_MARKED = 0.5
 
 
 def _face_beyond(
@@ -1478,7 +1476,7 @@ def _face_beyond(
     marks in the image the homography ``to_probe`` makes of the photo's working pixels (``size``:
     width, height), away from the tiles ``readings`` read (:data:`READ_MARK_GROWTH`)."""
     face, scale = face_map["face"], float(face_map["scale"])
-    marked = (face > FACE_MARKED).astype(np.uint8)
+    marked = (face > FACE_THRESHOLD).astype(np.uint8)
     for r in readings:
         c = r.quad.mean(0)
         cv2.fillConvexPoly(marked, np.round(((r.quad - c) * READ_MARK_GROWTH + c) / scale).astype(np.int32), 0)

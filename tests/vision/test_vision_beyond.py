@@ -151,7 +151,7 @@ def test_the_face_beyond_is_counted_in_tiles_away_from_the_tiles_read():
     ``tile_px`` wide and a third taller; the tiles read take theirs off."""
     face = np.zeros((100, 100), np.float32)
     face[20:30, 40:52] = 0.9  # 10 x 12 map pixels: 20 x 24 photo pixels, 480 in all
-    face[70:80, 10:20] = 0.3  # (under FACE_MARKED: not marked)
+    face[70:80, 10:20] = 0.3  # (under the finder's FACE_THRESHOLD: not marked)
     face_map = {"face": face, "scale": 2.0}
     tile = 10.0  # a face of 10 x 13.3 photo pixels: 133.3 in all
     assert recognize_module._face_beyond(face_map, [], np.eye(3), (200, 200), tile) == pytest.approx(3.6, rel=0.02)

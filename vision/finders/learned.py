@@ -49,6 +49,9 @@ MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
 CORE_SHRINK = 0.55  # a core is the tile's top surface scaled by this about its centre
 CORE_THRESHOLD = 0.5
+#: a map pixel is a tile's face where the network says so at least this surely (face regions, the
+#: debug mask, what the recogniser counts as marked: vision.recognize._face_beyond)
+FACE_THRESHOLD = 0.5
 CORE_PAD = 0.0  # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2  # a core this many times longer than wide holds several tiles
 MIN_FACE_SUPPORT = 0.7  # a tile's quad must lie on the face map this surely (mean probability);
@@ -477,7 +480,7 @@ def _cores(
     regions = _core_regions(core) if regions is None else regions
     if not regions:
         return []
-    fb = (face > 0.5).astype(np.uint8)
+    fb = (face > FACE_THRESHOLD).astype(np.uint8)
     _, flabels = cv2.connectedComponents(fb, connectivity=8)
     rects = []
     # (the looks before the last only measure the tiles' width: no spreads)
@@ -1043,7 +1046,9 @@ def candidates(
     look = int(round(2 * max(img.shape[:2]) / scale))  # (a map pixel is two of the look's)
     if debug is not None:
         h, w = img.shape[:2]
-        debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > 0.5).astype(np.uint8) * 255
+        debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > FACE_THRESHOLD).astype(
+            np.uint8
+        ) * 255
         debug["core"] = core
     cands = []
     for t in found:
