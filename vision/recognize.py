@@ -1960,8 +1960,10 @@ MIN_PART_PX = 16
 #: (:func:`_oversized_read_again`) where its box is at least this many times their area (at 1.4,
 #: one tile fewer of 1,045 in 120 piles: a ``1s`` boxed 1.38 times as large) ...
 OVERSIZED_FROM = 1.25
-#: ... and at most this many (larger finds are not one tile boxed with a little of another)
-OVERSIZED_UP_TO = 3.0
+#: ... and at most this many (larger finds are not a tile or two boxed with a little of another or
+#: of the table). At 3 (sessions 39-42), two tiles side by side at a photo's edge, boxed as one with
+#: a margin 3.2 times a tile's area, were lost: two birds of ``1s`` in a set no model saw
+OVERSIZED_UP_TO = 4.0
 #: ... measured on at least this many sure readings with artwork
 OVERSIZED_SURE_MIN = 3
 #: ... and a part is kept where the classifier reads a tile with artwork there at least this surely
@@ -1983,17 +1985,19 @@ def _oversized_read_again(
     read again in parts of those tiles' size (their median short and long sides, upright and
     lying) at its ends, quarters and middle along each side (:data:`OVERSIZED_PLACES`), and the
     part read most surely as a tile with artwork kept where the network reads it at least
-    :data:`OVERSIZED_READ_MIN`, at a place ``readings`` left empty; never shown as sure (the part
-    is placed, not found). Only the parts at such places are cut and read.
+    :data:`OVERSIZED_READ_MIN`, at a place ``readings`` left empty, and so is every other part
+    read so on a tile of its own (see below); never shown as sure (the part is placed, not found).
+    Only the parts at such places are cut and read.
 
     In a pile a tile lies on others, and the finder's box round its face can take in the edge or
     the face of the tile under it: a box half as large again as the tiles beside it, whose crop
     reads as no tile while the tile in it is plain to see. A box over two whole tiles is read so
-    as well, and each half is a tile; only one is taken from it here, the other may have its own
-    find. Featureless readings (a back, a blank white dragon) are not taken: a part of a box of
-    table or paper reads as those as readily as as nothing. A back is, where the photo shows backs
-    read surely and the part has their colour (:func:`_like_the_backs`): a pile with face-down
-    tiles in it."""
+    as well: its parts are taken most sure first, each where it lies at a place left empty and on
+    a tile of its own (:func:`_side_by_side`), so both tiles are read where neither has a find of
+    its own, and only the other where one has. Featureless readings (a back, a blank white
+    dragon) are not taken: a part of a box of table or paper reads as those as readily as as
+    nothing. A back is, where the photo shows backs read surely and the part has their colour
+    (:func:`_like_the_backs`): a pile with face-down tiles in it."""
     clf = get_classifier() if classifier is None else classifier
     sure = [r for r in readings if r.sure and _has_artwork(r)]
     if len(sure) < OVERSIZED_SURE_MIN:
@@ -2035,20 +2039,35 @@ def _oversized_read_again(
     coloured = _like_the_backs(parts, readings)
     reader = clf if any(coloured) else getattr(clf, "without_fallback", lambda: clf)()
     raw, shown = _read_crops(reader, [crop for part in parts for _, crop in part.crops])
-    best: dict[int, tuple[float, int, int, list[tuple[str, float]]]] = {}  # (per find: its best part)
+    read_parts: dict[int, list[tuple[float, int, int, list[tuple[str, float]]]]] = {}  # (per find)
     for (k, pi, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
         code, p = top[0]
         taken = code not in (NOT_A_TILE, *FEATURELESS, UNKNOWN) or (code == "back" and coloured[pi])
         if taken and p >= OVERSIZED_READ_MIN:
-            if p > best.get(k, (0.0,))[0]:
-                best[k] = (p, pi, rot, _tiles_only(cal))
+            read_parts.setdefault(k, []).append((p, pi, rot, _tiles_only(cal)))
     out: list[Reading] = []
-    for _p, pi, rot, top in best.values():
-        cd = dataclasses.replace(parts[pi], crops=())
-        r = Reading(cd, _upright(cd.quad, rot), rot, top)
-        if _empty_places([r.quad], out)[0]:  # (two finds' parts on one tile: the first)
-            out.append(r)
+    for of_find in read_parts.values():
+        mine: list[Reading] = []
+        for _p, pi, rot, top in sorted(of_find, key=lambda t: -t[0]):
+            cd = dataclasses.replace(parts[pi], crops=())
+            r = Reading(cd, _upright(cd.quad, rot), rot, top)
+            # (two finds' parts on one tile: the first; a find's parts: each on a tile of its own)
+            if _empty_places([r.quad], out)[0] and all(_side_by_side(r.quad, m.quad) for m in mine):
+                out.append(r)
+                mine.append(r)
     return out
+
+
+#: two parts of one find are two tiles where their centres lie at least this share of a tile's
+#: width apart (:func:`_oversized_read_again`; side by side in a row, a whole width)
+OVERSIZED_PARTS_APART = 0.8
+
+
+def _side_by_side(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether the parts ``a`` and ``b`` (quads) of one find lie on two tiles, not on one: their
+    centres :data:`OVERSIZED_PARTS_APART` of the wider part's short side apart or more."""
+    gap = float(np.hypot(*(a.mean(0) - b.mean(0))))
+    return gap >= OVERSIZED_PARTS_APART * max(_short_side(a), _short_side(b))
 
 
 #: a patch of the backs' colour is searched for a back (:func:`_backs_by_colour`) where it is this

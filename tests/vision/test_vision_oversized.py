@@ -6,7 +6,8 @@ face of the tile under it: the crop reads as no tile while the tile is plain to 
 the tiles' size, at the ends, quarters and middle of each of the box's sides; the part read surely
 as a tile with artwork, at a place no reading holds, is kept, never shown as sure. In a photo
 without backs, the parts are read by the classifier's own network alone (no featureless reading
-of a part is taken there).
+of a part is taken there). A box over two whole tiles (up to four tiles' area) gives both, each
+from a part of its own.
 """
 
 from __future__ import annotations
@@ -101,6 +102,51 @@ def test_a_tile_a_quarter_off_in_a_box_twice_its_width_is_read(scene_11):
         assert [x.top[0][0] for x in found] == ["7s"], (right, left)
         assert quad_iou(found[0].quad, quad) > 0.8
         assert not found[0].sure
+
+
+def _row_end(scene_11):
+    """scene_11's 7p and 9p (side by side at the right end of the hand's row), their readings, the
+    rest."""
+    ph, readings, labelled = scene_11
+    (c7, q7), (c9, q9) = labelled[10], labelled[11]
+    assert (c7, c9) == ("7p", "9p")
+    r7, r9 = _reading_of(readings, q7), _reading_of(readings, q9)
+    return ph, (q7, q9), r9, [x for x in readings if x is not r7 and x is not r9]
+
+
+@pytest.mark.parametrize(
+    ("right", "why"),
+    [
+        (0.1, "two tiles and a margin: 2.2 tiles' area"),
+        (1.2, "two tiles and more than a tile of cloth beside them: 3.25 tiles' area"),
+    ],
+)
+def test_a_find_over_two_whole_tiles_gives_both(scene_11, right, why):
+    """One find boxes two tiles side by side (as two birds of ``1s`` at a photo's edge came out in a
+    set no model saw), read as no tile, and neither tile has a find of its own: each is read from
+    a part of its own, never shown as sure."""
+    ph, (q7, q9), r9, others = _row_end(scene_11)
+    found = recognize_module._oversized_read_again(ph, [_grown(r9, right, left=1.05)], others, None)
+    assert sorted(x.top[0][0] for x in found) == ["7p", "9p"], why
+    by_code = {x.top[0][0]: x for x in found}
+    assert quad_iou(by_code["7p"].quad, q7) > 0.6 and quad_iou(by_code["9p"].quad, q9) > 0.6, why
+    assert not any(x.sure for x in found)
+
+
+def test_two_parts_of_one_find_on_one_tile_are_one_tile():
+    """Parts of one find are two tiles only where they lie a tile's width apart (or nearly)."""
+    a = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float64)
+    assert recognize_module._side_by_side(a, a + [30, 0])
+    assert recognize_module._side_by_side(a, a + [0, 40])
+    assert not recognize_module._side_by_side(a, a + [15, 0])
+    assert not recognize_module._side_by_side(a, a + [22, 0])
+
+
+def test_a_find_four_tiles_large_and_more_is_not_read_in_parts(scene_11):
+    """A box of 4.2 tiles' area over the two tiles and cloth: more than one tile boxed with a
+    little of others (a find that size is a patch of the room, or a row the finder ran together)."""
+    ph, _quads, r9, others = _row_end(scene_11)
+    assert recognize_module._oversized_read_again(ph, [_grown(r9, 2.15, left=1.05)], others, None) == []
 
 
 class _Counting:
