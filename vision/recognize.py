@@ -1741,15 +1741,15 @@ def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
     return [r for r, free in zip(new, _empty_places([r.quad for r in new], kept)) if free]
 
 
-def _empty_places(quads: list[np.ndarray], kept: list[Reading]) -> list[bool]:
+def _empty_places(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> list[bool]:
     """Whether each of ``quads`` (4x2) lies at a place ``kept`` left empty: its centre farther than
-    half the shorter side of either box from each of ``kept``'s."""
+    ``share`` of the shorter side of either box (half by default) from each of ``kept``'s."""
     centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
     sides = np.array([_short_side(r.quad) for r in kept])
     out = []
     for q in quads:
         gap = np.hypot(*(centres - q.mean(0)).T) if len(kept) else np.zeros(0)
-        out.append(bool((gap > np.maximum(sides, _short_side(q)) / 2).all()))
+        out.append(bool((gap > share * np.maximum(sides, _short_side(q))).all()))
     return out
 
 
@@ -1993,7 +1993,7 @@ def _oversized_read_again(
     the face of the tile under it: a box half as large again as the tiles beside it, whose crop
     reads as no tile while the tile in it is plain to see. A box over two whole tiles is read so
     as well: its parts are taken most sure first, each where it lies at a place left empty and on
-    a tile of its own (:func:`_side_by_side`), so both tiles are read where neither has a find of
+    a tile of its own (:data:`OVERSIZED_PARTS_APART`), so both tiles are read where neither has a find of
     its own, and only the other where one has. Featureless readings (a back, a blank white
     dragon) are not taken: a part of a box of table or paper reads as those as readily as as
     nothing. A back is, where the photo shows backs read surely and the part has their colour
@@ -2052,22 +2052,16 @@ def _oversized_read_again(
             cd = dataclasses.replace(parts[pi], crops=())
             r = Reading(cd, _upright(cd.quad, rot), rot, top)
             # (two finds' parts on one tile: the first; a find's parts: each on a tile of its own)
-            if _empty_places([r.quad], out)[0] and all(_side_by_side(r.quad, m.quad) for m in mine):
+            if _empty_places([r.quad], out)[0] and _empty_places([r.quad], mine, OVERSIZED_PARTS_APART)[0]:
                 out.append(r)
                 mine.append(r)
     return out
 
 
-#: two parts of one find are two tiles where their centres lie at least this share of a tile's
-#: width apart (:func:`_oversized_read_again`; side by side in a row, a whole width)
+#: two parts of one find are two tiles where their centres lie more than this share of a tile's
+#: width apart (:func:`_oversized_read_again`, :func:`_empty_places`; side by side in a row, a
+#: whole width)
 OVERSIZED_PARTS_APART = 0.8
-
-
-def _side_by_side(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether the parts ``a`` and ``b`` (quads) of one find lie on two tiles, not on one: their
-    centres :data:`OVERSIZED_PARTS_APART` of the wider part's short side apart or more."""
-    gap = float(np.hypot(*(a.mean(0) - b.mean(0))))
-    return gap >= OVERSIZED_PARTS_APART * max(_short_side(a), _short_side(b))
 
 
 #: a patch of the backs' colour is searched for a back (:func:`_backs_by_colour`) where it is this

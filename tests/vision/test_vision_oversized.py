@@ -22,7 +22,7 @@ import pytest
 
 from training.evaluate import quad_iou
 from vision import photo
-from vision.finders import find_candidates
+from vision.finders import Candidate, find_candidates
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -136,10 +136,15 @@ def test_a_find_over_two_whole_tiles_gives_both(scene_11, right, why):
 def test_two_parts_of_one_find_on_one_tile_are_one_tile():
     """Parts of one find are two tiles only where they lie a tile's width apart (or nearly)."""
     a = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float64)
-    assert recognize_module._side_by_side(a, a + [30, 0])
-    assert recognize_module._side_by_side(a, a + [0, 40])
-    assert not recognize_module._side_by_side(a, a + [15, 0])
-    assert not recognize_module._side_by_side(a, a + [22, 0])
+
+    def side_by_side(b: np.ndarray) -> bool:
+        kept = [recognize_module.Reading(Candidate(a), a, 0, [])]
+        return recognize_module._empty_places([b], kept, recognize_module.OVERSIZED_PARTS_APART)[0]
+
+    assert side_by_side(a + [30, 0])
+    assert side_by_side(a + [0, 40])
+    assert not side_by_side(a + [15, 0])
+    assert not side_by_side(a + [22, 0])
 
 
 def test_a_find_four_tiles_large_and_more_is_not_read_in_parts(scene_11):
