@@ -2058,6 +2058,163 @@ def _oversized_read_again(
     return out
 
 
+#: a place in a grid of tiles (:func:`_grid_cells_read`) is one step from a tile along its row or
+#: its column: a step from one tile to the next runs within this many degrees of the tile's top side
+#: (a row) or of its left side (a column) ...
+GRID_STEP_TURN = 12.0
+#: ... and is this many times that side long (tiles packed edge to edge: 1.0; a little gap between
+#: them; from a seat, rows of a tray lie farther apart than their faces are high, each tile's body
+#: showing below its face: 1.36 times on a tray seen 45 degrees off)
+GRID_STEP_LENGTH = (0.85, 1.6)
+#: ... between tiles of about one size (area ratio within these)
+GRID_STEP_AREA = (0.6, 1.6)
+#: a place is taken for a grid's where a step along a row and one along a column put a tile there
+#: within this share of a tile's width (:func:`_short_side`) of each other
+GRID_PLACE_AGREE = 0.3
+#: a place is read where at least this many readings with artwork were read surely in the photo
+GRID_SURE_MIN = 4
+#: ... and kept where the classifier reads a tile with artwork there at least this surely (the
+#: network's own probability): a grid's place holds a tile or shows the table, and the table reads as
+#: no tile; a tile of a set the classifier never saw reads unsurely (a ``1s`` peacock of a held-out
+#: set at 0.79)
+GRID_READ_MIN = 0.5
+
+
+def _grid_cells_read(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
+    """Readings at the places of a grid of tiles that no reading fills: a tile the finder missed in a
+    set laid out in rows and columns (a tray, a catalogue photo, the discards), read where a step
+    along a row and a step along a column put a tile, and kept where the classifier reads a tile
+    with artwork there at least :data:`GRID_READ_MIN` (the network's own probability); never
+    shown as sure (the place is predicted, not found). Only in a photo with :data:`GRID_SURE_MIN`
+    readings with artwork read surely.
+
+    A step runs from a firm tile (read with artwork at :data:`ROW_PLACE_FROM` or more, sure or not:
+    other players' tiles, smaller than the hand's, are never sure) to a reading beside it
+    (:data:`GRID_STEP_TURN`, :data:`GRID_STEP_LENGTH`, :data:`GRID_STEP_AREA`), along the firm
+    tile's top side (its row) or its left side (its column). A place lies one step back from the
+    firm tile, where its row (or column) would go on past it, at a place no reading fills (as
+    :func:`_empty_places` says); it is a grid's place where one of the firm tile's steps across
+    (along its column, or its row), taken either way from the place, leads to a reading within
+    :data:`GRID_PLACE_AGREE` of a tile's width, and it lies halfway between where the two steps put
+    it. The corner of a tray whose first tile the finder missed lies one step before its row and one
+    step above the tile below it. A row alone (a hand) has no places: a tile missed there is the
+    finder's to find, and a place before or after a hand is the table. The box read is the firm
+    tile's find, moved to the place and cut as that tile was read (upright, or turned a quarter);
+    places with a corner outside the photo are not read.
+
+    On the real-tile sets (:mod:`training.ab`, both samples) 16 and 15 tiles fewer were missed,
+    and 2 and 3 more read than the labels hold, each on a tile that is there (a flower read as
+    another flower; tiles read right where the labels lack another tile read wrong); on 54 synthetic
+    trays 5 more were read, all right; hands among clutter, racks, piles, rows at a diagonal and the
+    57 photos without tiles read as before."""
+    if sum(r.sure and _has_artwork(r) for r in readings) < GRID_SURE_MIN:
+        return []
+    # (the tiles the steps start from: read with artwork at least as surely as a row's, sure or not:
+    # tiles smaller than the hand's, other players', are never sure)
+    is_firm = np.array([_has_artwork(r) and r.top[0][1] >= ROW_PLACE_FROM for r in readings])
+    if not is_firm.any():
+        return []
+    firm = [r for r, f in zip(readings, is_firm) if f]
+    quads = np.array([r.quad for r in readings], np.float64)
+    centres = quads.mean(1)
+    diag1, diag2 = quads[:, 2] - quads[:, 0], quads[:, 3] - quads[:, 1]
+    areas = np.abs(diag1[:, 0] * diag2[:, 1] - diag1[:, 1] * diag2[:, 0]) / 2  # (as _quad_area)
+    q, c = quads[is_firm], centres[is_firm]
+    d = centres[None] - c[:, None]  # (firm tile, reading, xy): the step from each firm tile to each reading
+    dist = np.hypot(d[..., 0], d[..., 1])
+    own = areas[is_firm][:, None]
+    alike = (areas[None] >= GRID_STEP_AREA[0] * own) & (areas[None] <= GRID_STEP_AREA[1] * own)
+    every_width = np.minimum(*(np.hypot(*(quads[:, k] - quads[:, 0]).T) for k in (1, 3)))  # (as _short_side)
+    sides = (q[:, 1] - q[:, 0], q[:, 3] - q[:, 0])
+    lengths = [np.hypot(side[:, 0], side[:, 1]) for side in sides]
+    widths = every_width[is_firm]
+    steps = []  # (along its row, along its column): which readings lie one step from each firm tile
+    for side, n in zip(sides, lengths):
+        n = n[:, None]
+        cos = np.einsum("frk,fk->fr", d, side) / np.maximum(dist * n, 1e-9)
+        turned = np.abs(cos) >= np.cos(np.radians(GRID_STEP_TURN))
+        steps.append(alike & turned & (dist >= GRID_STEP_LENGTH[0] * n) & (dist <= GRID_STEP_LENGTH[1] * n))
+    # (the readings near each firm tile, within reach of two steps, padded: all a place and the
+    # steps from it can lie on)
+    reach = dist <= 2.5 * GRID_STEP_LENGTH[1] * np.maximum(*lengths)[:, None]
+    k = int(reach.sum(1).max())
+    near = np.argsort(~reach, axis=1, kind="stable")[:, :k]
+    near_d = np.where(np.take_along_axis(reach, near, 1)[..., None], np.take_along_axis(d, near[..., None], 1), np.inf)
+    places: list[tuple[np.ndarray, Reading, float]] = []  # (centre, the firm tile, its width)
+    for along, across in ((steps[0], steps[1]), (steps[1], steps[0])):
+        fi, ri = np.nonzero(along)
+        back = -d[fi, ri]  # (one step back from each firm tile, from the tile)
+        empty = np.sqrt(((near_d[fi] - back[:, None]) ** 2).sum(-1).min(1)) > widths[fi] / 2
+        fi, back = fi[empty], back[empty]
+        if not len(fi):
+            continue
+        # (the place is a grid's where a step across from its firm tile, either way, leads from it
+        # to a reading; the first such step, and the place halfway between where the two put it)
+        a = max(1, int(across.sum(1).max()))
+        order = np.argsort(~across, axis=1, kind="stable")[:, :a]
+        has = np.take_along_axis(across, order, 1)
+        ways = np.take_along_axis(d, order[..., None], 1) * has[..., None]
+        ways, has = np.concatenate([ways, -ways], 1)[fi], np.concatenate([has, has], 1)[fi]
+        to = back[:, None] + ways  # (place, step across, xy), from the firm tile
+        gap = np.sqrt(((near_d[fi][:, None] - to[:, :, None]) ** 2).sum(-1))  # (place, step, near reading)
+        at = gap.argmin(2)
+        met = has & (np.take_along_axis(gap, at[..., None], 2)[..., 0] <= GRID_PLACE_AGREE * widths[fi, None])
+        for e in np.flatnonzero(met.any(1)):
+            w = int(met[e].argmax())
+            i = fi[e]
+            p = c[i] + (back[e] + near_d[i, at[e, w]] - ways[e, w]) / 2
+            places.append((p, firm[i], float(widths[i])))
+    if not places:
+        return []
+    h, w = ph.image.shape[:2]
+    moved: list[tuple[np.ndarray, Reading]] = []  # (the sure tile's box moved to the place, the tile)
+    for p, r, width in places:
+        box = r.quad - r.quad.mean(0) + p
+        inside = bool((box >= 0).all() and (box[:, 0] <= w - 1).all() and (box[:, 1] <= h - 1).all())
+        if inside and all(np.hypot(*(p - b.mean(0))) > GRID_PLACE_AGREE * width for b, _ in moved):
+            moved.append((box, r))
+    # (at a place no reading fills: as _empty_places, with the readings' centres and widths at hand)
+    moved = [
+        (box, r)
+        for box, r in moved
+        if (np.hypot(*(centres - box.mean(0)).T) > 0.5 * np.maximum(every_width, _short_side(box))).all()
+    ]
+    if not moved:
+        return []
+    src = ph.image if ph.detail is None else ph.detail
+    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    # (each box cut as its sure tile lies: its find's corners, moved, read turned as it was read)
+    cands = [
+        with_crops(
+            src,
+            dataclasses.replace(
+                r.candidate,
+                quad=(r.candidate.quad - r.quad.mean(0) + box.mean(0)).astype(np.float32),
+                lying=r.rotation == 90,
+                ambiguous=False,
+                slanted=False,
+                crops=(),
+            ),
+            scale,
+        )
+        for box, r in moved
+    ]
+    clf = get_classifier() if classifier is None else classifier
+    reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
+    owners = [(ci, rot) for ci, cd in enumerate(cands) for rot, _crop in cd.crops]
+    raw, shown = _read_crops(reader, [crop for cd in cands for _rot, crop in cd.crops])
+    out: list[Reading] = []
+    for (ci, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
+        code, prob = top[0]
+        if code in (NOT_A_TILE, *FEATURELESS, UNKNOWN) or prob < GRID_READ_MIN:
+            continue
+        cd = dataclasses.replace(cands[ci], crops=())
+        r = Reading(cd, _upright(cd.quad, rot), rot, _tiles_only(cal))
+        if _empty_places([r.quad], out)[0]:
+            out.append(r)
+    return out
+
+
 #: two parts of one find are two tiles where their centres lie more than this share of a tile's
 #: width apart (:func:`_oversized_read_again`, :func:`_empty_places`; side by side in a row, a
 #: whole width)
@@ -2267,6 +2424,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     if readings and reason_extra is None:
         try:
             readings = readings + _oversized_read_again(ph, cands, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = readings + _grid_cells_read(ph, readings, classifier)
         except Exception:  # the readings so far stand
             pass
         try:

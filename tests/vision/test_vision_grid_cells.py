@@ -1,0 +1,111 @@
+"""A tile the finder missed in a grid, read at its place (:func:`vision.recognize._grid_cells_read`).
+
+A set laid out in rows and columns (a tray, a catalogue photo, the discards) puts every tile one step
+from the next along its row and along its column. Where a step along a row and a step along a
+column both put a tile at a place no reading fills, the place is read; a tile with artwork read
+there is kept, never shown as sure. A row alone (a hand) has no such places, and a place that shows
+the table reads as no tile.
+
+The grid is scene_11's hand of 15 in a row, its tiles copied one tile's height below it: two rows,
+each tile above its copy.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision import photo
+from vision.finders import find_candidates
+
+recognize_module = sys.modules["vision.recognize"]
+
+PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
+
+
+def _first_reading(image: np.ndarray):
+    """The photo of ``image`` (BGR) loaded as a PNG and its first reading."""
+    ph = photo.load(cv2.imencode(".png", image)[1].tobytes())
+    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    return ph, readings
+
+
+@pytest.fixture(scope="module")
+def grid():
+    """scene_11's row of 15 tiles and its copy below it (working-image pixels), its first reading,
+    and the copy's place of the row's first tile."""
+    ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
+    s = ph.image.shape[1] / 960
+    labelled = json.loads((PHOTOS / "scene_11.json").read_text())["tiles"]
+    row = sorted((np.array(t["quad"], np.float64) * s for t in labelled), key=lambda q: q.mean(0)[0])
+    row = [q for q in row if q.mean(0)[1] < 300 * s]  # (the row, not the tile lying below it)
+    height = float(np.median([np.linalg.norm(q[3] - q[0]) for q in row]))
+    shift = np.array([0.0, 1.08 * height])
+    mask = np.zeros(ph.image.shape[:2], np.uint8)
+    for q in row:
+        cv2.fillConvexPoly(mask, np.round(q).astype(np.int32), 1)
+    image = ph.image.copy()
+    moved = cv2.warpAffine(ph.image, np.float32([[1, 0, 0], [0, 1, shift[1]]]), image.shape[1::-1])
+    below = cv2.warpAffine(mask, np.float32([[1, 0, 0], [0, 1, shift[1]]]), image.shape[1::-1]) > 0
+    image[below] = moved[below]
+    first = min(row, key=lambda q: q.mean(0)[0]).mean(0) + shift
+    return image, first, len(row)
+
+
+def _nearest(readings, point: np.ndarray):
+    return min(readings, key=lambda r: float(np.hypot(*(r.quad.mean(0) - point))))
+
+
+def test_the_grid_is_read_whole_first(grid):
+    image, first, n = grid
+    _ph, readings = _first_reading(image)
+    assert len(readings) >= 2 * n - 1
+    assert np.hypot(*(_nearest(readings, first).quad.mean(0) - first)) < 10
+
+
+def test_a_tile_missed_at_a_grid_corner_is_read_at_its_place(grid):
+    image, first, _n = grid
+    ph, readings = _first_reading(image)
+    missed = _nearest(readings, first)
+    others = [r for r in readings if r is not missed]
+    found = recognize_module._grid_cells_read(ph, others, None)
+    assert len(found) == 1
+    assert found[0].top[0][0] == missed.top[0][0]
+    assert np.hypot(*(found[0].quad.mean(0) - missed.quad.mean(0))) < 0.3 * recognize_module._short_side(missed.quad)
+    assert not found[0].sure  # (placed, not found: the table confirms it)
+
+
+def test_a_tile_missed_in_a_row_alone_is_left_to_the_finder():
+    ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
+    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    by_x = sorted(readings, key=lambda r: r.quad.mean(0)[0])
+    for missed in (by_x[0], by_x[len(by_x) // 2]):  # (the row's end, and a tile inside it)
+        others = [r for r in readings if r is not missed]
+        assert recognize_module._grid_cells_read(ph, others, None) == []
+
+
+def test_a_grid_place_showing_the_table_reads_as_no_tile(grid, monkeypatch):
+    image, first, _n = grid
+    ph, readings = _first_reading(image)
+    missed = _nearest(readings, first)
+    blank = image.copy()
+    # (the tile painted over with the cloth just left of the grid)
+    q = missed.quad.astype(np.float64)
+    width = recognize_module._short_side(q)
+    x0, y0 = np.floor(q.min(0) - [1.5 * width, 0]).astype(int)
+    patch = image[y0 : y0 + int(np.ceil(np.ptp(q[:, 1]))) + 1, x0 : x0 + int(width)]
+    mask = np.zeros(image.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round((q - q.mean(0)) * 1.15 + q.mean(0)).astype(np.int32), 1)
+    blank[mask > 0] = np.median(patch.reshape(-1, 3), axis=0).astype(np.uint8)
+    ph_blank = photo.load(cv2.imencode(".png", blank)[1].tobytes())
+    others = [r for r in readings if r is not missed]
+    read = []
+    real = recognize_module._read_crops
+    monkeypatch.setattr(recognize_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops))
+    assert recognize_module._grid_cells_read(ph_blank, others, None) == []
+    assert sum(read) >= 1  # (the place was read, and no tile taken there)
