@@ -2104,8 +2104,21 @@ GRID_ROW_GAP = 2
 GRID_FACE_COLOUR_MAX = 28.0
 
 
-def _grid_cells_read(
-    ph: _photo.Photo, readings: list[Reading], classifier: Any, read_before: list[np.ndarray] | None = None
+def _grid_cells_read(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
+    """The readings of :func:`_grid_places_read`, :data:`GRID_PASSES` times: each time with the tiles
+    read at places before, while that gives a tile; a place is read once."""
+    found: list[Reading] = []
+    read_before: list[np.ndarray] = []
+    for _ in range(GRID_PASSES):
+        more = _grid_places_read(ph, readings + found, classifier, read_before)
+        if not more:
+            break
+        found += more
+    return found
+
+
+def _grid_places_read(
+    ph: _photo.Photo, readings: list[Reading], classifier: Any, read_before: list[np.ndarray]
 ) -> list[Reading]:
     """Readings at the places of a grid of tiles, or of a row, that no reading fills: a tile the finder
     missed in a set laid out in rows and columns (a tray, a catalogue photo, the discards) or inside a
@@ -2130,8 +2143,8 @@ def _grid_cells_read(
     was read (upright, or turned a quarter); places with a corner outside the photo are not read,
     nor those whose ground colour is not the firm tile's (:data:`GRID_FACE_COLOUR_MAX`: a gap
     between a hand's groups shows the table).
-    ``read_before``, where given, holds the centres of the places read before (an earlier pass,
-    :data:`GRID_PASSES`): those are not read again, and the places read now are added to it.
+    ``read_before`` holds the centres of the places read before (:func:`_grid_cells_read`): those
+    are not read again, and the places read now are added to it.
 
     On the real-tile sets (:mod:`training.ab`, both samples; read :data:`GRID_PASSES` times) 35 and
     24 tiles fewer were missed, and 1 and 2 more read than the labels hold, each on a tile that is
@@ -2210,11 +2223,11 @@ def _grid_cells_read(
     if not places:
         return []
     h, w = ph.image.shape[:2]
-    moved: list[tuple[np.ndarray, Reading]] = []  # (the sure tile's box moved to the place, the tile)
+    moved: list[tuple[np.ndarray, Reading]] = []  # (the firm tile's box moved to the place, the tile)
     for p, r, width in places:
         box = r.quad - r.quad.mean(0) + p
         inside = bool((box >= 0).all() and (box[:, 0] <= w - 1).all() and (box[:, 1] <= h - 1).all())
-        apart = [b.mean(0) for b, _ in moved] + list(read_before or ())
+        apart = [b.mean(0) for b, _ in moved] + read_before
         if inside and all(np.hypot(*(p - b)) > GRID_PLACE_AGREE * width for b in apart):
             moved.append((box, r))
     # (at a place no reading fills: as _empty_places, with the readings' centres and widths at hand)
@@ -2225,8 +2238,7 @@ def _grid_cells_read(
     ]
     if not moved:
         return []
-    if read_before is not None:
-        read_before.extend(box.mean(0) for box, _ in moved)
+    read_before.extend(box.mean(0) for box, _ in moved)
     src = ph.image if ph.detail is None else ph.detail
     scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
 
@@ -2475,14 +2487,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         except Exception:  # the readings so far stand
             pass
         try:
-            grid: list[Reading] = []
-            places: list[np.ndarray] = []  # (read once each)
-            for _ in range(GRID_PASSES):  # (a place read may lead to the next)
-                more = _grid_cells_read(ph, readings + grid, classifier, places)
-                grid += more
-                if not more:
-                    break
-            readings = readings + grid
+            readings = readings + _grid_cells_read(ph, readings, classifier)
         except Exception:  # the readings so far stand
             pass
         try:
