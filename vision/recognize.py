@@ -270,9 +270,7 @@ def _face_colours(cands: Sequence[Candidate]) -> list[np.ndarray | None]:
     converted to Lab together, in one call."""
     means: list[tuple[float, ...] | None] = []
     for cd in cands:
-        crop = np.asarray(cd.crops[0][1]) if cd.crops else np.zeros((0, 0, 3), np.uint8)
-        h, w = crop.shape[:2]
-        middle = crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
+        middle = _middle(np.asarray(cd.crops[0][1]) if cd.crops else np.zeros((0, 0, 3), np.uint8))
         means.append(cv2.mean(middle)[:3] if middle.size else None)
     known = [m for m in means if m is not None]
     if not known:
@@ -281,13 +279,17 @@ def _face_colours(cands: Sequence[Candidate]) -> list[np.ndarray | None]:
     return [None if m is None else next(lab) for m in means]
 
 
+def _middle(crop: np.ndarray) -> np.ndarray:
+    """The middle half of a crop each way: its face, without the table or a neighbour's edge."""
+    h, w = crop.shape[:2]
+    return crop[h // 4 : h - h // 4, w // 4 : w - w // 4]
+
+
 def _ground_colour(cd: Candidate) -> np.ndarray:
     """The colour (CIE Lab, L from 0 to 100) of the lighter half of the middle of a find's first crop
     (its middle half each way): a face's ground, ivory or white, whatever its artwork; the table's
     own colour where the find shows the table."""
-    crop = np.asarray(cd.crops[0][1])
-    h, w = crop.shape[:2]
-    middle = np.ascontiguousarray(crop[h // 4 : h - h // 4, w // 4 : w - w // 4]).astype(np.float32) / 255.0
+    middle = np.ascontiguousarray(_middle(np.asarray(cd.crops[0][1]))).astype(np.float32) / 255.0
     lab = cv2.cvtColor(middle, cv2.COLOR_BGR2Lab).reshape(-1, 3)
     return lab[lab[:, 0] >= np.median(lab[:, 0])].mean(0)
 
@@ -1755,8 +1757,9 @@ def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
 def _empty_places(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> list[bool]:
     """Whether each of ``quads`` (4x2) lies at a place ``kept`` left empty: its centre farther than
     ``share`` of the shorter side of either box (half by default) from each of ``kept``'s."""
-    centres = np.array([r.quad.mean(0) for r in kept]).reshape(-1, 2)
-    sides = np.array([_short_side(r.quad) for r in kept])
+    boxes = np.array([r.quad for r in kept], np.float64).reshape(-1, 4, 2)
+    centres = boxes.mean(1)
+    sides = np.minimum(*(np.linalg.norm(boxes[:, k] - boxes[:, 0], axis=1) for k in (1, 3)))  # (_short_side)
     out = []
     for q in quads:
         gap = np.hypot(*(centres - q.mean(0)).T) if len(kept) else np.zeros(0)
@@ -2169,10 +2172,9 @@ def _grid_places_read(
     dist = np.hypot(d[..., 0], d[..., 1])
     own = areas[is_firm][:, None]
     alike = (areas[None] >= GRID_STEP_AREA[0] * own) & (areas[None] <= GRID_STEP_AREA[1] * own)
-    every_width = np.minimum(*(np.hypot(*(quads[:, k] - quads[:, 0]).T) for k in (1, 3)))  # (as _short_side)
     sides = (q[:, 1] - q[:, 0], q[:, 3] - q[:, 0])
     lengths = [np.hypot(side[:, 0], side[:, 1]) for side in sides]
-    widths = every_width[is_firm]
+    widths = np.minimum(*lengths)  # (as _short_side)
     steps = []  # (along its row, along its column): which readings lie one step from each firm tile
     ahead = []  # ... and which of those lie ahead of it along the side (the others lie behind)
     for side, n in zip(sides, lengths):
@@ -2230,12 +2232,7 @@ def _grid_places_read(
         apart = [b.mean(0) for b, _ in moved] + read_before
         if inside and all(np.hypot(*(p - b)) > GRID_PLACE_AGREE * width for b in apart):
             moved.append((box, r))
-    # (at a place no reading fills: as _empty_places, with the readings' centres and widths at hand)
-    moved = [
-        (box, r)
-        for box, r in moved
-        if (np.hypot(*(centres - box.mean(0)).T) > 0.5 * np.maximum(every_width, _short_side(box))).all()
-    ]
+    moved = [m for m, free in zip(moved, _empty_places([b for b, _ in moved], readings)) if free]
     if not moved:
         return []
     read_before.extend(box.mean(0) for box, _ in moved)
