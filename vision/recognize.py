@@ -331,6 +331,24 @@ def _quad_area(q: np.ndarray) -> float:
     return abs(float(d1[0] * d2[1] - d1[1] * d2[0])) / 2
 
 
+def _quad_areas(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """:func:`_quad_area` of each of ``quads`` (4x2) at once: the same numbers, each worked in its
+    quad's own precision."""
+    if len({q.dtype for q in quads}) != 1:  # (none, or of several precisions)
+        return np.array([_quad_area(q) for q in quads], np.float64)
+    q = np.stack(quads)
+    d1, d2 = q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]
+    return np.abs((d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]).astype(np.float64)) / 2
+
+
+def _centres(quads: Sequence[np.ndarray]) -> np.ndarray:
+    """The centre (mean corner) of each of ``quads`` (4x2) at once, N x 2 float64: the same
+    numbers as each quad's ``mean(0)``, worked in its own precision."""
+    if len({q.dtype for q in quads}) != 1:
+        return np.array([q.mean(0) for q in quads], np.float64).reshape(-1, 2)
+    return np.stack(quads).mean(1).astype(np.float64)
+
+
 def _centres_and_length(readings: list[Reading]) -> tuple[np.ndarray, float]:
     """The readings' centres and the median tile length (a quad's longer side), photo pixels."""
     if not readings:
@@ -375,7 +393,7 @@ def _drop_stray_backs(readings: list[Reading]) -> list[Reading]:
     if not backs:
         return readings
     centres, length = _centres_and_length(readings)
-    areas = np.array([_quad_area(r.quad) for r in readings])
+    areas = _quad_areas([r.quad for r in readings])
     faces = [i for i in range(len(readings)) if i not in set(backs)]
     ref = float(np.median(areas[faces])) if faces else float(np.median(areas))
     reach = BACK_REACH * length
@@ -470,8 +488,8 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
-    inked_centres = np.array([r.quad.mean(0) for r in inked], np.float64)
-    inked_areas = np.array([_quad_area(r.quad) for r in inked])
+    inked_centres = _centres([r.quad for r in inked])
+    inked_areas = _quad_areas([r.quad for r in inked])
     photo_ref = float(np.median(inked_areas))
     lo, hi = WHITE_DRAGON_AREA
 
@@ -531,8 +549,8 @@ def _framed_white_dragons_boxed(readings: list[Reading]) -> list[Reading]:
     inked = [r for r in readings if _has_artwork(r)]
     if len(inked) < WHITE_DRAGON_ALIKE:
         return readings
-    centres = np.array([r.quad.mean(0) for r in inked], np.float64)
-    areas = np.array([_quad_area(r.quad) for r in inked])
+    centres = _centres([r.quad for r in inked])
+    areas = _quad_areas([r.quad for r in inked])
     reach = WHITE_DRAGON_BESIDE * np.array([_long_side(r.quad) for r in inked])
     out = []
     for r in readings:
@@ -573,7 +591,7 @@ def _drop_odd_sizes(readings: list[Reading]) -> list[Reading]:
     times as large (a sheet of paper, a printed pattern read as a tile) or a speck under 0.4 of
     their width is not one of them. Smaller things that pass (a keyboard key is a third of a
     tile's width) are left to :mod:`vision.hand`, which marks smaller tiles as not the hand."""
-    areas = np.array([_quad_area(r.quad) for r in readings])
+    areas = _quad_areas([r.quad for r in readings])
     mid = _sure_median_area(readings, list(areas))
     if mid is None:
         ref = [a for a, r in zip(areas, readings) if _has_artwork(r)]
@@ -605,7 +623,7 @@ def _among_own_size(readings: list[Reading], areas: np.ndarray, asked: np.ndarra
     sure = np.array([r.sure for r in readings], bool)
     if not asked.any() or sure.sum() <= OWN_SIZE_PEERS:
         return set()
-    centres = np.array([r.quad.mean(0) for r in readings], np.float64)
+    centres = _centres([r.quad for r in readings])
     sizes = np.sqrt(np.maximum(areas, 1e-9))
     ratio = areas[:, None] / np.maximum(areas[None, :], 1e-9)
     near = np.hypot(*(centres[:, None] - centres[None, :]).transpose(2, 0, 1)) <= NEIGHBOUR_REACH * sizes[:, None]
@@ -634,7 +652,7 @@ def _small_readings(readings: list[Reading]) -> list[Reading]:
     tile lay), and no right one was that small. Of the unsure ones (b4-b8, 12 per kind; b10, 4 per
     kind; 20 synthetic photos), all 11 were false (keys, mostly), no tile; with the finder held
     back in session 13, 14, all false."""
-    areas = [_quad_area(r.quad) for r in readings]
+    areas = _quad_areas([r.quad for r in readings]).tolist()
     mid = _sure_median_area(readings, areas)
     if mid is None:
         return readings
@@ -745,8 +763,8 @@ def _drop_unsure_among_not_tiles(readings: list[Reading], read: int, not_tiles: 
     if not not_tiles or not judged:
         return readings
     boxes = [r.quad.astype(np.float64) for r in readings[:read]] + [q.astype(np.float64) for q in not_tiles]
-    centres = np.array([b.mean(0) for b in boxes])
-    areas = np.array([_quad_area(b) for b in boxes])
+    centres = _centres(boxes)
+    areas = _quad_areas(boxes)
     radii = np.array([np.hypot(*(b - c).T).max() for b, c in zip(boxes, centres)])
     # the gap between the circles round two boxes: boxes whose circles lie apart (over 0) neither
     # overlap nor touch, so only the others are measured
@@ -956,8 +974,8 @@ def _rescue_row_places(readings: list[Reading], unread: list[Reading]) -> list[R
     grew = True
     while grew and pending and len(quads) >= 2:
         grew = False
-        centres = np.array([t.mean(0) for t in quads])
-        areas = np.array([_quad_area(t) for t in quads])
+        centres = _centres(quads)
+        areas = _quad_areas(quads)
         for r in list(pending):
             q = r.candidate.quad.astype(np.float64)
             if _fills_row_place(q, quads, centres, areas):
@@ -1527,8 +1545,9 @@ def _read_beyond(
     view, box, faces = part
     if finder_name(finder) != "learned" or not readings:  # (only it looks for rows alone)
         return []
-    sizes = np.sqrt([_quad_area(r.quad) for r in readings])
-    hand = [r for r, size in zip(readings, sizes) if size >= HAND_SIZE_SHARE * np.percentile(sizes, 90)]
+    sizes = np.sqrt(_quad_areas([r.quad for r in readings]))
+    least = HAND_SIZE_SHARE * np.percentile(sizes, 90)
+    hand = [r for r, size in zip(readings, sizes) if size >= least]
     top = float(np.median([r.quad[:, 1].min() for r in hand]))  # (a reading astray takes no part)
     seen = _slant.beyond(view, box, faces, ph.image.shape, top)
     if seen is None:
@@ -1760,11 +1779,12 @@ def _empty_places(quads: list[np.ndarray], kept: list[Reading], share: float = 0
     boxes = np.array([r.quad for r in kept], np.float64).reshape(-1, 4, 2)
     centres = boxes.mean(1)
     sides = np.minimum(*(np.linalg.norm(boxes[:, k] - boxes[:, 0], axis=1) for k in (1, 3)))  # (_short_side)
-    out = []
-    for q in quads:
-        gap = np.hypot(*(centres - q.mean(0)).T) if len(kept) else np.zeros(0)
-        out.append(bool((gap > share * np.maximum(sides, _short_side(q))).all()))
-    return out
+    if not quads:
+        return []
+    at = _centres(quads)
+    gaps = np.hypot(centres[None, :, 0] - at[:, None, 0], centres[None, :, 1] - at[:, None, 1])
+    shorts = np.array([_short_side(q) for q in quads])
+    return (gaps > share * np.maximum(sides[None, :], shorts[:, None])).all(axis=1).tolist()
 
 
 def _short_side(q: np.ndarray) -> float:
@@ -1873,7 +1893,7 @@ def _agreeing(again: list[Reading], first: list[Reading]) -> list[Reading]:
     sure ``3m`` that the first reading had read as the ``5m`` it was."""
     if not first:
         return again
-    centres = np.array([r.quad.mean(0) for r in first])
+    centres = _centres([r.quad for r in first])
     out = []
     for r in again:
         if r.sure:
@@ -2027,7 +2047,7 @@ def _oversized_read_again(
     ]
     # (not finds centred on a reading, within half a tile's width: from a seat, the first reading's
     # finds lie under the straightened reading's tiles)
-    centres = np.array([r.quad.mean(0) for r in readings]).reshape(-1, 2)
+    centres = _centres([r.quad for r in readings])
     large = [cd for cd in large if np.hypot(*(centres - cd.quad.mean(0)).T).min() >= short / 2]
     if not large:
         return []

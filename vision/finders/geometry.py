@@ -45,6 +45,26 @@ def order_quad(pts: np.ndarray) -> np.ndarray:
     return pts[[order[(best + k) % 4] for k in range(4)]]
 
 
+def order_quads(pts: np.ndarray) -> np.ndarray:
+    """:func:`order_quad` of each of ``pts`` (N x 4 x 2) at once: the same corners in the same
+    order, as float32 (N x 4 x 2). A look finds a tile per core, up to a set's 144 and more, and
+    four points one by one cost more in calls than in arithmetic."""
+    p = np.asarray(pts, np.float32).reshape(-1, 4, 2)
+    xy = p.astype(np.float64)
+    centre = (((xy[:, 0] + xy[:, 1]) + xy[:, 2]) + xy[:, 3]) / 4  # (summed in order_quad's order)
+    turns = np.arctan2(xy[..., 1] - centre[:, None, 1], xy[..., 0] - centre[:, None, 0])
+    order = np.argsort(turns, axis=1, kind="stable")  # clockwise (y down)
+    s = np.take_along_axis(xy, order[..., None], axis=1)
+    d = np.roll(s, -1, axis=1) - s  # edge k runs from corner k to corner k + 1
+    right = d[..., 0] > 0
+    steep = np.where(right, np.abs(np.arctan2(d[..., 1], d[..., 0])), np.inf)
+    level = right & (steep == steep.min(axis=1, keepdims=True))
+    height = np.where(level, (s[..., 1] + np.roll(s, -1, axis=1)[..., 1]) / 2, np.inf)
+    best = np.where(right.any(axis=1), np.argmin(height, axis=1), 0)  # (the first of equals)
+    starts = (best[:, None] + np.arange(4)[None, :]) % 4
+    return np.take_along_axis(p, np.take_along_axis(order, starts, axis=1)[..., None], axis=1)
+
+
 def aspect_score(ratio: float, lying: bool) -> float:
     """How tile-like a quad of width/height ``ratio`` is (1 for a tile face's exact aspect, upright or
     lying as ``lying`` says; a Gaussian in the log of the deviation)."""

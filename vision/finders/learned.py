@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quad, quads_holding
+from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quads, quads_holding
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -455,7 +455,8 @@ def _core_regions(core: np.ndarray, not_tiles: np.ndarray | None = None) -> list
     typical = float(np.percentile(areas, 75))
     # every core's pixel centres in one pass, row by row within each core
     ys, xs = np.nonzero(labels)
-    order = np.argsort(labels[ys, xs], kind="stable")
+    # (a stable sort of 16-bit labels is a radix sort: the same order, in a fifth of the time)
+    order = np.argsort(labels[ys, xs].astype(np.uint16) if n <= 1 << 16 else labels[ys, xs], kind="stable")
     pts_all = np.column_stack([xs[order] + 0.5, ys[order] + 0.5]).astype(np.float32)
     ends = np.cumsum(stats[1:, cv2.CC_STAT_AREA])
     out = []
@@ -496,13 +497,13 @@ def _cores(
         rects = _turned_as_neighbours(rects, regions)
     singles = [min(rw, rh) for _, (rw, rh), _, _ in rects if max(rw, rh) <= MERGED_RATIO * min(rw, rh)]
     width = float(np.median(singles)) / CORE_SHRINK if singles else 0.0
-    out = []
+    boxes, owners = [], []  # (each tile's box, its face region and its core's spread)
     for ((cx, cy), (rw, rh), ang, group), spread in zip(rects, spreads):
         long_, short = max(rw, rh), min(rw, rh)
         k = int(round((long_ / width) + 1 - CORE_SHRINK)) if width > 0 and long_ > MERGED_RATIO * short else 1
         if k <= 1:
-            box = cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang))
-            out.append(_tile(order_quad(box * scale), group, spread))
+            boxes.append(cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang)) * scale)
+            owners.append((group, spread))
             continue
         # unit vector along the long side, and the tile length along it
         t = np.deg2rad(ang)
@@ -512,9 +513,11 @@ def _cores(
         for m in range(k):
             c = np.array([cx, cy]) + axis * (-full / 2 + step * (m + 0.5))
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
-            box = cv2.boxPoints(((float(c[0]), float(c[1])), size, ang))
-            out.append(_tile(order_quad(box * scale), group))
-    return out
+            boxes.append(cv2.boxPoints(((float(c[0]), float(c[1])), size, ang)) * scale)
+            owners.append((group, None))
+    if not boxes:
+        return []
+    return [_tile(quad, group, spread) for quad, (group, spread) in zip(order_quads(np.stack(boxes)), owners)]
 
 
 def _extent(pts: np.ndarray, angle: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -671,7 +674,7 @@ def _smaller_tiles(inst: list[LearnedTile], r: float) -> list[LearnedTile]:
     size = {g: float(np.median([t.sides[0] for t in v])) for g, v in regions.items()}
     largest = max((size[g] for g, v in regions.items() if len(v) >= LARGER_TILES_MIN), default=0.0)
     shaped = {g for g, v in regions.items() if np.median([t.score for t in v]) >= SMALLER_SHAPE_MIN}
-    small = [t for t in inst if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and not _specks([t], r)]
+    small = [t for t in inst if t.group in shaped and size[t.group] <= SMALLER_RATIO * largest and not _speck(t, r)]
     side_by_side = any(len(regions[t.group]) >= 2 for t in small)
     return small if len(small) >= SMALLER_MIN and side_by_side and tile_width(small) * r < TILE_PX_RANGE[0] else []
 
@@ -702,6 +705,12 @@ def _specks(inst: list[LearnedTile], r: float) -> bool:
     """Whether the finds ``inst`` of a look ``r`` times the image's size measure under
     :data:`MIN_TILE_PX` across there (:func:`across_width`): specks, not tiles."""
     return bool(inst) and across_width(inst) * r < MIN_TILE_PX
+
+
+def _speck(t: LearnedTile, r: float) -> bool:
+    """:func:`_specks` of the one find ``t``: its own width across (:func:`across_width`)."""
+    short, long_ = t.sides
+    return max(short, long_ * FACE_ASPECT) * r < MIN_TILE_PX
 
 
 def first_look(long_side: int, tile_px: float) -> int:
