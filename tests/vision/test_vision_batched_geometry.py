@@ -4,6 +4,7 @@ tiles becomes one array operation (session 45)."""
 
 from __future__ import annotations
 
+import math
 import sys
 
 import cv2
@@ -27,6 +28,24 @@ _rects = st.tuples(
 )
 
 
+def _one_by_one(pts: np.ndarray) -> np.ndarray:
+    """The rule :func:`order_quad` implements, worked point by point in plain floats (the finder's
+    own code before session 45): the reference the batched ordering must match exactly."""
+    pts = np.asarray(pts, np.float32).reshape(4, 2)
+    xy = pts.tolist()
+    cx, cy = sum(p[0] for p in xy) / 4, sum(p[1] for p in xy) / 4
+    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
+    xy = [xy[i] for i in order]
+
+    def key(s: int) -> tuple[float, float]:
+        (x0, y0), (x1, y1) = xy[s], xy[(s + 1) % 4]
+        return abs(math.atan2(y1 - y0, x1 - x0)), (y0 + y1) / 2
+
+    starts = [s for s in range(4) if xy[(s + 1) % 4][0] - xy[s][0] > 0]
+    best = min(starts, key=key) if starts else 0
+    return pts[[order[(best + k) % 4] for k in range(4)]]
+
+
 def _box(cx: float, cy: float, w: float, h: float, angle: float, scale: float) -> np.ndarray:
     """A rectangle's corners as the learned finder makes them (``cv2.boxPoints``, then scaled)."""
     return cv2.boxPoints(((cx, cy), (w, h), angle)) * scale
@@ -35,15 +54,16 @@ def _box(cx: float, cy: float, w: float, h: float, angle: float, scale: float) -
 @settings(max_examples=200, deadline=None)
 @given(st.lists(_rects, min_size=1, max_size=40))
 def test_order_quads_orders_each_rectangle_as_order_quad(rects):
+    assert all(np.array_equal(order_quad(b), _one_by_one(b)) for b in (_box(*r) for r in rects))
     boxes = [_box(*r) for r in rects]
-    assert np.array_equal(order_quads(np.stack(boxes)), np.stack([order_quad(b) for b in boxes]))
+    assert np.array_equal(order_quads(np.stack(boxes)), np.stack([_one_by_one(b) for b in boxes]))
 
 
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.lists(st.floats(-500, 3000), min_size=8, max_size=8), min_size=1, max_size=20))
 def test_order_quads_orders_any_four_points_as_order_quad(points):
     quads = np.array(points, np.float32).reshape(-1, 4, 2)
-    assert np.array_equal(order_quads(quads), np.stack([order_quad(q) for q in quads]))
+    assert np.array_equal(order_quads(quads), np.stack([_one_by_one(q) for q in quads]))
 
 
 def test_order_quads_of_squares_turned_45_degrees_and_points_that_coincide():
@@ -55,7 +75,7 @@ def test_order_quads_of_squares_turned_45_degrees_and_points_that_coincide():
             np.array([[1, 1], [1, 1], [2, 2], [2, 2]], np.float32),
         ]
     )
-    assert np.array_equal(order_quads(quads), np.stack([order_quad(q) for q in quads]))
+    assert np.array_equal(order_quads(quads), np.stack([_one_by_one(q) for q in quads]))
 
 
 @settings(max_examples=100, deadline=None)

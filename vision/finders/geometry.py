@@ -29,26 +29,16 @@ CROP_MAX_H = 160  # crops are at most this high (and at least 24 px)
 def order_quad(pts: np.ndarray) -> np.ndarray:
     """Order 4 points clockwise starting at the top-left, with 'up' as close to image-up as possible:
     of the four starts, the one whose edge 0->1 points right, is the most horizontal and, between two
-    as horizontal, lies higher."""
-    pts = np.asarray(pts, np.float32).reshape(4, 2)
-    xy = pts.tolist()  # (plain floats: four points are cheaper without numpy's per-call cost)
-    cx, cy = sum(p[0] for p in xy) / 4, sum(p[1] for p in xy) / 4
-    order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))  # clockwise (y down)
-    xy = [xy[i] for i in order]
-
-    def key(s: int) -> tuple[float, float]:  # edge s runs from corner s to corner s + 1
-        (x0, y0), (x1, y1) = xy[s], xy[(s + 1) % 4]
-        return abs(math.atan2(y1 - y0, x1 - x0)), (y0 + y1) / 2
-
-    starts = [s for s in range(4) if xy[(s + 1) % 4][0] - xy[s][0] > 0]
-    best = min(starts, key=key) if starts else 0
-    return pts[[order[(best + k) % 4] for k in range(4)]]
+    as horizontal, lies higher (:func:`order_quads` of the one quad; float32)."""
+    return order_quads(pts)[0]
 
 
 def order_quads(pts: np.ndarray) -> np.ndarray:
-    """:func:`order_quad` of each of ``pts`` (N x 4 x 2) at once: the same corners in the same
-    order, as float32 (N x 4 x 2). A look finds a tile per core, up to a set's 144 and more, and
-    four points one by one cost more in calls than in arithmetic."""
+    """:func:`order_quad` of each of ``pts`` (N x 4 x 2) at once, as float32 (N x 4 x 2): each
+    quad's points sorted clockwise (y down) by their turn about its centre, then started at the
+    corner whose edge to the next points right, is the most horizontal and, between two as
+    horizontal, lies higher (the first of equals; corner 0 where no edge points right). A look
+    finds a tile per core, up to a set's 144 and more, ordered in one call."""
     p = np.asarray(pts, np.float32).reshape(-1, 4, 2)
     xy = p.astype(np.float64)
     centre = (((xy[:, 0] + xy[:, 1]) + xy[:, 2]) + xy[:, 3]) / 4  # (summed in order_quad's order)
