@@ -2412,6 +2412,117 @@ def _parts_of(quad: np.ndarray, short: float, long_: float) -> list[np.ndarray]:
 FAR_AGAIN_SURE_BELOW = 3
 
 
+#: a reading lies the way its neighbours lie (:func:`_lying_unlike_neighbours`) where its turn and
+#: theirs agree at least this much: the length of the mean of their turns' vectors at four times
+#: the angle (a quarter turn agrees; 1: one turn, 0: turns evenly spread); its neighbours are the
+#: :data:`TURN_NEIGHBOURS` readings nearest it within :data:`TURN_NEIGHBOUR_REACH` tile lengths
+TURN_AGREEMENT_MIN = 0.7
+TURN_NEIGHBOURS = 3
+TURN_NEIGHBOUR_REACH = 2.0
+#: a photo is read again turned 45 degrees (:func:`_read_turned`) where at least this share of its
+#: readings, and two, lie unlike their neighbours. On the synthetic piles (seeds 19000-19039, seen
+#: 45 degrees off 42300-42323, at 12 MP 9580-9599) 0.375 of the readings and more did; on the
+#: real-tile tables (:mod:`training.ab` ``c7``, ``t2``, ``c7s``), whose grids lie at any turn but each
+#: grid's tiles alike, 0.11 at most, and rows, racks and trays none
+TURNED_SHARE_MIN = 0.25
+#: the turned view shows the part of the photo round the readings (grown by this many tile
+#: lengths) ...
+TURNED_MARGIN = 1.0
+#: ... shrunk so that its tiles come out at most this wide (pixels): 24, 28, 32 and 36 read the same
+#: piles within two tiles, 24 two fewer; 28 the smallest view that loses none
+TURNED_TILE_PX = 28.0
+#: a tile read in the turned view is kept at a place the readings left empty where the classifier
+#: read it at least this surely (calibrated): on the piles the tiles it gained were read at 0.96 and
+#: more, and the one it misread at 0.41
+TURNED_READ_MIN = 0.9
+
+
+def _lying_unlike_neighbours(readings: list[Reading]) -> np.ndarray:
+    """Whether each reading lies unlike its neighbours (:data:`TURN_AGREEMENT_MIN`): its turn and
+    those of the :data:`TURN_NEIGHBOURS` readings nearest it (centre to centre, within
+    :data:`TURN_NEIGHBOUR_REACH` median tile lengths) taken modulo a quarter turn. A reading with no
+    neighbour lies like them. Tiles side by side in a row, a rack, a tray or a grid lie alike, a
+    grid turned as a whole too; tiles dropped in a pile lie every way."""
+    quads = np.array([r.quad for r in readings], np.float64).reshape(-1, 4, 2)
+    if len(quads) < 2:
+        return np.zeros(len(quads), bool)
+    top = quads[:, 1] - quads[:, 0]
+    turn = 4 * np.arctan2(top[:, 1], top[:, 0])
+    vectors = np.stack([np.cos(turn), np.sin(turn)], 1)
+    centres = quads.mean(1)
+    length = float(np.median(np.maximum(np.hypot(*top.T), np.hypot(*(quads[:, 3] - quads[:, 0]).T))))
+    gaps = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
+    np.fill_diagonal(gaps, np.inf)
+    nearest = np.argsort(gaps, axis=1, kind="stable")[:, :TURN_NEIGHBOURS]
+    near = np.take_along_axis(gaps, nearest, 1) <= TURN_NEIGHBOUR_REACH * length
+    total = vectors + (vectors[nearest] * near[..., None]).sum(1)
+    agreement = np.hypot(*total.T) / (1 + near.sum(1))
+    return agreement < TURN_AGREEMENT_MIN
+
+
+def _read_turned(ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any) -> list[Reading]:
+    """Tiles of a pile read in the photo turned 45 degrees, at places ``readings`` left empty, read
+    at least :data:`TURNED_READ_MIN`; none unless the readings lie every way (at least
+    :data:`TURNED_SHARE_MIN` of them, and two, lie unlike their neighbours:
+    :func:`_lying_unlike_neighbours`).
+
+    The finder's cores come out the way a tile lies up to about 20 degrees off the photo's axes;
+    at 45 degrees, among other tiles, its core can come out along the face's diagonal, its box
+    askew, and its crop read as no tile, while the photo turned 45 degrees shows it square. Only
+    the part round the readings (:data:`TURNED_MARGIN`) is turned, shrunk so its tiles come out
+    :data:`TURNED_TILE_PX` wide; the crops are cut from the photo as it is (its detail image where
+    it has one). Measured on 84 synthetic piles (742 tiles), 11 tiles more read (94.1 -> 95.6 %),
+    none wrong, none where there is none; a tray turned 45 degrees, tiles 23 px wide, 3 more."""
+    if len(readings) < 2:
+        return []
+    unlike = _lying_unlike_neighbours(readings)
+    if unlike.sum() < 2 or unlike.mean() < TURNED_SHARE_MIN:
+        return []
+    view, m, part = _turned_view(ph.image, readings)
+    h, w = ph.image.shape[:2]
+    src = ph.image if ph.detail is None else ph.detail
+    to_src = np.diag([src.shape[1] / w, src.shape[0] / h, 1.0])
+    scale = abs(float(np.linalg.det(m[:2, :2]))) ** 0.5  # (the view's pixels per photo pixel)
+    tile_px = float(np.median([_short_side(r.quad) for r in readings])) * scale
+    cands = find_candidates(view, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
+    if not cands or len(cands) > MAX_CORES:
+        return []
+    seen, reason, _ = _read(cands, classifier)
+    if reason is not None:
+        return []
+    x0, y0, x1, y1 = part
+    return [
+        r
+        for r in _at_empty_places(_as_taken(seen, m, ph), readings)
+        if r.top[0][1] >= TURNED_READ_MIN and x0 <= r.quad.mean(0)[0] < x1 and y0 <= r.quad.mean(0)[1] < y1
+    ]
+
+
+def _turned_view(image: np.ndarray, readings: list[Reading]) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+    """The part of ``image`` round ``readings`` (grown by :data:`TURNED_MARGIN` tile lengths, ``x0,
+    y0, x1, y1``) shrunk so that their tiles come out at most :data:`TURNED_TILE_PX` wide and turned
+    45 degrees, on a canvas that holds all of it; with the homography from ``image``'s pixels to the
+    view's. The canvas's corners beyond the part repeat its edge pixels."""
+    h, w = image.shape[:2]
+    pts = np.concatenate([r.quad for r in readings])
+    grow = TURNED_MARGIN * max(_long_side(r.quad) for r in readings)
+    x0, y0 = (int(v) for v in np.maximum(np.floor(pts.min(0) - grow), 0))
+    x1, y1 = (int(v) for v in np.minimum(np.ceil(pts.max(0) + grow), [w, h]))
+    k = min(1.0, TURNED_TILE_PX / float(np.median([_short_side(r.quad) for r in readings])))
+    part = image[y0:y1, x0:x1]
+    if k < 1:
+        size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))
+        part = cv2.resize(part, size, interpolation=cv2.INTER_AREA)
+    ph, pw = part.shape[:2]
+    turn = cv2.getRotationMatrix2D((pw / 2, ph / 2), 45.0, 1.0)
+    side = (int(round((ph + pw) * abs(turn[0, 0]))), int(round((ph + pw) * abs(turn[0, 1]))))
+    turn[:, 2] += (side[0] / 2 - pw / 2, side[1] / 2 - ph / 2)
+    view = cv2.warpAffine(part, turn, side, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    fx, fy = pw / (x1 - x0), ph / (y1 - y0)
+    m = np.vstack([turn, [0.0, 0.0, 1.0]]) @ np.array([[fx, 0.0, -x0 * fx], [0.0, fy, -y0 * fy], [0.0, 0.0, 1.0]])
+    return view, m, (x0, y0, x1, y1)
+
+
 def _measured_on_no_tiles(readings: list[Reading], finds: int) -> bool:
     """Whether the finder's looks may have measured the tiles' size on things that are no tiles:
     at most half of its ``finds`` were read as tiles (the others read as no tile, or dropped by
@@ -2509,6 +2620,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
             pass
         try:
             readings = readings + _backs_by_colour(ph, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = readings + _read_turned(ph, readings, finder, classifier)
         except Exception:  # the readings so far stand
             pass
     t4 = time.perf_counter()
