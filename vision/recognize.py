@@ -2413,9 +2413,9 @@ FAR_AGAIN_SURE_BELOW = 3
 
 
 #: a reading lies the way its neighbours lie (:func:`_lying_unlike_neighbours`) where its turn and
-#: theirs agree at least this much: the length of the mean of their turns' vectors at four times
-#: the angle (a quarter turn agrees; 1: one turn, 0: turns evenly spread); its neighbours are the
-#: :data:`TURN_NEIGHBOURS` readings nearest it within :data:`TURN_NEIGHBOUR_REACH` tile lengths
+#: theirs agree at least this much (:func:`_turn_agreement`: 1, one turn; 0, turns evenly spread);
+#: its neighbours are the :data:`TURN_NEIGHBOURS` readings nearest it within
+#: :data:`TURN_NEIGHBOUR_REACH` tile lengths
 TURN_AGREEMENT_MIN = 0.7
 TURN_NEIGHBOURS = 3
 TURN_NEIGHBOUR_REACH = 2.0
@@ -2440,14 +2440,20 @@ TURNED_READ_MIN = 0.9
 
 
 def _lying_unlike_neighbours(readings: list[Reading]) -> np.ndarray:
-    """Whether each reading lies unlike its neighbours (:data:`TURN_AGREEMENT_MIN`): its turn and
-    those of the :data:`TURN_NEIGHBOURS` readings nearest it (centre to centre, within
-    :data:`TURN_NEIGHBOUR_REACH` median tile lengths) taken modulo a quarter turn. A reading with no
-    neighbour lies like them. Tiles side by side in a row, a rack, a tray or a grid lie alike, a
+    """Whether each reading lies unlike its neighbours: its :func:`_turn_agreement` under
+    :data:`TURN_AGREEMENT_MIN`. Tiles side by side in a row, a rack, a tray or a grid lie alike, a
     grid turned as a whole too; tiles dropped in a pile lie every way."""
+    return _turn_agreement(readings) < TURN_AGREEMENT_MIN
+
+
+def _turn_agreement(readings: list[Reading]) -> np.ndarray:
+    """For each reading, how far its turn and those of the :data:`TURN_NEIGHBOURS` readings nearest
+    it (centre to centre, within :data:`TURN_NEIGHBOUR_REACH` median tile lengths) agree, taken
+    modulo a quarter turn: the length of the mean of the vectors at four times their angles (1:
+    one turn; a reading with no neighbour agrees with itself)."""
     quads = np.array([r.quad for r in readings], np.float64).reshape(-1, 4, 2)
     if len(quads) < 2:
-        return np.zeros(len(quads), bool)
+        return np.ones(len(quads))
     top = quads[:, 1] - quads[:, 0]
     turn = 4 * np.arctan2(top[:, 1], top[:, 0])
     vectors = np.stack([np.cos(turn), np.sin(turn)], 1)
@@ -2458,8 +2464,7 @@ def _lying_unlike_neighbours(readings: list[Reading]) -> np.ndarray:
     nearest = np.argsort(gaps, axis=1, kind="stable")[:, :TURN_NEIGHBOURS]
     near = np.take_along_axis(gaps, nearest, 1) <= TURN_NEIGHBOUR_REACH * length
     total = vectors + (vectors[nearest] * near[..., None]).sum(1)
-    agreement = np.hypot(*total.T) / (1 + near.sum(1))
-    return agreement < TURN_AGREEMENT_MIN
+    return np.hypot(*total.T) / (1 + near.sum(1))
 
 
 def _read_turned(ph: _photo.Photo, readings: list[Reading], finder: str | None, classifier: Any) -> list[Reading]:
