@@ -1585,9 +1585,16 @@ def _found_in_view(
     from the photo as it is (from its detail image, where it has one), each face's quadrilateral
     rectified."""
     img = cv2.warpPerspective(ph.image, m, size, flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return _found_in(ph, img, m, finder, tile_px)
+
+
+def _found_in(ph: _photo.Photo, view: np.ndarray, m: np.ndarray, finder: str | None, tile_px: float) -> list[Candidate]:
+    """The candidates in ``view``, a view of the photo ``ph`` that the homography ``m`` makes of
+    its working pixels, its tiles about ``tile_px`` wide there: quads in the view's pixels, crops
+    cut from the photo as it is (from its detail image, where it has one)."""
     src = ph.image if ph.detail is None else ph.detail
     to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
-    return find_candidates(img, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
+    return find_candidates(view, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
 
 
 def _as_taken(seen: list[Reading], m: np.ndarray, ph: _photo.Photo) -> list[Reading]:
@@ -2486,29 +2493,25 @@ def _read_turned(ph: _photo.Photo, readings: list[Reading], finder: str | None, 
     unlike = _lying_unlike_neighbours(readings)
     if unlike.sum() < 2 or unlike.mean() < TURNED_SHARE_MIN:
         return []
-    view, m, part = _turned_view(ph.image, readings)
-    h, w = ph.image.shape[:2]
-    src = ph.image if ph.detail is None else ph.detail
-    to_src = np.diag([src.shape[1] / w, src.shape[0] / h, 1.0])
+    tile_px = float(np.median([_short_side(r.quad) for r in readings]))
+    view, m, part = _turned_view(ph.image, readings, tile_px)
     scale = abs(float(np.linalg.det(m[:2, :2]))) ** 0.5  # (the view's pixels per photo pixel)
-    tile_px = float(np.median([_short_side(r.quad) for r in readings])) * scale
-    cands = find_candidates(view, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
+    cands = _found_in(ph, view, m, finder, tile_px * scale)
     if not cands or len(cands) > MAX_CORES:
         return []
     seen, reason, _ = _read(cands, classifier)
     if reason is not None:
         return []
     x0, y0, x1, y1 = part
-    return [
-        r
-        for r in _at_empty_places(_as_taken(seen, m, ph), readings)
-        if r.top[0][1] >= TURNED_READ_MIN and x0 <= r.quad.mean(0)[0] < x1 and y0 <= r.quad.mean(0)[1] < y1
-    ]
+    new = [r for r in _at_empty_places(_as_taken(seen, m, ph), readings) if r.top[0][1] >= TURNED_READ_MIN]
+    return [r for r, (cx, cy) in zip(new, _centres([r.quad for r in new])) if x0 <= cx < x1 and y0 <= cy < y1]
 
 
-def _turned_view(image: np.ndarray, readings: list[Reading]) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
+def _turned_view(
+    image: np.ndarray, readings: list[Reading], tile_px: float
+) -> tuple[np.ndarray, np.ndarray, tuple[int, ...]]:
     """The part of ``image`` round ``readings`` (grown by :data:`TURNED_MARGIN` tile lengths, ``x0,
-    y0, x1, y1``) shrunk so that their tiles come out at most :data:`TURNED_TILE_PX` wide and turned
+    y0, x1, y1``) shrunk so that their tiles, ``tile_px`` wide, come out at most :data:`TURNED_TILE_PX` wide and turned
     45 degrees, on a canvas that holds all of it; with the homography from ``image``'s pixels to the
     view's. The canvas's corners beyond the part repeat its edge pixels."""
     h, w = image.shape[:2]
@@ -2516,7 +2519,7 @@ def _turned_view(image: np.ndarray, readings: list[Reading]) -> tuple[np.ndarray
     grow = TURNED_MARGIN * max(_long_side(r.quad) for r in readings)
     x0, y0 = (int(v) for v in np.maximum(np.floor(pts.min(0) - grow), 0))
     x1, y1 = (int(v) for v in np.minimum(np.ceil(pts.max(0) + grow), [w, h]))
-    k = min(1.0, TURNED_TILE_PX / float(np.median([_short_side(r.quad) for r in readings])))
+    k = min(1.0, TURNED_TILE_PX / tile_px)
     part = image[y0:y1, x0:x1]
     if k < 1:
         size = (max(1, round((x1 - x0) * k)), max(1, round((y1 - y0) * k)))

@@ -109,7 +109,7 @@ def test_turning_the_whole_photo_changes_no_tile_s_lie(turns, whole):
 def test_the_turned_view_shows_the_part_round_the_readings_turned_45_degrees_and_shrunk():
     image = np.zeros((900, 1200, 3), np.uint8)
     quads = [_face((300 + i * 200, 400), 45.0, 60, 84) for i in range(4)]
-    view, m, part = recognize_module._turned_view(image, _readings(quads))
+    view, m, part = recognize_module._turned_view(image, _readings(quads), 60.0)
     x0, y0, x1, y1 = part
     assert x0 <= min(q[:, 0].min() for q in quads) and x1 >= max(q[:, 0].max() for q in quads)
     assert y0 <= min(q[:, 1].min() for q in quads) and y1 >= max(q[:, 1].max() for q in quads)
