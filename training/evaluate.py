@@ -39,6 +39,9 @@ Prints tables of
     the untagged camerash photos, labelled by eye in session 37), scored as (c);
 (c9) the same photos as (c), grainy as a phone takes them in a dim room: Gaussian noise of 12, 17
     and 24 grey levels added (:mod:`training.grain`), scored as (c);
+(c10) the same photos (hands and rows, not the grids) on pale plain tables, white, light grey and
+    cream (:func:`training.real_composites.pale_composites`), straight above and from a seat 30, 45
+    and 55 degrees off, scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -766,6 +769,30 @@ def eval_real_composites_slanted(
     }
 
 
+def eval_real_pale(data: Path, views: list[tuple[float, float, float]], classifier=None, detector=None) -> dict:
+    """(c10) the labelled real photos of up to :data:`training.real_composites.MAX_TILES` tiles on
+    pale plain tables (:func:`training.real_composites.pale_composites`, two per photo), seen from
+    each of ``views`` (as for :func:`eval_real_slanted`): ivory faces on a white desk or tablecloth,
+    photographed from a seat. Per view, :func:`eval_labelled`'s results."""
+    from training.labelled_variants import variants
+    from training.real_composites import pale_composites
+    from training.viewpoint import seen_from
+
+    made = pale_composites(
+        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None), PALE_PER_PHOTO
+    )
+    photo_of = {c.name: c.photo for c in made}
+    seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
+    return {
+        view: eval_labelled([(n, photo_of[n], raw, gt) for k, n, raw, gt in seen if k == view], classifier, detector)
+        for view in views
+    }
+
+
+#: (c10) pale-table composites per labelled photo
+PALE_PER_PHOTO = 2
+
+
 def misses_by_suit(rows: list[dict]) -> Counter:
     """The labelled tiles that photos' readings ``rows`` (:func:`eval_labelled`'s, each with
     ``labels`` and ``pred``) left unread, as multisets, counted by suit (``m p s z f`` and ``back``:
@@ -1274,6 +1301,14 @@ REAL_CHANGES: dict = {
         lambda sigma: f"noise {sigma:g}",
         "real_grainy",
     ),
+    "c10": (
+        "(c10) labelled real photos of up to 40 tiles on pale plain tables (white, light grey, cream: as light as "
+        f"ivory faces or lighter; {PALE_PER_PHOTO} per photo, training.real_composites.pale_composites), seen from "
+        "a seat as (c3)",
+        eval_real_pale,
+        _view_name,
+        "real_pale",
+    ),
 }
 
 
@@ -1508,6 +1543,13 @@ def main(argv=None) -> int:
         "real photos ('' skips)",
     )
     ap.add_argument(
+        "--pale-seats",
+        type=slant_views,
+        default="0,30,45,55r5",
+        help="(c10) view the labelled real photos on pale plain tables from these seats, as --slant-angles "
+        "(0: straight above; '' skips)",
+    )
+    ap.add_argument(
         "--baseline-models",
         default=None,
         help="a folder holding another tile_segmenter.onnx to compare with the shipped one, side by side",
@@ -1555,7 +1597,7 @@ def main(argv=None) -> int:
     _report_real(data, clf, det, report)
     _report_unseen(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
-    for table, keys in (("c3", a.slant_angles), ("c4", a.exposures), ("c9", a.grain)):
+    for table, keys in (("c3", a.slant_angles), ("c4", a.exposures), ("c9", a.grain), ("c10", a.pale_seats)):
         _report_real_changes(data, table, keys, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)

@@ -207,12 +207,17 @@ def _faces(rng, face_fn, back_col: np.ndarray) -> tuple:
     return m, face
 
 
-def _table(rng, size: tuple[int, int], real: bool | None, tables: list | None = None) -> np.ndarray:
-    """The table plane (float32 BGR, ``size`` = (width, height)): a real background photo (one of
+def _table(
+    rng, size: tuple[int, int], real: bool | None, tables: list | None = None, surface: str | None = None
+) -> np.ndarray:
+    """The table plane (float32 BGR, ``size`` = (width, height)): the procedural ``surface`` where
+    one is named (:func:`training.scenes.make_surface`), else a real background photo (one of
     ``tables``, default every cached one) when ``real`` (default: two times in three when there is
     one), else a procedural surface."""
     from training import backgrounds
 
+    if surface is not None:
+        return _scenes.make_surface(rng, size[0], size[1], surface)
     have = backgrounds.load_manifest() if tables is None else tables
     use_real = bool(have) and (real if real is not None else rng.random() < 0.67)
     if not use_real:
@@ -278,13 +283,16 @@ def make_phone_scene(
     degrade: bool = True,
     tables: list | None = None,
     drawers: Sequence[_clutter.Drawer] | None = None,
+    surface: str | None = None,
 ) -> _scenes.Scene:
     """One phone-like photo of ``kind`` (:data:`KINDS`; default random) with ground truth; ``size``
     is (width, height), default random 800-2000 px. ``real_background``, ``n_clutter`` (objects that
     are not tiles; default 0-3, 2-5 for ``clutter``) and ``finger`` (a finger over a tile) default
     to random choices. ``tables``: the background photos (:class:`training.backgrounds.Background`)
     a real table is cut from (default: every cached one). ``drawers``: the clutter objects to draw
-    (default: every kind of :data:`training.clutter.CLUTTER`, at its rates)."""
+    (default: every kind of :data:`training.clutter.CLUTTER`, at its rates). ``surface``: a
+    procedural table of that kind instead (:func:`training.scenes.make_surface`: ``pale``, a white
+    desk under paper, keys and coins as well)."""
     rng = rng if isinstance(rng, np.random.Generator) else np.random.default_rng(rng)
     kind = kind or str(rng.choice(KINDS))
     face_fn = face_fn or _scenes.default_face_fn()
@@ -303,7 +311,7 @@ def make_phone_scene(
     centre = np.array([Mg + W / 2, Mg + H / 2]) + rng.uniform(-0.08, 0.08, 2) * [W, H]
     to_canvas = lambda q: ((q - (lo + hi) / 2) * s + centre).astype(np.float32)
     canvas = _Canvas(
-        _table(rng, (W + 2 * Mg, H + 2 * Mg), real_background if kind != "clutter" else True, tables),
+        _table(rng, (W + 2 * Mg, H + 2 * Mg), real_background if kind != "clutter" else True, tables, surface),
         np.full((H + 2 * Mg, W + 2 * Mg), -1, np.int32),
     )
     back_col = _scenes._back_colour(rng, 1 if any(p.code == "back" for p in spots) else 0)

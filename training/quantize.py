@@ -194,7 +194,9 @@ def classifier_agreement(float_path: Path, int8_path: Path, clf: TileClassifier,
     return out
 
 
-def _runtime_record(name: str, keep: list[str], calibration: str, validation: dict) -> dict:
+def _runtime_record(
+    name: str, keep: list[str], calibration: str, validation: dict, command: str = "python3 run.py quantize"
+) -> dict:
     return {
         "file": f"{name}.int8.onnx",
         "format": "int8 QDQ (onnxruntime static quantization, min-max ranges): per-channel int8 weights, "
@@ -202,7 +204,7 @@ def _runtime_record(name: str, keep: list[str], calibration: str, validation: di
         "float_layers": keep,
         "calibration_inputs": calibration,
         "validation_against_float": validation,
-        "command": "python3 run.py quantize",
+        "command": command,
         "date": datetime.date.today().isoformat(),
         "note": f"{name}.onnx (float32) is the trained model; training continues from it",
     }
@@ -212,10 +214,14 @@ def _write_runtime(models: Path, name: str, record: dict) -> None:
     update_metadata(models / f"{name}.json", runtime=record)
 
 
-def run(models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES) -> dict:
+def run(
+    models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES, finder_only: bool = False
+) -> dict:
     """Quantize the three networks in ``models``, record it, and recalibrate the classifiers. The
     finds and crops come from the float networks in ``models``; only the calibration runs the int8
-    classifiers (opened then for the first time in this process)."""
+    classifiers (opened then for the first time in this process). ``finder_only``: the finder
+    alone, after it was retrained; the classifiers' int8 copies and their calibration stay as they
+    are (quantized on the crops the previous finder cut, which differ only where the finds do)."""
     os.environ[onnx_model.ENV_DIR] = str(models)
     os.environ[onnx_model.ENV_FLOAT] = "1"
     cal_images = [_scene(CALIBRATION_SEED + i).image for i in range(calibration_scenes)]
@@ -235,9 +241,13 @@ def run(models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES) 
             f"{calibration_scenes} synthetic photos (training.quantize._scene, seeds {CALIBRATION_SEED}+: the "
             "phone-like kinds and hands on a table) at the finder's first look",
             {**report["tile_segmenter"], "inputs": f"{VALIDATION_SCENES} synthetic photos, seeds {VALIDATION_SEED}+"},
+            "python3 run.py quantize --finder-only" if finder_only else "python3 run.py quantize",
         ),
     )
 
+    if finder_only:
+        del os.environ[onnx_model.ENV_FLOAT]
+        return report
     from training.train_classifier import read_camerash_labels
 
     real = _real_training_crops(data)
@@ -279,8 +289,13 @@ def main(argv=None) -> int:
     ap.add_argument("--data", default=str(artwork.DEFAULT_DATA), help="shared/vision-data folder")
     ap.add_argument("--models", default=str(REPO / "models"))
     ap.add_argument("--scenes", type=int, default=CALIBRATION_SCENES, help="calibration photos")
+    ap.add_argument(
+        "--finder-only",
+        action="store_true",
+        help="quantize the retrained finder alone; the classifiers' int8 copies and calibration stay",
+    )
     a = ap.parse_args(argv)
-    print(json.dumps(run(Path(a.models), Path(a.data), a.scenes), indent=1))
+    print(json.dumps(run(Path(a.models), Path(a.data), a.scenes, a.finder_only), indent=1))
     return 0
 
 

@@ -158,6 +158,45 @@ def table_composites(
     return out
 
 
+#: the pale plain tables of :func:`pale_composites` (BGR): white, light grey, a cooler grey, cream
+PALE_TABLES = ((250, 250, 250), (236, 236, 236), (224, 226, 228), (212, 228, 238))
+#: a pale-table composite's frame (landscape)
+PALE_SIZE = (1600, 1200)
+#: ... and the pasted photo's long side as a share of the frame's: a hand near the camera or farther
+PALE_SHARE = (0.35, 0.8)
+
+
+def pale_table(rng: np.random.Generator, size: tuple[int, int] = PALE_SIZE) -> np.ndarray:
+    """A pale plain table filling a frame of ``size`` (width, height; BGR uint8): one of
+    :data:`PALE_TABLES` with a little sensor noise and slow shading, as light as ivory faces or
+    lighter (a white desk, a white tablecloth). Not the finder's training surfaces
+    (:func:`training.scenes._pale`): no texture."""
+    w, h = size
+    colour = np.array(PALE_TABLES[int(rng.integers(len(PALE_TABLES)))], np.float64)
+    shade = cv2.resize(rng.normal(0, 4, (12, 16)), (w, h), interpolation=cv2.INTER_CUBIC)[..., None]
+    return np.clip(colour + shade + rng.normal(0, 2, (h, w, 3)), 0, 255).astype(np.uint8)
+
+
+def pale_composites(
+    labelled: Iterator[tuple[str, Path, list[str]]], per_photo: int, seed0: int = 31000
+) -> list[Composite]:
+    """``per_photo`` composites of every labelled photo (name, path, labels) with at most
+    :data:`MAX_TILES` tiles, each turned and pasted (:func:`paste`, its long side
+    :data:`PALE_SHARE` of the frame's) on a pale plain table (:func:`pale_table`): the benchmark's
+    (c10), seen from a seat there. Needs no background cache; seeds are fixed."""
+    out: list[Composite] = []
+    for i, (name, path, labels) in enumerate(sorted(labelled)):
+        if len(labels) > MAX_TILES:
+            continue
+        photo = _read(path)
+        for k in range(per_photo):
+            rng = np.random.default_rng(seed0 + 100 * i + k)
+            frame = paste(photo, pale_table(rng), rng, PALE_SHARE)
+            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            out.append(Composite(f"{name} on a pale table", name, buf.tobytes(), list(labels)))
+    return out
+
+
 def _read(path: Path) -> np.ndarray:
     photo = cv2.imread(str(path), cv2.IMREAD_COLOR)
     if photo is None:

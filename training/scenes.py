@@ -186,10 +186,40 @@ def make_surface(rng: np.random.Generator, w: int, h: int, kind: str | None = No
     elif kind == "plastic":
         base = np.array(rng.choice([[110, 90, 50], [60, 70, 75], [150, 120, 60], [50, 100, 60]]), np.float32)
         img = base + (_noise(rng, h, w, 200) * 10)[:, :, None] + rng.normal(0, 2, (h, w, 1)).astype(np.float32)
+    elif kind == "pale":
+        img = _pale(rng, w, h)
     else:  # dark table
         base = rng.uniform(15, 60, 3).astype(np.float32)
         img = base + (_noise(rng, h, w, 40) * 5)[:, :, None]
     return np.clip(img, 0, 255).astype(np.float32)
+
+
+#: the colours (BGR) of the pale tables :func:`_pale` draws: white, light grey, cream, beige, a cold
+#: grey-blue and a grey-green; each scaled by 0.9-1.03
+PALE_COLOURS = ([250, 250, 250], [232, 232, 232], [215, 232, 242], [200, 216, 228], [236, 228, 218], [222, 230, 222])
+
+
+def _pale(rng: np.random.Generator, w: int, h: int) -> np.ndarray:
+    """A pale plain table (kind ``pale`` of :func:`make_surface`, drawn only where asked for: the
+    benchmark's scenes keep their random stream): one of :data:`PALE_COLOURS`, as light as ivory
+    tile faces or lighter (a white desk, a white tablecloth, light laminate), plain, woven (a
+    faint crosshatch), grained (faint laminate wood) or veined (faint marble), with slow shading."""
+    base = np.array(PALE_COLOURS[int(rng.integers(len(PALE_COLOURS)))], np.float32) * rng.uniform(0.9, 1.03)
+    texture = rng.choice(["plain", "woven", "grained", "veined"])
+    shade = _noise(rng, h, w, 150) * 5 + _noise(rng, h, w, 2) * 2
+    if texture == "woven":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        p = rng.uniform(3, 8)
+        shade += (np.sin(xx * 2 * math.pi / p) + np.sin(yy * 2 * math.pi / p)) * rng.uniform(1.5, 4)
+    elif texture == "grained":
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        ang = rng.uniform(0, math.pi)
+        u = xx * math.cos(ang) + yy * math.sin(ang) + _noise(rng, h, w, 80) * 25
+        shade += np.sin(u * rng.uniform(0.03, 0.12)) * rng.uniform(3, 8)
+    elif texture == "veined":
+        veins = np.abs(_noise(rng, h, w, 60))
+        shade -= np.exp(-veins * rng.uniform(8, 16)) * rng.uniform(15, 40)
+    return base + shade[:, :, None]
 
 
 # --------------------------------------------------------------------------------------------

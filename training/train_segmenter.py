@@ -136,6 +136,13 @@ ZOOM_SHARE = {"value": 0.0}
 #: three of them two (a kong's backs, all four in 30 % of kongs), set by ``--kong-share``
 KONG_SHARE = {"value": 0.5}
 
+#: share of the training photos drawn on a pale plain table (the surface kind ``pale`` of
+#: :func:`training.scenes.make_surface`: white, light grey, cream, as light as the tiles' faces or
+#: lighter), table photos and phone-like ones alike (those with their paper, keys and coins beside
+#: the tiles: white things on a white table that are no tiles), set by ``--pale-share``; 0
+#: (default) draws them as before, the same photos for the same seed
+PALE_SHARE = {"value": 0.0}
+
 
 def make_sample(seed: int) -> Sample:
     """One training photo (BGR uint8 at 448-832 px long side), its masks and quads: a
@@ -151,7 +158,8 @@ def make_sample(seed: int) -> Sample:
 
         kinds = PHONE_KINDS["value"]
         kind = str(rng.choice(kinds)) if kinds else None
-        return finish(make_phone_scene(rng, kind, size=size), size, rng)
+        pale = bool(PALE_SHARE["value"]) and rng.random() < PALE_SHARE["value"]
+        return finish(make_phone_scene(rng, kind, size=size, surface="pale" if pale else None), size, rng)
     kw: dict = {}
     u = rng.random()
     if finish is _zoomed:  # tiles near the camera: large before the cut
@@ -173,6 +181,8 @@ def make_sample(seed: int) -> Sample:
         kw.update(standing=True, n_rows=1, n_indicators=0)  # a hand standing up, facing the camera
     r, k = rng.random(), KONG_SHARE["value"]
     kw["n_kongs"] = 0 if r < 1 - k else (1 if r < 1 - 0.4 * k else 2)
+    if PALE_SHARE["value"] and rng.random() < PALE_SHARE["value"]:
+        kw["surface"] = "pale"
     return finish(_scenes.make_scene(rng, size=size, **kw), size, rng)
 
 
@@ -620,6 +630,12 @@ def _arguments(argv) -> argparse.Namespace:
         "--kong-share", type=float, default=0.5, help="share of the table photos that show concealed kongs (backs)"
     )
     ap.add_argument(
+        "--pale-share",
+        type=float,
+        default=0.0,
+        help="share of the photos drawn on a pale plain table (white, light grey, cream: training.scenes._pale)",
+    )
+    ap.add_argument(
         "--min-face-support",
         type=float,
         default=MIN_FACE_SUPPORT,
@@ -781,6 +797,7 @@ def main(argv=None) -> int:
     PHONE_SHARE["value"] = a.phone_share
     ZOOM_SHARE["value"] = a.zoom_share
     KONG_SHARE["value"] = a.kong_share
+    PALE_SHARE["value"] = a.pale_share
     PHONE_KINDS["value"] = _phone_kinds(a.phone_kinds)
     if a.phone_share > 0:
         from training import backgrounds

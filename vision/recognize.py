@@ -2545,24 +2545,32 @@ def _measured_on_no_tiles(readings: list[Reading], finds: int) -> bool:
 
 
 def _read_farther(
-    ph: _photo.Photo, cands: list[Candidate], finder: str | None, classifier: Any, sure: int
+    ph: _photo.Photo, cands: list[Candidate], finder: str | None, classifier: Any, sure: int, face_map: dict
 ) -> tuple[list[Candidate], list[Reading], str | None, int] | None:
     """The candidates of the finder's far look and their reading (:func:`_read`), for a photo whose
     reading of ``cands`` may have measured the tiles' size on no tiles (:func:`_measured_on_no_tiles`):
     a pattern beside a hand too far away to be found at that size
-    (:func:`vision.finders.find_farther`). ``None`` where there is no such look, or it reads
+    (:func:`vision.finders.find_farther`); or whose search found nothing at a look smaller than the
+    far look (its last look's ``face_map``): a large pale shape beside a far row can make the looks
+    smaller, sized for it. ``None`` where there is no such look, or it reads
     fewer sure tiles than :data:`FAR_AGAIN_SURE_BELOW`, or no more than ``sure``, the first
     reading's count: that reading stands. A second guess must read as a hand does to overrule it:
     a white keyboard near the camera, its keys read as none at the first look, shows pairs of keys
-    read unsurely at the far look, and a printed page two letters read surely."""
+    read unsurely at the far look, and a printed page two letters read surely. Where the first
+    search found nothing, there is nothing to overrule: the far look's finds stand whatever they
+    read, and a row of them whose faces, seen from a seat, are too squat to read still measures the
+    slant for the reading straightened (:func:`_seat_view`)."""
+    looked = int(round(2 * max(ph.image.shape[:2]) / float(face_map["scale"]))) if "scale" in face_map else None
     try:
-        far = find_farther(ph.image, cands, finder=finder, detail=ph.detail)
+        far = find_farther(ph.image, cands, finder=finder, detail=ph.detail, looked=looked)
     except Exception:  # never crash on a strange photo
         return None
     if not far:
         return None
     readings, reason, rejected = _read(far, classifier)
-    return (far, readings, reason, rejected) if _sure_count(readings) >= max(FAR_AGAIN_SURE_BELOW, sure + 1) else None
+    if not cands or _sure_count(readings) >= max(FAR_AGAIN_SURE_BELOW, sure + 1):
+        return far, readings, reason, rejected
+    return None
 
 
 def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
@@ -2585,8 +2593,8 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t2 = time.perf_counter()
     timings["segment"] = (t2 - t1) * 1000
     readings, reason_extra, rec.rejected = _read(cands, classifier) if cands else ([], None, 0)
-    if cands and reason_extra is None and _measured_on_no_tiles(readings, len(cands)):
-        farther = _read_farther(ph, cands, finder, classifier, _sure_count(readings))
+    if reason_extra is None and rec.reason is None and (not cands or _measured_on_no_tiles(readings, len(cands))):
+        farther = _read_farther(ph, cands, finder, classifier, _sure_count(readings), face_map)
         if farther is not None:
             cands, readings, reason_extra, rec.rejected = farther
             face_map.clear()  # (the far look's finds: that map no longer shows them)

@@ -94,3 +94,25 @@ def test_a_table_pastes_the_hand_large_below_and_other_photos_above_with_every_l
         assert 1 <= len(others) <= 3
         assert len(c.labels) == sum({"a.png": 8, "b.png": 36, "c.png": 9}[n] for n in [hand, *others])
         assert c.photo == ("b.png" if "b.png" in others else hand)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_pale_table_is_plain_and_as_light_as_ivory_faces_or_lighter(seed):
+    table = real_composites.pale_table(np.random.default_rng(seed))
+    assert table.shape == (1200, 1600, 3) and table.dtype == np.uint8
+    assert np.median(table) >= 200 and table.std(axis=(0, 1)).max() < 8  # (no texture: noise and shading)
+
+
+def test_pale_composites_are_the_same_on_every_run_keep_the_labels_and_leave_grids_out(tmp_path):
+    """(c10)'s photos need no background cache: a labelled photo pasted on a pale table, two per
+    photo; a 144-tile grid is not pasted."""
+    path = tmp_path / "hand.png"
+    cv2.imwrite(str(path), _photo())
+    labelled = [("hand.png", path, ["1m", "2m"]), ("grid.png", path, ["1m"] * 144)]
+    made = real_composites.pale_composites(iter(labelled), 2)
+    again = real_composites.pale_composites(iter(labelled), 2)
+    assert [c.jpeg for c in made] == [c.jpeg for c in again]
+    assert [(c.name, c.photo, c.labels) for c in made] == [("hand.png on a pale table", "hand.png", ["1m", "2m"])] * 2
+    frame = cv2.imdecode(np.frombuffer(made[0].jpeg, np.uint8), cv2.IMREAD_COLOR)
+    assert frame.shape == (1200, 1600, 3)
+    assert np.median(frame[:40]) >= 200  # (the table round the pasted photo)

@@ -2,10 +2,12 @@
 specks or nothing at all, and the first look is taken again twice as large
 (:data:`vision.finders.learned.FAR_LOOK`); after that look a lone find is no tile. Beside a
 pattern whose patches the first look takes for tiles, the far look comes after every find read as
-no tile (:func:`vision.finders.find_farther`)."""
+no tile (:func:`vision.finders.find_farther`), and after a search that found nothing at looks made
+smaller than it."""
 
 from __future__ import annotations
 
+import json
 import sys
 from collections import Counter
 from pathlib import Path
@@ -121,23 +123,53 @@ def _candidate(look: int, source: str = "learned") -> Candidate:
 
 
 @pytest.mark.parametrize(
-    ("finder", "looks", "asked", "why"),
+    ("finder", "looks", "looked", "asked", "why"),
     [
-        ("learned", [640, 640], True, "found at the first look: the far look (1280) sees more"),
-        ("learned", [640, 1280], False, "a look as large as the far one found them"),
-        ("learned", [], False, "no candidates: the first look found nothing, and took the far look"),
-        ("classical", [0], False, "the classical finder has no far look"),
+        ("learned", [640, 640], None, True, "found at the first look: the far look (1280) sees more"),
+        ("learned", [640, 1280], None, False, "a look as large as the far one found them"),
+        ("learned", [], None, False, "no candidates and no look told: nothing to go on"),
+        ("learned", [], 1280, False, "no candidates: the first look found nothing, and took the far look"),
+        ("learned", [], 256, True, "no candidates at looks made smaller (sized on a pale shape): the far one sees more"),
+        ("classical", [0], None, False, "the classical finder has no far look"),
     ],
 )
-def test_the_far_look_is_asked_for_only_where_it_sees_more(monkeypatch, finder, looks, asked, why):
+def test_the_far_look_is_asked_for_only_where_it_sees_more(monkeypatch, finder, looks, looked, asked, why):
     """:func:`vision.finders.find_farther` on a 4000 x 3000 photo (working image 2000 px): the
-    learned finder's candidates, their quads passed as ``not_tiles``, or none."""
+    learned finder's candidates, their quads passed as ``not_tiles``, or none (the last look
+    ``looked`` pixels long)."""
     calls = []
     monkeypatch.setattr(select, "find_candidates", lambda img, **kw: calls.append(kw) or ["far"])
     monkeypatch.setattr(select, "finder_name", lambda name=None: name)
     img = np.zeros((1500, 2000, 3), np.uint8)
     cands = [_candidate(k, "learned" if finder == "learned" else "classical") for k in looks]
-    got = find_farther(img, cands, finder=finder)
+    got = find_farther(img, cands, finder=finder, looked=looked)
     assert (got == ["far"]) is asked, why
     if asked:
         assert len(calls[0]["not_tiles"]) == len(cands)
+
+
+def test_a_search_that_found_nothing_at_smaller_looks_takes_the_far_look(monkeypatch):
+    """The fixture hand ``scene_12`` (960 px: its far look is the whole photo) whose first search
+    is made to find nothing at a look of 256 px, as where a large pale shape beside a far row sized
+    the looks: the far look's finds stand and are read; without it, nothing is read."""
+    photos = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
+    data = (photos / "scene_12.jpg").read_bytes()
+    codes = Counter(json.loads((photos / "scene_12.json").read_text())["codes"])
+    real = recognizer.find_candidates
+    asked = []
+
+    def first_finds_nothing(img, **kw):
+        asked.append(kw.get("not_tiles"))
+        if len(asked) == 1:
+            kw["face_map"].update(face=np.zeros((8, 8), np.float32), scale=2 * max(img.shape[:2]) / 256)
+            return []
+        return real(img, **kw)
+
+    monkeypatch.setattr(recognizer, "find_candidates", first_finds_nothing)
+    monkeypatch.setattr(select, "find_candidates", first_finds_nothing)
+    read = Counter(t.code for t in recognize(data).tiles)
+    assert asked[1] == []  # (the far look: nothing read as no tile to leave out)
+    assert sum((read & codes).values()) >= sum(codes.values()) - 1 and sum((read - codes).values()) <= 1
+    asked.clear()
+    monkeypatch.setattr(recognizer, "_read_farther", lambda *args: None)
+    assert recognize(data).tiles == []

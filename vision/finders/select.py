@@ -68,22 +68,32 @@ def find_candidates(
 
 
 def find_farther(
-    img: np.ndarray, cands: list[Candidate], *, finder: str | None = None, detail: np.ndarray | None = None
+    img: np.ndarray,
+    cands: list[Candidate],
+    *,
+    finder: str | None = None,
+    detail: np.ndarray | None = None,
+    looked: int | None = None,
 ) -> list[Candidate]:
     """Candidates in ``img`` from the learned finder's far look, for when ``cands``, the finder's
     first candidates, read as few tiles (:func:`vision.recognize.recognize`: at most half of them,
-    under three surely): :func:`find_candidates` with their quads as ``not_tiles``, so that the
-    looks do not measure those places again.
+    under three surely), or when there were none, its last look ``looked`` pixels long (the long
+    side: twice the image's over its face map's ``scale``): :func:`find_candidates` with their
+    quads as ``not_tiles``, so that the looks do not measure those places again.
 
     A hand far from a 12-megapixel camera shows tiles 7-14 px wide at the first look, too small to
     be found; a pattern beside it (ripples, patches, leaves) can show finds of a tile's size
     there, and the finder, its tiles measured, looks no closer. When those finds read as no
     tile, the size was measured on no tile, and the far look sees the photo as the finder does
-    when its first look finds nothing, the size measured on what the pattern leaves. ``[]`` for
-    another finder, for no ``cands``, and where the looks that found ``cands`` already saw the
-    photo as large as the far look does (it would find the same)."""
-    if finder_name(finder) != "learned" or not cands:
+    when its first look finds nothing, the size measured on what the pattern leaves. A large pale
+    shape beside a far row (a sheet of paper, a white shape on a poster) can make the looks
+    smaller still, sized for it, until nothing is found: the far look sees the row as it sees a
+    far hand. ``[]`` for another finder, for no ``cands`` and no ``looked``, and where the looks
+    that found ``cands`` (or found nothing) already saw the photo as large as the far look does
+    (it would find the same)."""
+    if finder_name(finder) != "learned" or not (cands or looked):
         return []
-    if max(cd.look for cd in cands) >= learned.far_look(img, detail):
+    last = max(cd.look for cd in cands) if cands else int(looked or 0)
+    if last >= learned.far_look(img, detail):
         return []
     return find_candidates(img, finder=finder, detail=detail, not_tiles=[cd.quad for cd in cands])
