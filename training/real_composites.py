@@ -15,7 +15,7 @@ same JPEGs; the labels of the pasted photo are the labels of the composite.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -77,20 +77,38 @@ def composites(
     their cache is not built); the pasted photo's long side ``share`` of a frame of one of
     ``sizes`` (the first, or 40 % of the time the second)."""
     held = [b for b in backgrounds.load_manifest() if is_heldout_background(background_name(b))]
-    out: list[Composite] = []
     if not held:
-        return out
+        return []
+
+    def table(rng: np.random.Generator) -> tuple[np.ndarray, str]:
+        size = sizes[int(rng.random() < 0.4) % len(sizes)]
+        b = held[int(rng.integers(len(held)))]
+        return backgrounds.random_crop(backgrounds.read_background(b), size, rng), background_name(b)
+
+    return _each_pasted(labelled, per_photo, seed0, table, share)
+
+
+def _each_pasted(
+    labelled: Iterator[tuple[str, Path, list[str]]],
+    per_photo: int,
+    seed0: int,
+    table: Callable[[np.random.Generator], tuple[np.ndarray, str]],
+    share: tuple[float, float],
+) -> list[Composite]:
+    """``per_photo`` composites of every labelled photo (name, path, labels) with at most
+    :data:`MAX_TILES` tiles: turned and pasted (:func:`paste`, its long side ``share`` of the
+    frame's) on the frame ``table(rng)`` draws, named with it; each from its own seed, so every
+    run builds the same JPEGs."""
+    out: list[Composite] = []
     for i, (name, path, labels) in enumerate(sorted(labelled)):
         if len(labels) > MAX_TILES:
             continue
         photo = _read(path)
         for k in range(per_photo):
             rng = np.random.default_rng(seed0 + 100 * i + k)
-            size = sizes[int(rng.random() < 0.4) % len(sizes)]
-            b = held[int(rng.integers(len(held)))]
-            frame = paste(photo, backgrounds.random_crop(backgrounds.read_background(b), size, rng), rng, share)
-            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-            out.append(Composite(f"{name} on {background_name(b)}", name, buf.tobytes(), list(labels)))
+            frame, where = table(rng)
+            ok, buf = cv2.imencode(".jpg", paste(photo, frame, rng, share), [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
+            out.append(Composite(f"{name} on {where}", name, buf.tobytes(), list(labels)))
     return out
 
 
@@ -184,17 +202,7 @@ def pale_composites(
     :data:`MAX_TILES` tiles, each turned and pasted (:func:`paste`, its long side
     :data:`PALE_SHARE` of the frame's) on a pale plain table (:func:`pale_table`): the benchmark's
     (c10), seen from a seat there. Needs no background cache; seeds are fixed."""
-    out: list[Composite] = []
-    for i, (name, path, labels) in enumerate(sorted(labelled)):
-        if len(labels) > MAX_TILES:
-            continue
-        photo = _read(path)
-        for k in range(per_photo):
-            rng = np.random.default_rng(seed0 + 100 * i + k)
-            frame = paste(photo, pale_table(rng), rng, PALE_SHARE)
-            ok, buf = cv2.imencode(".jpg", frame, [cv2.IMWRITE_JPEG_QUALITY, JPEG_QUALITY])
-            out.append(Composite(f"{name} on a pale table", name, buf.tobytes(), list(labels)))
-    return out
+    return _each_pasted(labelled, per_photo, seed0, lambda rng: (pale_table(rng), "a pale table"), PALE_SHARE)
 
 
 def _read(path: Path) -> np.ndarray:

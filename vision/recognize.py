@@ -2560,9 +2560,8 @@ def _read_farther(
     search found nothing, there is nothing to overrule: the far look's finds stand whatever they
     read, and a row of them whose faces, seen from a seat, are too squat to read still measures the
     slant for the reading straightened (:func:`_seat_view`)."""
-    looked = int(round(2 * max(ph.image.shape[:2]) / float(face_map["scale"]))) if "scale" in face_map else None
     try:
-        far = find_farther(ph.image, cands, finder=finder, detail=ph.detail, looked=looked)
+        far = find_farther(ph.image, cands, finder=finder, detail=ph.detail, looked=face_map.get("look"))
     except Exception:  # never crash on a strange photo
         return None
     if not far:

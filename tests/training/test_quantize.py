@@ -54,3 +54,15 @@ def test_the_int8_copy_keeps_the_end_layers_float_and_computes_the_same(tmp_path
     for feed in feeds[6:]:
         ya, yb = a.run(None, feed)[0], b.run(None, feed)[0]
         assert np.abs(ya - yb).max() <= 0.05 * np.abs(ya).max()
+
+
+def test_the_finder_alone_is_quantized_when_asked(monkeypatch):
+    """``python3 run.py quantize --finder-only``: after the finder alone was retrained, the
+    classifiers' int8 copies and calibration stay as they are."""
+    import training.quantize as q
+
+    asked = []
+    monkeypatch.setattr(q, "run", lambda models, data, scenes, finder_only: asked.append(finder_only) or {})
+    q.main(["--finder-only"])
+    q.main([])
+    assert asked == [True, False]

@@ -161,7 +161,7 @@ def test_a_search_that_found_nothing_at_smaller_looks_takes_the_far_look(monkeyp
     def first_finds_nothing(img, **kw):
         asked.append(kw.get("not_tiles"))
         if len(asked) == 1:
-            kw["face_map"].update(face=np.zeros((8, 8), np.float32), scale=2 * max(img.shape[:2]) / 256)
+            kw["face_map"].update(face=np.zeros((8, 8), np.float32), scale=2 * max(img.shape[:2]) / 256, look=256)
             return []
         return real(img, **kw)
 

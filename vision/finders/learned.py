@@ -1046,13 +1046,14 @@ def candidates(
     """Tile candidates in ``img`` (BGR uint8, quads in its pixels): one per core, face-down tiles
     included (the classifier reads them as ``back``). ``debug``, when given, receives the face map
     as a ``mask`` at ``img``'s size and the ``core`` map; ``face_map``, when given, receives the last
-    look's face probabilities as they are (``face``, 0 outside the part a closer look saw) and the
-    factor ``scale`` that takes a map pixel to ``img`` pixels; ``tile_px``, ``detail``,
-    ``not_tiles``, ``least_row`` and ``read_at``: as for :func:`find_tiles`."""
+    look's face probabilities as they are (``face``, 0 outside the part a closer look saw), the
+    factor ``scale`` that takes a map pixel to ``img`` pixels and that look's long side ``look``
+    (each candidate's :attr:`Candidate.look`; there where none was found); ``tile_px``,
+    ``detail``, ``not_tiles``, ``least_row`` and ``read_at``: as for :func:`find_tiles`."""
     found, (face, core, scale) = find_tiles(img, tile_px, detail, not_tiles, least_row, read_at)
-    if face_map is not None:
-        face_map.update(face=face, scale=scale)
     look = int(round(2 * max(img.shape[:2]) / scale))  # (a map pixel is two of the look's)
+    if face_map is not None:
+        face_map.update(face=face, scale=scale, look=look)
     if debug is not None:
         h, w = img.shape[:2]
         debug["mask"] = (cv2.resize(face, (w, h), interpolation=cv2.INTER_LINEAR) > FACE_THRESHOLD).astype(

@@ -77,9 +77,9 @@ def find_farther(
 ) -> list[Candidate]:
     """Candidates in ``img`` from the learned finder's far look, for when ``cands``, the finder's
     first candidates, read as few tiles (:func:`vision.recognize.recognize`: at most half of them,
-    under three surely), or when there were none, its last look ``looked`` pixels long (the long
-    side: twice the image's over its face map's ``scale``): :func:`find_candidates` with their
-    quads as ``not_tiles``, so that the looks do not measure those places again.
+    under three surely), or when there were none, its last look ``looked`` pixels long (its long
+    side: the face map's ``look``, :func:`vision.finders.learned.candidates`): :func:`find_candidates`
+    with their quads as ``not_tiles``, so that the looks do not measure those places again.
 
     A hand far from a 12-megapixel camera shows tiles 7-14 px wide at the first look, too small to
     be found; a pattern beside it (ripples, patches, leaves) can show finds of a tile's size
