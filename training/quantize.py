@@ -214,9 +214,7 @@ def _write_runtime(models: Path, name: str, record: dict) -> None:
     update_metadata(models / f"{name}.json", runtime=record)
 
 
-def run(
-    models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES, finder_only: bool = False
-) -> dict:
+def run(models: Path, data: Path, calibration_scenes: int = CALIBRATION_SCENES, finder_only: bool = False) -> dict:
     """Quantize the three networks in ``models``, record it, and recalibrate the classifiers. The
     finds and crops come from the float networks in ``models``; only the calibration runs the int8
     classifiers (opened then for the first time in this process). ``finder_only``: the finder

@@ -129,7 +129,13 @@ def _candidate(look: int, source: str = "learned") -> Candidate:
         ("learned", [640, 1280], None, False, "a look as large as the far one found them"),
         ("learned", [], None, False, "no candidates and no look told: nothing to go on"),
         ("learned", [], 1280, False, "no candidates: the first look found nothing, and took the far look"),
-        ("learned", [], 256, True, "no candidates at looks made smaller (sized on a pale shape): the far one sees more"),
+        (
+            "learned",
+            [],
+            256,
+            True,
+            "no candidates at looks made smaller (sized on a pale shape): the far one sees more",
+        ),
         ("classical", [0], None, False, "the classical finder has no far look"),
     ],
 )
