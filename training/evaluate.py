@@ -668,7 +668,7 @@ def _composites(data: Path, per_photo: int, **options) -> list:
     from training.real_composites import composites
 
     return composites(
-        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None),
+        _labelled_paths(data),
         per_photo,
         **options,
     )
@@ -698,7 +698,7 @@ def eval_real_tables(
     from training.viewpoint import seen_from
 
     made = table_composites(
-        ((n_, p, gt) for n_, gt in load_labels().items() if (p := _photo_path(data, n_)) is not None),
+        _labelled_paths(data),
         n,
         frozenset(_training_photos()),
     )
@@ -757,16 +757,26 @@ def eval_real_composites_slanted(
     """(c5) the (c2) composites seen from each of ``views`` (as for :func:`eval_real_slanted`): a
     hand on a real surface photographed from a seat, in the sets the held-out rows keep out of the
     classifier's training. Per view, :func:`eval_labelled`'s results."""
+    return _seen_from_seats(_composites(data, per_photo), views, classifier, detector)
+
+
+def _seen_from_seats(made: list, views: list[tuple[float, float, float]], classifier=None, detector=None) -> dict:
+    """Composites ``made`` (:class:`training.real_composites.Composite`) seen from each of ``views``
+    (:func:`training.viewpoint.seen_from`): per view, :func:`eval_labelled`'s results."""
     from training.labelled_variants import variants
     from training.viewpoint import seen_from
 
-    made = _composites(data, per_photo)
     photo_of = {c.name: c.photo for c in made}
     seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
     return {
         view: eval_labelled([(n, photo_of[n], raw, gt) for k, n, raw, gt in seen if k == view], classifier, detector)
         for view in views
     }
+
+
+def _labelled_paths(data: Path):
+    """``(name, path, labels)`` of each labelled real photo found under ``data``."""
+    return ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None)
 
 
 def eval_real_pale(data: Path, views: list[tuple[float, float, float]], classifier=None, detector=None) -> dict:
@@ -774,19 +784,9 @@ def eval_real_pale(data: Path, views: list[tuple[float, float, float]], classifi
     pale plain tables (:func:`training.real_composites.pale_composites`, two per photo), seen from
     each of ``views`` (as for :func:`eval_real_slanted`): ivory faces on a white desk or tablecloth,
     photographed from a seat. Per view, :func:`eval_labelled`'s results."""
-    from training.labelled_variants import variants
     from training.real_composites import pale_composites
-    from training.viewpoint import seen_from
 
-    made = pale_composites(
-        ((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(data, n)) is not None), PALE_PER_PHOTO
-    )
-    photo_of = {c.name: c.photo for c in made}
-    seen = list(variants(((c.name, c.jpeg, c.labels) for c in made), views, lambda img, v: seen_from(img, *v)))
-    return {
-        view: eval_labelled([(n, photo_of[n], raw, gt) for k, n, raw, gt in seen if k == view], classifier, detector)
-        for view in views
-    }
+    return _seen_from_seats(pale_composites(_labelled_paths(data), PALE_PER_PHOTO), views, classifier, detector)
 
 
 #: (c10) pale-table composites per labelled photo
