@@ -4,8 +4,9 @@
 A set laid out in rows and columns (a tray, a catalogue photo, the discards) puts every tile one step
 from the next along its row and along its column. Where a step along a row and a step along a
 column both put a tile at a place no reading fills, or the row goes on past the place, the place is
-read; a tile with artwork read there is kept, never shown as sure. Past a row's end there is no
-place (the table lies there), and a place whose ground has the table's colour is not read.
+read; so is the place past a row's end, where the row holds two more tiles; a tile with artwork
+read there is kept, never shown as sure. A place whose ground has the table's colour is not read,
+and one with the faces' colour (a pale table) that shows no tile reads as none.
 
 The grid is scene_11's hand of 15 in a row, its tiles copied one tile's height below it: two rows,
 each tile above its copy.
@@ -89,11 +90,44 @@ def hand():
     return ph, sorted(readings, key=lambda r: r.quad.mean(0)[0])
 
 
-def test_a_tile_missed_at_the_end_of_a_row_is_left_to_the_finder(hand):
+@pytest.mark.parametrize("ends", [1, 2])
+def test_tiles_missed_at_the_end_of_a_row_are_read_at_their_places(hand, ends):
     ph, by_x = hand
-    for missed in (by_x[0], by_x[-1]):  # (past the row's end lies the table)
-        others = [r for r in by_x if r is not missed]
-        assert recognize_module._grid_cells_read(ph, others, None) == []
+    missed = by_x[:ends]  # (the row's first tiles, on the left)
+    others = [r for r in by_x if all(r is not m for m in missed)]
+    found = recognize_module._grid_cells_read(ph, others, None)  # (the first from the row, the next from it)
+    assert sorted(r.top[0][0] for r in found) == sorted(r.top[0][0] for r in missed)
+    for r, m in zip(sorted(found, key=lambda r: -r.quad.mean(0)[0]), reversed(missed)):
+        assert np.hypot(*(m.quad.mean(0) - r.quad.mean(0))) < 0.3 * recognize_module._short_side(m.quad)
+        assert not r.sure
+
+
+def test_the_table_past_a_rows_end_gives_no_tile(hand):
+    ph, by_x = hand
+    assert recognize_module._grid_cells_read(ph, by_x, None) == []
+
+
+def test_a_pale_table_past_a_rows_end_is_read_as_no_tile(hand, monkeypatch):
+    ph, by_x = hand
+    first = by_x[0]
+    # (the first tile painted over with its face's median colour: a table as light as the faces)
+    q = first.quad.astype(np.float64)
+    w, h = 40, 56
+    face = cv2.warpPerspective(
+        ph.image,
+        cv2.getPerspectiveTransform(q.astype(np.float32), np.float32([[0, 0], [w, 0], [w, h], [0, h]])),
+        (w, h),
+    )
+    pale = ph.image.copy()
+    mask = np.zeros(pale.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round((q - q.mean(0)) * 1.1 + q.mean(0)).astype(np.int32), 1)
+    pale[mask > 0] = np.median(face.reshape(-1, 3), axis=0).astype(np.uint8)
+    ph_pale = photo.load(cv2.imencode(".png", pale)[1].tobytes())
+    read = []
+    real = recognize_module._read_crops
+    monkeypatch.setattr(recognize_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops))
+    assert recognize_module._grid_cells_read(ph_pale, by_x[1:], None) == []
+    assert sum(read) >= 1  # (read: its ground has the faces' colour)
 
 
 @pytest.mark.parametrize("gap", [1, 2])
