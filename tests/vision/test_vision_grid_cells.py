@@ -5,8 +5,9 @@ A set laid out in rows and columns (a tray, a catalogue photo, the discards) put
 from the next along its row and along its column. Where a step along a row and a step along a
 column both put a tile at a place no reading fills, or the row goes on past the place, the place is
 read; so is the place past a row's end, where the row holds two more tiles; a tile with artwork
-read there is kept, never shown as sure. A place whose ground has the table's colour is not read,
-and one with the faces' colour (a pale table) that shows no tile reads as none.
+read there is kept, never shown as sure, and so is a white dragon with a frame (ink): a blank face
+is what a pale patch passes for. A place whose ground has the table's colour is not read, and one
+with the faces' colour (a pale table) that shows no tile reads as none.
 
 The grid is scene_11's hand of 15 in a row, its tiles copied one tile's height below it: two rows,
 each tile above its copy.
@@ -164,3 +165,33 @@ def test_a_grid_place_showing_the_table_is_not_read(grid, monkeypatch):
     monkeypatch.setattr(recognize_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops))
     assert recognize_module._grid_cells_read(ph_blank, others, None) == []
     assert sum(read) == 0  # (its ground has the cloth's colour, not a face's: not read at all)
+
+
+def _white_dragon(by_x):
+    (dragon,) = [r for r in by_x if r.top[0][0] == "5z"]  # (scene_11's is blank)
+    return dragon
+
+
+def test_a_framed_white_dragon_missed_in_a_row_is_read_at_its_place(hand):
+    ph, by_x = hand
+    dragon = _white_dragon(by_x)
+    q = dragon.quad.astype(np.float64)
+    c = q.mean(0)
+    framed = ph.image.copy()
+    for share, thickness in ((0.62, 3), (0.5, 1)):  # (a red frame and a thin one inside it)
+        cv2.polylines(framed, [np.round((q - c) * share + c).astype(np.int32)], True, (40, 40, 190), thickness)
+    ph_framed = photo.load(cv2.imencode(".png", framed)[1].tobytes())
+    others = [r for r in by_x if r is not dragon]
+    (found,) = recognize_module._grid_cells_read(ph_framed, others, None)
+    assert found.top[0][0] == "5z"
+    assert found.candidate.ink >= recognize_module.BLANK_FACE_INK  # (measured at its place)
+    assert np.hypot(*(found.quad.mean(0) - c)) < 0.3 * recognize_module._short_side(q)
+    assert not found.sure
+
+
+def test_a_blank_white_dragon_missed_in_a_row_is_left_to_the_finder(hand):
+    ph, by_x = hand
+    dragon = _white_dragon(by_x)
+    assert dragon.candidate.ink < recognize_module.BLANK_FACE_INK
+    others = [r for r in by_x if r is not dragon]
+    assert recognize_module._grid_cells_read(ph, others, None) == []
