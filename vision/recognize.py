@@ -1786,15 +1786,21 @@ def _at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
 def _empty_places(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> list[bool]:
     """Whether each of ``quads`` (4x2) lies at a place ``kept`` left empty: its centre farther than
     ``share`` of the shorter side of either box (half by default) from each of ``kept``'s."""
+    if not quads:
+        return []
+    return _apart(quads, kept, share).all(axis=1).tolist()
+
+
+def _apart(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> np.ndarray:
+    """For each of ``quads`` (4x2, at least one) and each reading of ``kept``, whether their centres
+    lie farther apart than ``share`` of the shorter side of either box (:func:`_empty_places`)."""
     boxes = np.array([r.quad for r in kept], np.float64).reshape(-1, 4, 2)
     centres = boxes.mean(1)
     sides = np.minimum(*(np.linalg.norm(boxes[:, k] - boxes[:, 0], axis=1) for k in (1, 3)))  # (_short_side)
-    if not quads:
-        return []
     at = _centres(quads)
     gaps = np.hypot(centres[None, :, 0] - at[:, None, 0], centres[None, :, 1] - at[:, None, 1])
     shorts = np.array([_short_side(q) for q in quads])
-    return (gaps > share * np.maximum(sides[None, :], shorts[:, None])).all(axis=1).tolist()
+    return gaps > share * np.maximum(sides[None, :], shorts[:, None])
 
 
 def _short_side(q: np.ndarray) -> float:
@@ -2192,7 +2198,7 @@ def _grid_places_read(
     there (a flower read as another flower; tiles read right where the labels lack another tile
     read wrong); on 54 synthetic trays 5 more were read, on 24 hands among clutter seen 50 degrees
     off 2 and on 30 rows at a diagonal 1, all right; racks, piles and the 57 photos without tiles
-    read as before. The places past a row's end (session 48) read 4 and 7 tiles more on the two
+    read as before. The places past a row's end (session 48) read 4 and 6 tiles more on the two
     samples, none more than the labels hold, and 7 more of the 3,344 tiles of the benchmark's
     (c10) pale tables; framed white dragons at places (session 48) 3 and 7 more on the samples
     and 2 more of (c10), the framed dragon at the end of a row of honours that a pale table hides
@@ -2580,12 +2586,13 @@ def _surer_at_places(
     -> 1 and 3 -> 4 (a ``3z`` the labels lack, read so by both, now sure); (c10) seen 55 degrees
     off 3 tiles more; synthetic trays seen 45 degrees off 4 more, hands among clutter seen 50
     degrees off 1."""
+    sure = [r for r in other if r.sure]
+    if not sure or not kept:
+        return kept, []
     replaced: set[int] = set()
     surer = []
-    for r in other:
-        if not r.sure:
-            continue
-        at = [i for i, q in enumerate(kept) if not _empty_places([r.quad], [q])[0]]
+    for r, apart in zip(sure, _apart([r.quad for r in sure], kept)):
+        at = np.flatnonzero(~apart).tolist()
         if r.top[0][0] in alike and any(kept[i].top[0][0] in alike - {r.top[0][0]} for i in at):
             continue
         if at and all(kept[i].top[0][1] < min(TURNED_READ_MIN, r.top[0][1] - TURNED_SURER_BY) for i in at):
