@@ -2294,32 +2294,35 @@ def _grid_places_read(
     src = ph.image if ph.detail is None else ph.detail
     scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
 
-    # (each box cut as its firm tile lies: its find's corners, moved, read turned as it was read;
-    # its ink measured there, as the finder measures a find's)
+    # (each box cut as its firm tile lies: its find's corners, moved, read turned as it was read)
     def cut(r: Reading, to: np.ndarray) -> Candidate:
         moved_find = (r.candidate.quad - r.quad.mean(0) + to).astype(np.float32)
-        x0, y0 = np.maximum(np.floor(moved_find.min(0)).astype(int), 0)
-        x1, y1 = np.maximum(np.ceil(moved_find.max(0)).astype(int), 0)
         shaped = dataclasses.replace(
-            r.candidate,
-            quad=moved_find,
-            lying=r.rotation == 90,
-            ambiguous=False,
-            slanted=False,
-            crops=(),
-            ink=ink_fraction(ph.image[y0:y1, x0:x1]),
+            r.candidate, quad=moved_find, lying=r.rotation == 90, ambiguous=False, slanted=False, crops=()
         )
         return with_crops(src, shaped, scale)
 
+    # (only where the place has the colour of its firm tile's face, measured once a tile: a gap
+    # between two groups of a hand, or the table past a grid's short row, shows the table)
+    faces: dict[int, np.ndarray] = {}
+    for _, r in moved:
+        if id(r) not in faces:
+            faces[id(r)] = _ground_colour(cut(r, r.quad.mean(0)))
     cands = [cut(r, box.mean(0)) for box, r in moved]
-    # (only where the place has the colour of its firm tile's face: a gap between two groups of a
-    # hand, or the table past a grid's short row, shows the table)
-    tiles = [_ground_colour(cd) for cd in (cut(r, r.quad.mean(0)) for _, r in moved)]
     cands = [
-        cd for cd, face in zip(cands, tiles) if float(np.linalg.norm(_ground_colour(cd) - face)) <= GRID_FACE_COLOUR_MAX
+        cd
+        for cd, (_, r) in zip(cands, moved)
+        if float(np.linalg.norm(_ground_colour(cd) - faces[id(r)])) <= GRID_FACE_COLOUR_MAX
     ]
     if not cands:
         return []
+
+    def ink(cd: Candidate) -> float:
+        """The ink at a place, measured as the finder measures a find's (not its firm tile's)."""
+        x0, y0 = np.maximum(np.floor(cd.quad.min(0)).astype(int), 0)
+        x1, y1 = np.maximum(np.ceil(cd.quad.max(0)).astype(int), 0)
+        return ink_fraction(ph.image[y0:y1, x0:x1])
+
     clf = get_classifier() if classifier is None else classifier
     reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
     owners = [(ci, rot) for ci, cd in enumerate(cands) for rot, _crop in cd.crops]
@@ -2327,10 +2330,11 @@ def _grid_places_read(
     out: list[Reading] = []
     for (ci, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
         code, prob = top[0]
-        framed = code == "5z" and cands[ci].ink >= BLANK_FACE_INK  # (a white dragon's frame: artwork)
-        if (code in (NOT_A_TILE, *FEATURELESS, UNKNOWN) and not framed) or prob < GRID_READ_MIN:
+        if code in (NOT_A_TILE, UNKNOWN) or prob < GRID_READ_MIN:
             continue
-        cd = dataclasses.replace(cands[ci], crops=())
+        cd = dataclasses.replace(cands[ci], crops=(), ink=ink(cands[ci]))
+        if code in FEATURELESS and not (code == "5z" and cd.ink >= BLANK_FACE_INK):  # (a white dragon's frame: artwork)
+            continue
         r = Reading(cd, _upright(cd.quad, rot), rot, _tiles_only(cal))
         if _empty_places([r.quad], out)[0]:
             out.append(r)

@@ -5,8 +5,9 @@ degrees; at 45, among other tiles, it can come out askew and its crop read as no
 photo turned 45 degrees shows that tile square. So where the readings lie every way (a share of
 them unlike their neighbours, :func:`vision.recognize._lying_unlike_neighbours`), the part of the
 photo round them is read again turned, and a tile read surely there at a place the readings left
-empty is kept. Rows, racks, trays and grids lie alike, a grid turned as a whole too: those photos
-are not read again.
+empty is kept, and one read surely at a place the readings hold only unsurely (by a margin) takes
+it. Rows, racks, trays and grids lie alike, a grid turned as a whole too: those photos are not
+read again.
 """
 
 from __future__ import annotations
