@@ -1788,7 +1788,7 @@ def _empty_places(quads: list[np.ndarray], kept: list[Reading], share: float = 0
     ``share`` of the shorter side of either box (half by default) from each of ``kept``'s."""
     if not quads:
         return []
-    return _apart(quads, kept, share).all(axis=1).tolist()
+    return [bool(free) for free in np.asarray(_apart(quads, kept, share).all(axis=1))]
 
 
 def _apart(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> np.ndarray:
@@ -1800,7 +1800,7 @@ def _apart(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> 
     at = _centres(quads)
     gaps = np.hypot(centres[None, :, 0] - at[:, None, 0], centres[None, :, 1] - at[:, None, 1])
     shorts = np.array([_short_side(q) for q in quads])
-    return gaps > share * np.maximum(sides[None, :], shorts[:, None])
+    return np.asarray(gaps > share * np.maximum(sides[None, :], shorts[:, None]), bool)
 
 
 def _short_side(q: np.ndarray) -> float:
