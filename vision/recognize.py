@@ -68,7 +68,7 @@ from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
-from .finders.geometry import ink_fraction, order_quad, quads_holding, with_crops
+from .finders.geometry import order_quad, quad_ink, quads_holding, with_crops
 from .finders.learned import FACE_THRESHOLD, MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
@@ -2317,12 +2317,6 @@ def _grid_places_read(
     if not cands:
         return []
 
-    def ink(cd: Candidate) -> float:
-        """The ink at a place, measured as the finder measures a find's (not its firm tile's)."""
-        x0, y0 = np.maximum(np.floor(cd.quad.min(0)).astype(int), 0)
-        x1, y1 = np.maximum(np.ceil(cd.quad.max(0)).astype(int), 0)
-        return ink_fraction(ph.image[y0:y1, x0:x1])
-
     clf = get_classifier() if classifier is None else classifier
     reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
     owners = [(ci, rot) for ci, cd in enumerate(cands) for rot, _crop in cd.crops]
@@ -2332,7 +2326,8 @@ def _grid_places_read(
         code, prob = top[0]
         if code in (NOT_A_TILE, UNKNOWN) or prob < GRID_READ_MIN:
             continue
-        cd = dataclasses.replace(cands[ci], crops=(), ink=ink(cands[ci]))
+        # (its ink measured at the place, as the finder measures a find's, not its firm tile's)
+        cd = dataclasses.replace(cands[ci], crops=(), ink=quad_ink(ph.image, cands[ci].quad))
         if code in FEATURELESS and not (code == "5z" and cd.ink >= BLANK_FACE_INK):  # (a white dragon's frame: artwork)
             continue
         r = Reading(cd, _upright(cd.quad, rot), rot, _tiles_only(cal))

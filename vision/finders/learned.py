@@ -43,7 +43,7 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import FACE_ASPECT, aspect_score, ink_fraction, is_ambiguous, may_be_slanted, order_quads, quads_holding
+from .geometry import FACE_ASPECT, aspect_score, is_ambiguous, may_be_slanted, order_quads, quad_ink, quads_holding
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -1062,9 +1062,7 @@ def candidates(
         debug["core"] = core
     cands = []
     for t in found:
-        x0, y0 = np.floor(t.quad.min(0)).astype(int)
-        x1, y1 = np.ceil(t.quad.max(0)).astype(int)
-        ink = ink_fraction(img[max(0, y0) : max(0, y1), max(0, x0) : max(0, x1)])
+        ink = quad_ink(img, t.quad)
         cands.append(
             Candidate(
                 t.quad,
