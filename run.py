@@ -110,6 +110,16 @@ def ensure_postgres() -> None:
     apt_install(["postgresql"], "the PostgreSQL storage tests")
 
 
+def ensure_artwork_renderers() -> None:
+    """The vision tests that draw synthetic photos from the tile artwork in ``../shared/vision-data``
+    draw them from every face training renders, SVG sets included: install ``rsvg-convert`` and the
+    CJK fonts where that artwork is at hand. Without them those tests are skipped (they would draw
+    other faces, and their counts were measured on these), never failed."""
+    if shutil.which("rsvg-convert") or not (ROOT.parent / "shared" / "vision-data").exists():
+        return
+    apt_install(TRAIN_DEBS, "the vision tests' synthetic photos (tile artwork)")
+
+
 def main(argv: list[str]) -> int:
     if not argv or argv[0] not in EXTRAS:
         print(__doc__)
@@ -124,6 +134,7 @@ def main(argv: list[str]) -> int:
         if os.environ.get("MJC_SKIP_E2E") != "1":
             ensure_chromium()
         ensure_postgres()
+        ensure_artwork_renderers()
         args = [str(PY), "-m", "pytest", *rest]
     elif command == "check":
         steps = [["ruff", "check", "."], ["ruff", "format", "--check", "."], ["mypy"]]
