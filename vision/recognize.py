@@ -1966,39 +1966,108 @@ def _regions_read_again(
         if cd.source == "learned" and cd.blob_size >= least and cd.blob not in read:
             regions.setdefault(cd.blob, []).append(cd)
     out: list[Reading] = []
-    h, w = ph.image.shape[:2]
     blob_base = max(cd.blob for cd in cands) + 1
     for members in regions.values():
         if len(members) < least:
             continue
         corners = np.concatenate([cd.quad for cd in members]).reshape(-1, 2)
         pad = float(np.median([_short_side(cd.quad) for cd in members]))
-        x0, y0 = np.maximum(np.floor(corners.min(0) - pad), 0).astype(int)
-        x1, y1 = np.minimum(np.ceil(corners.max(0) + pad), [w, h]).astype(int)
-        if min(x1 - x0, y1 - y0) < MIN_PART_PX:
-            continue
-        detail = None
-        if ph.detail is not None:
-            kx, ky = ph.detail.shape[1] / w, ph.detail.shape[0] / h
-            detail = ph.detail[int(y0 * ky) : int(y1 * ky), int(x0 * kx) : int(x1 * kx)]
-        try:
-            part = find_candidates(np.ascontiguousarray(ph.image[y0:y1, x0:x1]), finder=finder, detail=detail)
-        except Exception:  # never crash on a strange photo
-            continue
-        seen, reason, _ = _read(part, classifier) if part else ([], None, 0)
-        if reason is not None or _sure_count(seen) < REGION_SURE_MIN:
-            continue
-        shift = np.array([x0, y0], np.float32)
-        moved = []
-        for r in seen:
-            blob = blob_base + r.candidate.blob if r.candidate.blob > 0 else r.candidate.blob  # (0: in no region)
-            cd = dataclasses.replace(r.candidate, quad=r.candidate.quad + shift, crops=(), blob=blob)
-            moved.append(dataclasses.replace(r, candidate=cd, quad=r.quad + shift))
-        new = _at_empty_places(moved, readings + out)  # (the part can reach into rows read already)
-        if _sure_count(new) >= REGION_SURE_MIN:
-            out += new
-        blob_base += max(r.candidate.blob for r in seen) + 1
+        new, blob_base = _part_read(
+            ph, corners.min(0) - pad, corners.max(0) + pad, finder, classifier, readings + out, blob_base
+        )
+        out += new
     return out
+
+
+def _unfound_faces_read(
+    ph: _photo.Photo,
+    cands: list[Candidate],
+    readings: list[Reading],
+    finder: str | None,
+    classifier: Any,
+    face_map: dict,
+) -> list[Reading]:
+    """Readings of the face regions the learned finder's face map of the first reading
+    (``face_map``: :func:`vision.finders.find_candidates`' ``face`` and ``scale``) marks where it
+    found nothing: what it marks away from every find of ``cands`` and every tile of ``readings``
+    (each box grown :data:`READ_MARK_GROWTH` about its centre), each region of it
+    (:data:`UNFOUND_FACE_MIN` pixels of the working image or more) found and read as a photo of
+    its own, as :func:`_regions_read_again` reads a region, the :data:`UNFOUND_REGIONS_MAX` largest.
+
+    The finder's looks are aimed at the tiles it finds first. A hand near the camera sets a look
+    at which tiles four or five times smaller beyond it (a grid or a row across the table, other
+    photos' tiles) are a few pixels across: the map marks them as a tile's face, but no tile's
+    core stands out, and without a find the region is read again by no other step."""
+    if finder_name(finder) != "learned" or "face" not in face_map:
+        return []
+    face, scale = face_map["face"], float(face_map["scale"])
+    marked = (face > FACE_THRESHOLD).astype(np.uint8)
+    for q in [cd.quad for cd in cands] + [r.quad for r in readings]:
+        c = q.mean(0)
+        cv2.fillConvexPoly(marked, np.round(((q - c) * READ_MARK_GROWTH + c) / scale).astype(np.int32), 0)
+    _n, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    areas = stats[1:, cv2.CC_STAT_AREA] * scale * scale
+    out: list[Reading] = []
+    blob_base = max((cd.blob for cd in cands), default=0) + 1
+    for i in np.argsort(-areas)[:UNFOUND_REGIONS_MAX]:
+        if areas[i] < UNFOUND_FACE_MIN:
+            break
+        x, y, w, h = stats[i + 1, :4] * scale
+        pad = max(MIN_PART_PX / 2, UNFOUND_PAD * max(w, h))
+        box0, box1 = np.array([x - pad, y - pad]), np.array([x + w + pad, y + h + pad])
+        new, blob_base = _part_read(ph, box0, box1, finder, classifier, readings + out, blob_base)
+        out += new
+    return out
+
+
+#: a face region with no find is read on its own (:func:`_unfound_faces_read`) where it covers at
+#: least this many pixels of the working image (three tiles 14 px wide, squashed to 10 px from a seat)
+UNFOUND_FACE_MIN = 420.0
+#: ... the largest of them, at most this many ...
+UNFOUND_REGIONS_MAX = 4
+#: ... its box grown this share of its longer side each way (a region marks its tiles' faces only
+#: where the map saw them, and a far tile's body is seen below its face)
+UNFOUND_PAD = 0.1
+
+
+def _part_read(
+    ph: _photo.Photo,
+    box0: np.ndarray,
+    box1: np.ndarray,
+    finder: str | None,
+    classifier: Any,
+    kept: list[Reading],
+    blob_base: int,
+) -> tuple[list[Reading], int]:
+    """The part of the photo from ``box0`` to ``box1`` (working pixels) found and read as a photo of
+    its own (:func:`vision.finders.find_candidates` with its part of the detail image, :func:`_read`),
+    in the photo's working pixels, those at places ``kept`` left empty, where they read
+    :data:`REGION_SURE_MIN` tiles or more surely (else none); and the next free region number, the
+    part's regions numbered from ``blob_base``."""
+    h, w = ph.image.shape[:2]
+    x0, y0 = np.maximum(np.floor(box0), 0).astype(int)
+    x1, y1 = np.minimum(np.ceil(box1), [w, h]).astype(int)
+    if min(x1 - x0, y1 - y0) < MIN_PART_PX:
+        return [], blob_base
+    detail = None
+    if ph.detail is not None:
+        kx, ky = ph.detail.shape[1] / w, ph.detail.shape[0] / h
+        detail = ph.detail[int(y0 * ky) : int(y1 * ky), int(x0 * kx) : int(x1 * kx)]
+    try:
+        part = find_candidates(np.ascontiguousarray(ph.image[y0:y1, x0:x1]), finder=finder, detail=detail)
+    except Exception:  # never crash on a strange photo
+        return [], blob_base
+    seen, reason, _ = _read(part, classifier) if part else ([], None, 0)
+    if reason is not None or _sure_count(seen) < REGION_SURE_MIN:
+        return [], blob_base
+    shift = np.array([x0, y0], np.float32)
+    moved = []
+    for r in seen:
+        blob = blob_base + r.candidate.blob if r.candidate.blob > 0 else r.candidate.blob  # (0: in no region)
+        cd = dataclasses.replace(r.candidate, quad=r.candidate.quad + shift, crops=(), blob=blob)
+        moved.append(dataclasses.replace(r, candidate=cd, quad=r.quad + shift))
+    new = _at_empty_places(moved, kept)  # (the part can reach into rows read already)
+    return (new if _sure_count(new) >= REGION_SURE_MIN else []), blob_base + max(r.candidate.blob for r in seen) + 1
 
 
 #: a part of the photo read on its own (:func:`_regions_read_again`) is at least this many pixels
@@ -2696,6 +2765,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
             measured = _seat_view(ph, readings, cands)
             least = REGION_FINDS_MIN_SLANTED if measured is not None and measured[0].slanted else REGION_FINDS_MIN
             more = _regions_read_again(ph, cands, readings, finder, classifier, least)
+            more += _unfound_faces_read(ph, cands, readings + more, finder, classifier, face_map)
         except Exception:  # the first reading stands
             measured, more = None, []
         readings, measured = (readings + more, None) if more else (readings, measured)

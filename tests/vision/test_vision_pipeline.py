@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import struct
+import sys
 import zlib
 from pathlib import Path
 
@@ -400,7 +401,9 @@ LABELLED = Path(__file__).resolve().parents[2].parent / "shared" / "vision-data"
 def test_a_hand_photographed_in_a_dim_room_is_read(name, monkeypatch):
     """Real hands (a row of nine, and sixteen tiles in rows) with their levels at a quarter, as a
     phone left to its exposure in a dim room might take them: read whole, as the photos are; left
-    dark, the networks, which learned bright faces, read under half of their tiles."""
+    dark, the networks, which learned bright faces, read under half of their tiles (the face
+    regions the finder found nothing in, read on their own, session 50, not read: they find some
+    of the dark tiles too)."""
     from collections import Counter
 
     from training.evaluate import load_labels
@@ -409,6 +412,7 @@ def test_a_hand_photographed_in_a_dim_room_is_read(name, monkeypatch):
     dark = _jpeg((cv2.imread(str(LABELLED / "raw-images" / name)) * 0.25).astype(np.uint8))
     assert Counter(recognize(dark).codes) == labels
     monkeypatch.setattr(photo, "DIM_BELOW", 0)
+    monkeypatch.setattr(sys.modules["vision.recognize"], "_unfound_faces_read", lambda *args: [])
     assert sum((Counter(recognize(dark).codes) & labels).values()) < labels.total() / 2
 
 
