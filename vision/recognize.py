@@ -2070,7 +2070,7 @@ def _part_read(
     return (new if _sure_count(new) >= REGION_SURE_MIN else []), blob_base + max(r.candidate.blob for r in seen) + 1
 
 
-#: a part of the photo read on its own (:func:`_regions_read_again`) is at least this many pixels
+#: a part of the photo read on its own (:func:`_part_read`) is at least this many pixels
 #: each way
 MIN_PART_PX = 16
 
