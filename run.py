@@ -115,9 +115,15 @@ def ensure_artwork_renderers() -> None:
     draw them from every face training renders, SVG sets included: install ``rsvg-convert`` and the
     CJK fonts where that artwork is at hand. Without them those tests are skipped (they would draw
     other faces, and their counts were measured on these), never failed."""
-    if shutil.which("rsvg-convert") or not (ROOT.parent / "shared" / "vision-data").exists():
-        return
-    apt_install(TRAIN_DEBS, "the vision tests' synthetic photos (tile artwork)")
+    if (ROOT.parent / "shared" / "vision-data").exists():
+        ensure_renderers("the vision tests' synthetic photos (tile artwork)")
+
+
+def ensure_renderers(reason: str) -> None:
+    """Install ``rsvg-convert`` and the CJK fonts the tile artwork is drawn with (:data:`TRAIN_DEBS`)
+    if ``rsvg-convert`` is missing."""
+    if not shutil.which("rsvg-convert"):
+        apt_install(TRAIN_DEBS, reason)
 
 
 def main(argv: list[str]) -> int:
@@ -144,8 +150,7 @@ def main(argv: list[str]) -> int:
             code |= subprocess.call([str(BIN / step[0]), *step[1:]], cwd=ROOT)
         return code
     elif command in ("train", "train-segmenter", "quantize"):
-        if not shutil.which("rsvg-convert"):
-            apt_install(TRAIN_DEBS, "training (artwork rendering)")
+        ensure_renderers("training (artwork rendering)")
         module = {"train": "training.train_classifier", "train-segmenter": "training.train_segmenter"}.get(
             command, "training.quantize"
         )
@@ -153,10 +158,10 @@ def main(argv: list[str]) -> int:
     else:  # bench
         split = next((i for i, arg in enumerate(rest) if arg.startswith("-")), len(rest))
         names, options = rest[:split] or ["engine"], rest[split:]
-        if "vision" in names and not shutil.which("rsvg-convert"):
+        if "vision" in names:
             # the synthetic photos use every tile artwork training renders; without the renderers
             # they would be drawn from fewer faces, and the figures would not compare across machines
-            apt_install(TRAIN_DEBS, "the vision benchmark's synthetic photos")
+            ensure_renderers("the vision benchmark's synthetic photos")
         code = 0
         for name in names:
             code |= subprocess.call([str(PY), str(ROOT / "bench" / f"bench_{name}.py"), *options], cwd=ROOT)

@@ -1502,6 +1502,19 @@ BEYOND_FACE_MIN = 0.3
 READ_MARK_GROWTH = 1.4
 
 
+def _faces_apart(face_map: dict, quads: list[np.ndarray]) -> np.ndarray:
+    """Where the finder's face map of the first reading (``face_map``: :func:`vision.finders.
+    find_candidates`' ``face`` and ``scale``) marks a tile's face, away from ``quads`` (working
+    pixels; each grown :data:`READ_MARK_GROWTH` about its centre): a uint8 mask of 0 and 1 at the
+    map's size."""
+    face, scale = face_map["face"], float(face_map["scale"])
+    marked = (face > FACE_THRESHOLD).astype(np.uint8)
+    for q in quads:
+        c = q.mean(0)
+        cv2.fillConvexPoly(marked, np.round(((q - c) * READ_MARK_GROWTH + c) / scale).astype(np.int32), 0)
+    return marked
+
+
 def _face_beyond(
     face_map: dict, readings: list[Reading], to_probe: np.ndarray, size: tuple[int, int], tile_px: float
 ) -> float:
@@ -1509,11 +1522,8 @@ def _face_beyond(
     first reading (``face_map``: :func:`vision.finders.find_candidates`' ``face`` and ``scale``)
     marks in the image the homography ``to_probe`` makes of the photo's working pixels (``size``:
     width, height), away from the tiles ``readings`` read (:data:`READ_MARK_GROWTH`)."""
-    face, scale = face_map["face"], float(face_map["scale"])
-    marked = (face > FACE_THRESHOLD).astype(np.uint8)
-    for r in readings:
-        c = r.quad.mean(0)
-        cv2.fillConvexPoly(marked, np.round(((r.quad - c) * READ_MARK_GROWTH + c) / scale).astype(np.int32), 0)
+    scale = float(face_map["scale"])
+    marked = _faces_apart(face_map, [r.quad for r in readings])
     seen = cv2.warpPerspective(marked, to_probe @ np.diag([scale, scale, 1.0]), size, flags=cv2.INTER_NEAREST)
     return float(np.count_nonzero(seen)) / (tile_px * tile_px * 4 / 3)
 
@@ -2000,11 +2010,8 @@ def _unfound_faces_read(
     core stands out, and without a find the region is read again by no other step."""
     if finder_name(finder) != "learned" or "face" not in face_map:
         return []
-    face, scale = face_map["face"], float(face_map["scale"])
-    marked = (face > FACE_THRESHOLD).astype(np.uint8)
-    for q in [cd.quad for cd in cands] + [r.quad for r in readings]:
-        c = q.mean(0)
-        cv2.fillConvexPoly(marked, np.round(((q - c) * READ_MARK_GROWTH + c) / scale).astype(np.int32), 0)
+    scale = float(face_map["scale"])
+    marked = _faces_apart(face_map, [cd.quad for cd in cands] + [r.quad for r in readings])
     _n, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
     areas = stats[1:, cv2.CC_STAT_AREA] * scale * scale
     out: list[Reading] = []
