@@ -42,6 +42,9 @@ Prints tables of
 (c10) the same photos (hands and rows, not the grids) on pale plain tables, white, light grey and
     cream (:func:`training.real_composites.pale_composites`), straight above and from a seat 30, 45
     and 55 degrees off, scored as (c);
+(c11) the same photos as (c) with a shadow cast across about half of each (a phone's or an arm's, the
+    shaded side 0.6, 0.45 and 0.3 times as light as the lit one, a penumbra 4 % of the photo wide;
+    :mod:`training.shadow`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -71,6 +74,7 @@ import numpy as np
 from training import scenes as _scenes
 from training.exposure import exposures
 from training.grain import grains
+from training.shadow import darknesses
 from vision import onnx_model
 from vision.classifier import suit
 from vision.recognize import recognize
@@ -842,6 +846,15 @@ def eval_real_grainy(data: Path, sigmas: list[float], classifier=None, detector=
     return eval_real_changed(data, sigmas, grainy, classifier, detector)
 
 
+def eval_real_shadowed(data: Path, values: list[float], classifier=None, detector=None) -> dict:
+    """(c11) the labelled real photos with a shadow cast across (:func:`training.shadow.shadowed`;
+    ``values``: the shaded side's light over the lit side's): per darkness, :func:`eval_labelled`'s
+    results."""
+    from training.shadow import shadowed
+
+    return eval_real_changed(data, values, shadowed, classifier, detector)
+
+
 def _shares(spec: str) -> list[float]:
     """``--far-shares``: comma-separated shares of a photo's width, each in (0, 1)."""
     out = [float(p) for p in spec.split(",") if p.strip()]
@@ -1301,6 +1314,14 @@ REAL_CHANGES: dict = {
         lambda sigma: f"noise {sigma:g}",
         "real_grainy",
     ),
+    "c11": (
+        "(c11) labelled real photos with a shadow cast across about half of each, as a phone or an arm shades a "
+        "hand under a lamp (the shaded side this many times as light as the lit one, a penumbra 4 % of the "
+        "photo wide; training.shadow)",
+        eval_real_shadowed,
+        lambda darkness: f"shadow x {darkness:g}",
+        "real_shadowed",
+    ),
     "c10": (
         "(c10) labelled real photos of up to 40 tiles on pale plain tables (white, light grey, cream: as light as "
         f"ivory faces or lighter; {PALE_PER_PHOTO} per photo, training.real_composites.pale_composites), seen from "
@@ -1313,7 +1334,7 @@ REAL_CHANGES: dict = {
 
 
 def _report_real_changes(data: Path, table: str, keys: list, clf, det, report: dict) -> None:
-    """The table ``table`` of :data:`REAL_CHANGES` (c3, c4, c9): the labelled real photos changed by
+    """The table ``table`` of :data:`REAL_CHANGES` (c3, c4, c9, c10, c11): the labelled real photos changed by
     each of ``keys``, summed up per key and system (nothing where ``keys`` is empty)."""
     if not keys or not _have_labelled(data, table):
         return
@@ -1543,6 +1564,13 @@ def main(argv=None) -> int:
         "real photos ('' skips)",
     )
     ap.add_argument(
+        "--shadows",
+        type=darknesses,
+        default="0.6,0.45,0.3",
+        help="(c11) cast a shadow this many times as light as the lit side across the labelled real photos "
+        "(comma-separated, each between 0 and 1; '' skips)",
+    )
+    ap.add_argument(
         "--pale-seats",
         type=slant_views,
         default="0,30,45,55r5",
@@ -1597,7 +1625,13 @@ def main(argv=None) -> int:
     _report_real(data, clf, det, report)
     _report_unseen(data, clf, det, report)
     _report_real_composites(data, a.composites, clf, det, report)
-    for table, keys in (("c3", a.slant_angles), ("c4", a.exposures), ("c9", a.grain), ("c10", a.pale_seats)):
+    for table, keys in (
+        ("c3", a.slant_angles),
+        ("c4", a.exposures),
+        ("c9", a.grain),
+        ("c10", a.pale_seats),
+        ("c11", a.shadows),
+    ):
         _report_real_changes(data, table, keys, clf, det, report)
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)

@@ -30,6 +30,13 @@ The network is a four-level U-Net (16-24-40-64 channels, stride-2 stem, dilated 
 Dice(core), none of it counted on a scene's partly shown tiles (``Scene.partial``: under other tiles
 or a finger, or cut by the photo's edge), where marking a tile is neither right nor wrong. ONNX
 export is checked against PyTorch.
+
+``--distil`` continues the finder given by ``--init-onnx`` towards what it already does: the loss is
+the BCE between the new network's maps of each patch and the old one's maps of the same patch
+before its ``--shadow`` (soft targets, everywhere in the patch), and no ground truth. The finder
+learns to see under a cast shadow what it saw without it, and elsewhere keeps its maps: a plain
+continuation on a few hundred photos drifts from them (session 47: far grids seen from a seat
+lost; session 51 measured the same with shadows, :mod:`training.shadow`).
 """
 
 from __future__ import annotations
@@ -47,6 +54,7 @@ import cv2
 import numpy as np
 
 from training import scenes as _scenes
+from training.shadow import cast_on_patch
 from vision.finders.learned import CORE_SHRINK, MIN_FACE_SUPPORT, MIN_LONG, MODEL_NAME
 
 REPO = Path(__file__).resolve().parent.parent
@@ -259,17 +267,20 @@ FRESH_SEED0 = 10_000_000
 FRESH_SEEDS_PER_WORKER = 100_000
 
 
-def fresh_batches(a: argparse.Namespace, worker: int) -> Iterator[tuple[np.ndarray, np.ndarray, np.ndarray]]:
+def fresh_batches(a: argparse.Namespace, worker: int) -> Iterator[tuple[np.ndarray, ...]]:
     """Endless batches (:func:`make_batch`) cut from photos rendered while training: ``worker`` keeps
     :data:`FRESH_POOL` photos and, before each batch, replaces one at random by a new one, so a long
-    run on a fast accelerator sees tens of thousands of different photos rather than a fixed set."""
+    run on a fast accelerator sees tens of thousands of different photos rather than a fixed set.
+    With ``--distil``, each batch also carries its patches before their shadows, last."""
     seed = FRESH_SEED0 + a.seed * 10 * FRESH_SEEDS_PER_WORKER + worker * FRESH_SEEDS_PER_WORKER
     seeds = iter(range(seed, seed + FRESH_SEEDS_PER_WORKER))
     rng = np.random.default_rng((a.seed, worker))
     pool = [make_sample(next(seeds)) for _ in range(FRESH_POOL)]
     while True:
         pool[int(rng.integers(FRESH_POOL))] = make_sample(next(seeds))
-        yield make_batch(pool, rng, a.batch, a.patch, a.overexpose, a.seam_weight)
+        clean = np.empty((a.batch, 3, a.patch, a.patch), np.float32) if a.distil else None
+        batch = make_batch(pool, rng, a.batch, a.patch, a.overexpose, a.seam_weight, a.shadow, clean)
+        yield batch if clean is None else (*batch, clean)
 
 
 def _fresh_loader(a: argparse.Namespace):
@@ -404,11 +415,22 @@ def _patch_origin(face: np.ndarray, rng, patch: int) -> tuple[int, int]:
 
 
 def make_batch(
-    data: list[Sample], rng, batch: int, patch: int, overexpose: float = 0.0, seam_weight: float = 0.0
+    data: list[Sample],
+    rng,
+    batch: int,
+    patch: int,
+    overexpose: float = 0.0,
+    seam_weight: float = 0.0,
+    shadow: float = 0.0,
+    clean: np.ndarray | None = None,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Random patches: inputs, (face, core) targets and the loss weights at half the patch's
     resolution, one per map: the care mask, and on the core map also ``1 + seam_weight`` where tiles
-    meet (:func:`seam_mask`); an ``overexpose`` share of the photos overexposed (:func:`_augment`).
+    meet (:func:`seam_mask`); an ``overexpose`` share of the photos overexposed (:func:`_augment`),
+    and a ``shadow`` share of the patches with a shadow cast across after that
+    (:func:`training.shadow.cast_on_patch`: a phone's or an arm's, edge and penumbra anywhere).
+    ``clean``, when given (an array shaped as the inputs), receives each input as it was before its
+    shadow (:func:`_distil_loss`).
     Each patch is cut first and only the patch augmented (a square patch turned is the turned
     photo's patch), so a batch costs about a sixth of augmenting whole photos."""
     xs = np.zeros((batch, 3, patch, patch), np.float32)
@@ -442,6 +464,10 @@ def make_batch(
             None if pad is None else pad[sl],
             None if seam is None else seam[sl],
         )
+        if clean is not None:
+            clean[b] = normalize(x).transpose(2, 0, 1)
+        if shadow > 0 and rng.random() < shadow:
+            x = np.clip(cast_on_patch(x, rng), 0, 255)
         xs[b] = normalize(x).transpose(2, 0, 1)
         for ci, m in enumerate((f, c)):
             ys[b, ci] = cv2.resize(m.astype(np.float32), (patch // 2, patch // 2), interpolation=cv2.INTER_AREA)
@@ -620,6 +646,19 @@ def _arguments(argv) -> argparse.Namespace:
         help="share of the training photos overexposed (levels scaled by 1.15-1.7, then clipped)",
     )
     ap.add_argument(
+        "--shadow",
+        type=float,
+        default=0.0,
+        help="share of the training patches with a shadow cast across (training.shadow.cast_on_patch: "
+        "a phone's or an arm's, 0.25-0.7 times as light, penumbra 1-40 px)",
+    )
+    ap.add_argument(
+        "--distil",
+        action="store_true",
+        help="keep the finder of --init-onnx: learn its maps of each patch before the patch's --shadow, "
+        "not the ground truth",
+    )
+    ap.add_argument(
         "--seam-weight",
         type=float,
         default=0.0,
@@ -650,7 +689,10 @@ def _arguments(argv) -> argparse.Namespace:
     ap.add_argument(
         "--time-budget", type=float, default=34.0, help="minutes for the whole run; the schedule anneals within it"
     )
-    return ap.parse_args(argv)
+    a = ap.parse_args(argv)
+    if a.distil and not a.init_onnx:
+        ap.error("--distil keeps the finder it continues: give it with --init-onnx")
+    return a
 
 
 def _phone_kinds(text: str | None) -> tuple[str, ...] | None:
@@ -680,6 +722,7 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
     import torch.nn.functional as F
 
     opt = torch.optim.AdamW(model.parameters(), lr=a.lr, weight_decay=1e-4)
+    teacher = _teacher(Path(a.init_onnx), a.device) if a.distil else None
     rng = np.random.default_rng(a.seed)
     t0 = time.time()
     step = 0
@@ -695,18 +738,22 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             lr *= (step + 1) / 100
         for g in opt.param_groups:
             g["lr"] = lr
-        xb, yb, wb = (
-            next(batches)
-            if batches is not None
-            else make_batch(data, rng, a.batch, a.patch, a.overexpose, a.seam_weight)
-        )
+        clean: Any = np.empty((a.batch, 3, a.patch, a.patch), np.float32) if teacher is not None else None
+        if batches is not None:
+            xb, yb, wb, *rest = next(batches)
+            clean = rest[0] if rest else None
+        else:
+            xb, yb, wb = make_batch(data, rng, a.batch, a.patch, a.overexpose, a.seam_weight, a.shadow, clean)
         x, y, wt = (torch.as_tensor(v).to(a.device, non_blocking=True) for v in (xb, yb, wb))
         logits = model(x)
-        bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)
-        pc = torch.sigmoid(logits[:, 1]) * wt[:, 0]
-        inter = (pc * y[:, 1]).sum()
-        dice = 1 - (2 * inter + 1) / (pc.sum() + y[:, 1].sum() + 1)
-        loss = 2 * bce + dice
+        if teacher is not None and clean is not None:
+            loss = _distil_loss(logits, teacher, torch.as_tensor(clean).to(a.device))
+        else:
+            bce = F.binary_cross_entropy_with_logits(logits, y, weight=wt)
+            pc = torch.sigmoid(logits[:, 1]) * wt[:, 0]
+            inter = (pc * y[:, 1]).sum()
+            dice = 1 - (2 * inter + 1) / (pc.sum() + y[:, 1].sum() + 1)
+            loss = 2 * bce + dice
         opt.zero_grad()
         loss.backward()
         opt.step()
@@ -719,6 +766,29 @@ def _train(model, data: list, val: list, a: argparse.Namespace, train_budget: fl
             print(f"  validation: {v}", flush=True)
             torch.save(model.state_dict(), cache / "tile_segmenter.pt")
     return step, log, time.time() - t0
+
+
+def _teacher(path: Path, device: str):
+    """The exported finder ``path`` as a frozen PyTorch network on ``device``: what ``--distil``
+    keeps the new one to (:func:`_distil_loss`)."""
+    teacher = build_model()
+    init_from_onnx(teacher, path)
+    teacher.eval()
+    for p in teacher.parameters():
+        p.requires_grad_(False)
+    return teacher.to(device)
+
+
+def _distil_loss(logits, teacher, clean):
+    """``--distil``'s loss: twice the BCE between the new network's ``logits`` (face and core) for a
+    batch and the ``teacher``'s probabilities for the same patches before their shadows (``clean``),
+    over every pixel."""
+    import torch
+    import torch.nn.functional as F
+
+    with torch.no_grad():
+        target = torch.sigmoid(teacher(clean))
+    return 2 * F.binary_cross_entropy_with_logits(logits, target)
 
 
 def provenance(a: argparse.Namespace) -> dict:
@@ -738,6 +808,11 @@ def provenance(a: argparse.Namespace) -> dict:
         "racks, piles, clutter, fingers); artwork faces from shared/vision-data; table planes partly "
         "real background photos (training.backgrounds)",
         "continued_from": a.init_onnx or a.init,
+        "loss": (
+            "distilled: BCE to the finder continued from, its maps of each patch before the patch's shadow"
+            if a.distil
+            else "BCE (face, core) + Dice (core) on the ground truth"
+        ),
         "batch_norm": "frozen (continued from an exported model)" if a.init_onnx else "trained",
         "command": "python3 run.py train-segmenter " + " ".join(args),
         "backgrounds": backgrounds.sources_metadata(backgrounds.load_manifest()),
