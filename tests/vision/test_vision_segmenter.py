@@ -634,7 +634,7 @@ def test_a_run_with_fresh_photos_renders_new_ones_from_seeds_of_its_own(monkeypa
 
     monkeypatch.setattr(ts, "make_sample", tiny_sample)
     monkeypatch.setattr(ts, "FRESH_POOL", 3)
-    a = argparse.Namespace(seed=2, batch=4, patch=32, overexpose=0.0, seam_weight=0.0)
+    a = argparse.Namespace(seed=2, batch=4, patch=32, overexpose=0.0, seam_weight=0.0, shadow=0.0, distil=False)
     seeds_of = {}
     for worker in (0, 1):
         rendered.clear()
