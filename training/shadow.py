@@ -97,9 +97,6 @@ def shadowed(
     """Each labelled photo ``(name, image bytes, labels)`` with a shadow of each of
     ``darkness_values`` cast across it (:func:`shadow_across`, seeded by the photo's name):
     ``(darkness, name, JPEG bytes, labels)``."""
-    named = [(name, raw, gt) for name, raw, gt in labelled]
-    for d in darkness_values:
-        for name, raw, gt in named:
-            yield from variants(
-                [(name, raw, gt)], [d], functools.partial(shadow_across, seed=zlib.crc32(name.encode()))
-            )
+    values = list(darkness_values)
+    for name, raw, gt in labelled:  # (each photo decoded once, for all its shadows)
+        yield from variants([(name, raw, gt)], values, functools.partial(shadow_across, seed=zlib.crc32(name.encode())))
