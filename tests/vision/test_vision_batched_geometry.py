@@ -33,7 +33,9 @@ def _one_by_one(pts: np.ndarray) -> np.ndarray:
     own code before session 45): the reference the batched ordering must match exactly."""
     pts = np.asarray(pts, np.float32).reshape(4, 2)
     xy = pts.tolist()
-    cx, cy = sum(p[0] for p in xy) / 4, sum(p[1] for p in xy) / 4
+    # (summed from the first point: Python's sum() starts at 0, and 0 + -0.0 is 0.0, a sign that
+    # only points on the line y = -0 show, where the turn of a point on it flips by a half-turn)
+    cx, cy = (((xy[0][0] + xy[1][0]) + xy[2][0]) + xy[3][0]) / 4, (((xy[0][1] + xy[1][1]) + xy[2][1]) + xy[3][1]) / 4
     order = sorted(range(4), key=lambda i: math.atan2(xy[i][1] - cy, xy[i][0] - cx))
     xy = [xy[i] for i in order]
 
