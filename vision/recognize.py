@@ -461,6 +461,25 @@ WHITE_DRAGON_ALIKE = 2
 WHITE_DRAGON_BESIDE = 2.0
 
 
+#: a set holds this many copies of a face: no more white dragons than this lie side by side
+#: (:func:`_drop_cut_white_dragons`)
+SET_COPIES = 4
+
+
+def _drop_cut_white_dragons(readings: list[Reading]) -> list[Reading]:
+    """Drop a tile read as the white dragon (``5z``) that the finder cut from a core it cut into
+    more than :data:`SET_COPIES` tiles (:attr:`Candidate.cut_into`).
+
+    The finder cuts a core far longer than a tile into tiles of the photo's tile width: touching
+    tiles whose seams it could not see, a kong or a wall of backs. A pale strip beside the tiles
+    (a white rack's edge, a window frame, the margin of a page, a line of faint print on a pale
+    table) comes out so too, and every piece of it reads as a white dragon, surely: a blank face
+    is what a pale patch of a tile's size looks like. A set holds four white dragons, so a row of
+    five or more cut from one core is no row of white dragons; four or fewer can be (a pung or a
+    kong of blank white dragons laid edge to edge), and are kept."""
+    return [r for r in readings if r.top[0][0] != "5z" or r.candidate.cut_into <= SET_COPIES]
+
+
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     """Drop a tile read as the white dragon (``5z``) whose area is not within
     :data:`WHITE_DRAGON_AREA` times the median area of the readings that carry artwork (ink at least
@@ -1077,7 +1096,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     like = _like_the_backs([r.candidate for r in held_back], readings)
     readings += [r for r, coloured in zip(held_back, like) if coloured]
     readings = _framed_white_dragons_boxed(readings)
-    readings = _drop_odd_white_dragons(_drop_odd_shapes(_drop_odd_sizes(readings)))
+    readings = _drop_odd_white_dragons(_drop_odd_shapes(_drop_odd_sizes(_drop_cut_white_dragons(readings))))
     readings = _drop_lone_unsure(_small_readings(_drop_stray_backs(readings)))
     can_be_sure = getattr(clf, "suit_can_be_sure", None)
     if can_be_sure is not None:  # (after the layout rules: a sure flower is still surely a tile)

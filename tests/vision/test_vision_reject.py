@@ -25,8 +25,10 @@ from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
 from vision.recognize import (
+    SET_COPIES,
     Reading,
     RecognizedTile,
+    _drop_cut_white_dragons,
     _drop_lone_unsure,
     _drop_odd_shapes,
     _drop_odd_sizes,
@@ -972,3 +974,28 @@ def test_a_blank_tile_beside_a_set_of_framed_white_dragons_is_a_spare(whites, ke
     readings = row + [at("5z", 200.0 + 45 * i, ink, sure) for i, (ink, sure) in enumerate(whites)]
     out = _drop_spare_blanks(readings)
     assert out[:3] == row and sum(r.top[0][0] == "5z" for r in out) == kept, why
+
+
+@pytest.mark.parametrize(
+    ("pieces", "cut_into", "kept", "why"),
+    [
+        (["5z"] * 6, 6, [], "a pale strip cut into six tiles, each read as a white dragon: no tiles"),
+        (["5z"] * 5 + ["back"], 6, ["back"], "a back cut from it stays (a wall of backs runs long)"),
+        (["5z", "5z", "1m", "5z", "5z"], 5, ["1m"], "a face with artwork cut from it stays"),
+        (["5z"] * 4, 4, ["5z"] * 4, "a kong of blank white dragons laid edge to edge: kept"),
+        (["5z"] * 3, 3, ["5z"] * 3, "a pung of them: kept"),
+        (["5z"] * 6, 1, ["5z"] * 6, "six whole finds: the white dragon's other rules judge them"),
+    ],
+)
+def test_white_dragons_cut_from_a_core_longer_than_a_set_holds_are_no_tiles(pieces, cut_into, kept, why):
+    """A set holds four white dragons: five or more cut from one core (touching tiles whose seams
+    the finder could not see) are a pale strip, a rack's edge or a margin of paper."""
+
+    def piece(code: str, x: float) -> Reading:
+        quad = np.array([[x, 0], [x + 40, 0], [x + 40, 52], [x, 52]], np.float32)
+        cd = Candidate(quad=quad, ink=0.2 if code == "1m" else 0.0, source="learned", cut_into=cut_into)
+        return Reading(cd, quad.astype(np.float64), 0, [(code, 0.99)], True)
+
+    assert SET_COPIES == 4
+    hand = [piece(c, 40.0 * i) for i, c in enumerate(pieces)]
+    assert [r.top[0][0] for r in _drop_cut_white_dragons(hand)] == kept, why

@@ -86,6 +86,8 @@ def test_each_whole_core_carries_the_spread_of_its_pixels():
     assert leaning.spread[0, 1] > 0.2 * np.sqrt(leaning.spread[0, 0] * leaning.spread[1, 1])  # x grows with y
     pieces = [t for t in found if t.quad.mean(0)[1] > 2.0 * 60]
     assert len(pieces) >= 2 and len(found) == 5 + len(pieces) and all(t.spread is None for t in pieces)
+    assert all(t.cut_into == len(pieces) for t in pieces)  # (each piece says how many its core made)
+    assert all(t.cut_into == 1 for t in found if t not in pieces)
     assert all(t.spread is None for t in learned.instances_from_maps(face, core, scale=2.0, min_support=0.0))
 
 

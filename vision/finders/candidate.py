@@ -28,7 +28,8 @@ class Candidate:
     moments of the face's pixels as the learned finder saw them (2x2, ``quad``'s pixels squared;
     :func:`vision.finders.learned.core_spreads`), ``None`` where no finder measured them. ``look``:
     the long side in pixels of the learned finder's look that found it (0 for the classical
-    finder)."""
+    finder). ``cut_into``: the tiles the learned finder cut the core it found this one in into (a
+    core far longer than a tile: touching tiles whose seams it could not see); 1 for a whole core."""
 
     quad: np.ndarray
     lying: bool = False
@@ -42,3 +43,4 @@ class Candidate:
     crops: tuple[tuple[int, np.ndarray], ...] = ()
     spread: np.ndarray | None = None
     look: int = 0
+    cut_into: int = 1

@@ -120,7 +120,8 @@ class LearnedTile:
     or an upright face seen at a slant: :func:`~vision.finders.geometry.may_be_slanted`), ``score``
     (:func:`vision.finders.geometry.aspect_score`), ``group`` (the connected face region it lies in:
     touching tiles share one; 0 outside any), ``group_size`` (tiles found in that region) and
-    ``spread`` (:func:`core_spreads`; ``None`` for a piece of a core cut into several tiles)."""
+    ``spread`` (:func:`core_spreads`; ``None`` for a piece of a core cut into several tiles) and
+    ``cut_into`` (the tiles its core was cut into: 1 for a whole core)."""
 
     quad: np.ndarray
     lying: bool
@@ -130,6 +131,7 @@ class LearnedTile:
     group: int
     group_size: int = 1
     spread: np.ndarray | None = None
+    cut_into: int = 1
 
     @functools.cached_property
     def sides(self) -> tuple[float, float]:
@@ -280,8 +282,9 @@ def _on_grid(lengths: range, s: float) -> int:
     return min(lengths, key=lambda c: max(abs(c * s / 16 - round(c * s / 16)) * 16, 0.1))
 
 
-def _tile(quad: np.ndarray, group: int, spread: np.ndarray | None = None) -> LearnedTile:
-    """The tile of a quadrilateral ordered up = image up: lying when wider than high."""
+def _tile(quad: np.ndarray, group: int, spread: np.ndarray | None = None, cut_into: int = 1) -> LearnedTile:
+    """The tile of a quadrilateral ordered up = image up: lying when wider than high; ``cut_into``:
+    the tiles its core was cut into."""
     (x0, y0), (x1, y1), _, (x3, y3) = quad.tolist()
     top, left = math.hypot(x1 - x0, y1 - y0), math.hypot(x3 - x0, y3 - y0)
     ratio = max(top, 1e-3) / max(left, 1e-3)
@@ -294,6 +297,7 @@ def _tile(quad: np.ndarray, group: int, spread: np.ndarray | None = None) -> Lea
         aspect_score(ratio, lying),
         group,
         spread=spread,
+        cut_into=cut_into,
     )
 
 
@@ -497,13 +501,13 @@ def _cores(
         rects = _turned_as_neighbours(rects, regions)
     singles = [min(rw, rh) for _, (rw, rh), _, _ in rects if max(rw, rh) <= MERGED_RATIO * min(rw, rh)]
     width = float(np.median(singles)) / CORE_SHRINK if singles else 0.0
-    boxes, owners = [], []  # (each tile's box, its face region and its core's spread)
+    boxes, owners = [], []  # (each tile's box, its face region, its core's spread and the tiles it was cut into)
     for ((cx, cy), (rw, rh), ang, group), spread in zip(rects, spreads):
         long_, short = max(rw, rh), min(rw, rh)
         k = int(round((long_ / width) + 1 - CORE_SHRINK)) if width > 0 and long_ > MERGED_RATIO * short else 1
         if k <= 1:
             boxes.append(cv2.boxPoints(((cx, cy), (rw / CORE_SHRINK, rh / CORE_SHRINK), ang)) * scale)
-            owners.append((group, spread))
+            owners.append((group, spread, 1))
             continue
         # unit vector along the long side, and the tile length along it
         t = np.deg2rad(ang)
@@ -514,10 +518,10 @@ def _cores(
             c = np.array([cx, cy]) + axis * (-full / 2 + step * (m + 0.5))
             size = (step, short / CORE_SHRINK) if rw >= rh else (short / CORE_SHRINK, step)
             boxes.append(cv2.boxPoints(((float(c[0]), float(c[1])), size, ang)) * scale)
-            owners.append((group, None))
+            owners.append((group, None, k))
     if not boxes:
         return []
-    return [_tile(quad, group, spread) for quad, (group, spread) in zip(order_quads(np.stack(boxes)), owners)]
+    return [_tile(quad, *owner) for quad, owner in zip(order_quads(np.stack(boxes)), owners)]
 
 
 def _extent(pts: np.ndarray, angle: float) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -592,7 +596,15 @@ def _supported(
         sizes[t.group] = sizes.get(t.group, 0) + 1
     return [
         LearnedTile(
-            t.quad, t.lying, t.ambiguous, t.slanted, t.score, t.group, sizes[t.group] if t.group else 1, t.spread
+            t.quad,
+            t.lying,
+            t.ambiguous,
+            t.slanted,
+            t.score,
+            t.group,
+            sizes[t.group] if t.group else 1,
+            t.spread,
+            t.cut_into,
         )
         for t in out
     ]
@@ -1076,6 +1088,7 @@ def candidates(
                 slanted=t.slanted,
                 spread=t.spread,
                 look=look,
+                cut_into=t.cut_into,
             )
         )
     return cands
