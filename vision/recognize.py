@@ -461,14 +461,9 @@ WHITE_DRAGON_ALIKE = 2
 WHITE_DRAGON_BESIDE = 2.0
 
 
-#: a set holds this many copies of a face: no more white dragons than this lie side by side
-#: (:func:`_drop_cut_white_dragons`)
-SET_COPIES = 4
-
-
 def _drop_cut_white_dragons(readings: list[Reading]) -> list[Reading]:
     """Drop a tile read as the white dragon (``5z``) that the finder cut from a core it cut into
-    more than :data:`SET_COPIES` tiles (:attr:`Candidate.cut_into`).
+    more than :data:`COPIES_PER_SET` tiles (:attr:`Candidate.cut_into`).
 
     The finder cuts a core far longer than a tile into tiles of the photo's tile width: touching
     tiles whose seams it could not see, a kong or a wall of backs. A pale strip beside the tiles
@@ -477,7 +472,7 @@ def _drop_cut_white_dragons(readings: list[Reading]) -> list[Reading]:
     is what a pale patch of a tile's size looks like. A set holds four white dragons, so a row of
     five or more cut from one core is no row of white dragons; four or fewer can be (a pung or a
     kong of blank white dragons laid edge to edge), and are kept."""
-    return [r for r in readings if r.top[0][0] != "5z" or r.candidate.cut_into <= SET_COPIES]
+    return [r for r in readings if r.top[0][0] != "5z" or r.candidate.cut_into <= COPIES_PER_SET]
 
 
 def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
@@ -1051,7 +1046,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     candidate's most confident tile reading and drop what is not a tile (read as not a tile in
     every orientation, :func:`_reject`, unless a back read unsurely has the colour of the backs
     read surely, :func:`_back_among_backs`; :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
-    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, a framed white dragon boxed round
+    :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, :func:`_drop_cut_white_dragons`, a
+    framed white dragon boxed round
     its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
     smaller reading is not sure,
     or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far

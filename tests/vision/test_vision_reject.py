@@ -25,7 +25,7 @@ from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
 from vision.recognize import (
-    SET_COPIES,
+    COPIES_PER_SET,
     Reading,
     RecognizedTile,
     _drop_cut_white_dragons,
@@ -996,6 +996,6 @@ def test_white_dragons_cut_from_a_core_longer_than_a_set_holds_are_no_tiles(piec
         cd = Candidate(quad=quad, ink=0.2 if code == "1m" else 0.0, source="learned", cut_into=cut_into)
         return Reading(cd, quad.astype(np.float64), 0, [(code, 0.99)], True)
 
-    assert SET_COPIES == 4
+    assert COPIES_PER_SET == 4
     hand = [piece(c, 40.0 * i) for i, c in enumerate(pieces)]
     assert [r.top[0][0] for r in _drop_cut_white_dragons(hand)] == kept, why
