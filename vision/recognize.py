@@ -1047,8 +1047,7 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     every orientation, :func:`_reject`, unless a back read unsurely has the colour of the backs
     read surely, :func:`_back_among_backs`; :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
     :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, :func:`_drop_cut_white_dragons`, a
-    framed white dragon boxed round
-    its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
+    framed white dragon boxed round its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
     smaller reading is not sure,
     or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far
     from every other is dropped, :func:`_drop_lone_unsure`),

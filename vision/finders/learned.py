@@ -594,20 +594,7 @@ def _supported(
     sizes: dict[int, int] = {}
     for t in out:
         sizes[t.group] = sizes.get(t.group, 0) + 1
-    return [
-        LearnedTile(
-            t.quad,
-            t.lying,
-            t.ambiguous,
-            t.slanted,
-            t.score,
-            t.group,
-            sizes[t.group] if t.group else 1,
-            t.spread,
-            t.cut_into,
-        )
-        for t in out
-    ]
+    return [dataclasses.replace(t, group_size=sizes[t.group] if t.group else 1) for t in out]
 
 
 def _face_support(face: np.ndarray, quad: np.ndarray) -> float:
