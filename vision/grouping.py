@@ -182,9 +182,14 @@ def clusters(quads) -> np.ndarray:
     d1, d2 = q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]
     size = np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]) / 2)
     gap = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
-    linked = gap <= CLUSTER_REACH * np.maximum(size[:, None], size[None])
-    label = np.full(len(q), -1)
-    for start in range(len(q)):
+    return linked_labels(gap <= CLUSTER_REACH * np.maximum(size[:, None], size[None]))
+
+
+def linked_labels(linked: np.ndarray) -> np.ndarray:
+    """A label per item (0, 1, ... in the order first met) of the n x n symmetric boolean matrix
+    ``linked``: items linked, directly or through others, share one."""
+    label = np.full(len(linked), -1)
+    for start in range(len(linked)):
         if label[start] >= 0:
             continue
         label[start] = k = int(label.max()) + 1

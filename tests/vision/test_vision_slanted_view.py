@@ -206,6 +206,66 @@ def test_a_row_so_squat_that_no_face_reads_as_a_tile_is_read_from_a_seat(monkeyp
     assert recognize(photo).codes == []
 
 
+def _squat_find(x: float, blob_size: int = 1, width: float = 60.0, height: float = 30.0) -> Candidate:
+    """A find ``width`` x ``height`` (a face seen so squat from a seat) centred at ``(x, 100)``."""
+    quad = np.array(
+        [[x - width / 2, 85], [x + width / 2, 85], [x + width / 2, 85 + height], [x - width / 2, 85 + height]]
+    )
+    return Candidate(quad.astype(np.float32), source="learned", blob_size=blob_size)
+
+
+@pytest.mark.parametrize(
+    ("finds", "in_rows", "why"),
+    [
+        ([_squat_find(x, 3) for x in (0, 60, 120)], 3, "one face region of three finds: touching tiles"),
+        ([_squat_find(x) for x in (0, 66, 132, 198)], 4, "four faces apart, a tenth of a face between them"),
+        ([_squat_find(x) for x in (0, 90, 180)], 3, "three faces apart, half a face between them"),
+        ([_squat_find(x) for x in (0, 66)], 0, "two faces: no row"),
+        ([_squat_find(x) for x in (0, 66, 400, 800)], 0, "two faces together, two alone"),
+        ([_squat_find(x) for x in (0, 80, 160)] + [_squat_find(700)], 3, "a row of three, one find alone"),
+        ([_squat_find(x, width=20, height=20) for x in (0, 50, 100)], 0, "specks 2.5 widths apart"),
+    ],
+)
+def test_which_finds_lie_in_a_row(finds, in_rows, why):
+    """Where a first reading reads too few faces to measure a slant on, the finds lying in rows are
+    taken for upright faces (:func:`vision.recognize._in_rows`): those in a face region of three or
+    more, or linked with as many by centres within 1.5 of a find's long side."""
+    assert len(recognize_module._in_rows(finds)) == in_rows, why
+
+
+@pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
+@pytest.mark.parametrize(
+    ("gap", "degrees", "roll"), [(0.0, 50.0, 0.0), (0.15, 55.0, 5.0), (0.15, 60.0, 0.0), (0.3, 60.0, 5.0)]
+)
+def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degrees, roll):
+    """The seven honours of 2-2.jpg cut apart and laid in a row ``gap`` of a tile's width apart (a
+    hand not pushed together) at the far edge of a plain table, seen from a seat: the finder finds
+    the squat faces one by one, each a face region of its own, and every one first reads as no
+    tile. They lie in a row, so the slant is measured on them and the photo read again straightened,
+    where all seven are read. Taking only finds in a face region of three or more for a row
+    (sessions 37-52), these photos read 1, 0, 0 and 0 tiles."""
+    row = cv2.imread(str(REAL.parent / "raw-images" / "2-2.jpg"))
+    labels = load_labels()["2-2.jpg"]
+    table = np.full((1000, 1500, 3), 90, np.uint8)
+    scale = 495 / row.shape[1]
+    h, each = int(row.shape[0] * scale), row.shape[1] / len(labels)
+    x = 652 - int(3 * gap * each * scale)
+    for i in range(len(labels)):
+        tile = cv2.resize(
+            row[:, int(i * each) : int((i + 1) * each)], (int(each * scale), h), interpolation=cv2.INTER_AREA
+        )
+        table[30 : 30 + h, x : x + tile.shape[1]] = tile
+        x += int(tile.shape[1] * (1 + gap))
+    photo = cv2.imencode(".jpg", seen_from(table, degrees, roll=roll), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
+    assert Counter(recognize(photo).codes) == Counter(labels)
+    monkeypatch.setattr(
+        recognize_module,
+        "_in_rows",
+        lambda cands: [cd for cd in cands if cd.blob_size >= recognize_module.ROW_OF_FACES],
+    )
+    assert len(recognize(photo).codes) <= 1
+
+
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
 @pytest.mark.parametrize("degrees", [45.0, 50.0, 55.0, 60.0])
 def test_a_real_photo_seen_from_a_seat_is_read(degrees):
