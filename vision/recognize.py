@@ -1441,6 +1441,7 @@ def _read_from_a_seat(
     classifier: Any,
     cands: Sequence[Candidate] = (),
     measured: SeatPart | None = None,
+    face_map: dict | None = None,
 ) -> SeatReading | None:
     """The part of the photo its tiles lie in (:func:`vision.slant.window`) read again, seen from
     straight above (:func:`_read_as_seen`), when its faces (:func:`_faces`) say it was
@@ -1448,7 +1449,8 @@ def _read_from_a_seat(
     photo was not taken at a slant and the first reading is not in doubt. When the first reading
     read too few faces to measure the slant on,
     the first candidates ``cands`` that lie in rows (:func:`_in_rows`) are taken for upright
-    faces: a row of faces so squat that every one read as no tile.
+    faces: a row of faces so squat that every one read as no tile; where none lie in rows, the face
+    regions of the finder's face map ``face_map`` (:func:`_face_regions`) that do.
 
     A reading still in doubt then (the straightened one where it stands, else the first:
     :func:`_in_doubt`) is also read again as a player's photo from a seat most often shows it,
@@ -1460,7 +1462,7 @@ def _read_from_a_seat(
     On the labelled real photos seen 55 degrees off straight above, the straightened reading read
     99.1 % of the tiles (88.3 % without) and made 17 of the 24 photos exact (3); seen 45 degrees,
     99.5 % (97.2 %)."""
-    measured = _seat_view(ph, readings, cands) if measured is None else measured
+    measured = _seat_view(ph, readings, cands, face_map) if measured is None else measured
     if measured is None:
         return None
     view, box, faces = measured
@@ -1651,16 +1653,44 @@ def _in_rows(cands: Sequence[Candidate]) -> list[Candidate]:
     return [cd for cd, n in zip(cands, together) if cd.blob_size >= ROW_OF_FACES or n >= ROW_OF_FACES]
 
 
-def _seat_view(ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()) -> SeatPart | None:
+#: a face region of the finder's face map taken for a face (:func:`_face_regions`) is at least this
+#: many map pixels across: 16 pixels of the look, half the tile width the looks aim at (a squat
+#: face seen 55 degrees off, a little apart from the next, measured 13 at the far edge of a photo)
+FACE_REGION_MIN = 8
+
+
+def _face_regions(face_map: dict) -> list[Candidate]:
+    """The regions the finder's face map (``face_map``: :func:`vision.finders.find_candidates`'
+    ``face`` and ``scale``) marks as a tile's face, each as a candidate boxed by its bounding
+    rectangle (working pixels), those under :data:`FACE_REGION_MIN` map pixels across left out. Seen so squat from a seat, faces set a little apart are marked one
+    by one where the finder's cores find none of them: a find's core is the face shrunk, and
+    shrunk a squat face leaves next to nothing."""
+    if "face" not in face_map:
+        return []
+    scale = float(face_map["scale"])
+    marked = (face_map["face"] > FACE_THRESHOLD).astype(np.uint8)
+    _n, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    out = []
+    for x, y, w, h, _area in stats[1:]:
+        if min(w, h) >= FACE_REGION_MIN:
+            quad = np.array([[x, y], [x + w, y], [x + w, y + h], [x, y + h]], np.float32) * scale
+            out.append(Candidate(quad, source="learned"))
+    return out
+
+
+def _seat_view(
+    ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = (), face_map: dict | None = None
+) -> SeatPart | None:
     """The view a photo was taken in, measured on the faces of its reading ``readings``
     (:func:`vision.slant.view_of`), the part of the photo its tiles lie in
     (:func:`vision.slant.window`) and the faces measured (:func:`_read_from_a_seat`); ``None``
-    where too few faces were read, even taking the candidates in rows for faces."""
+    where too few faces were read, even taking the candidates in rows for faces, or else the face
+    regions of the finder's face map ``face_map`` in rows (:func:`_face_regions`)."""
     read = _faces(readings)
     faces, spreads = [r.quad for r in read], [r.candidate.spread for r in read]
     quads = [r.quad for r in readings]
     if len(faces) < _slant.MIN_FACES:
-        rows = _in_rows(cands)
+        rows = _in_rows(cands) or (_in_rows(_face_regions(face_map)) if face_map else [])
         faces = quads = [cd.quad for cd in rows]
         spreads = [cd.spread for cd in rows]
         if len(faces) < _slant.MIN_FACES:
@@ -2820,9 +2850,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     timings["classify"] = (t3 - t2) * 1000
     # (also where no find read as a tile: a row seen so squat from a seat that every face read as
     # none, whose finds in a row still measure the slant; session 37)
-    if (readings or cands) and reason_extra is None:
+    if (readings or cands or face_map) and reason_extra is None:
         try:
-            seat = _read_from_a_seat(ph, readings, finder, classifier, cands, measured)
+            seat = _read_from_a_seat(ph, readings, finder, classifier, cands, measured, face_map)
         except Exception:  # the first reading stands
             seat = None
         if seat is not None:

@@ -235,15 +235,25 @@ def test_which_finds_lie_in_a_row(finds, in_rows, why):
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
 @pytest.mark.parametrize(
-    ("gap", "degrees", "roll"), [(0.0, 50.0, 0.0), (0.15, 55.0, 5.0), (0.15, 60.0, 0.0), (0.3, 60.0, 5.0)]
+    ("gap", "degrees", "roll", "finds"),
+    [
+        (0.0, 50.0, 0.0, True),
+        (0.15, 55.0, 5.0, True),
+        (0.15, 60.0, 0.0, True),
+        (0.3, 60.0, 5.0, True),
+        (0.5, 55.0, 5.0, False),
+        (0.5, 60.0, 0.0, False),
+    ],
 )
-def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degrees, roll):
+def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degrees, roll, finds):
     """The seven honours of 2-2.jpg cut apart and laid in a row ``gap`` of a tile's width apart (a
     hand not pushed together) at the far edge of a plain table, seen from a seat: the finder finds
     the squat faces one by one, each a face region of its own, and every one first reads as no
-    tile. They lie in a row, so the slant is measured on them and the photo read again straightened,
-    where all seven are read. Taking only finds in a face region of three or more for a row
-    (sessions 37-52), these photos read 1, 0, 0 and 0 tiles."""
+    tile; half a tile apart it finds none of them (``finds`` false), but its face map marks each.
+    They lie in a row, so the slant is measured on them (:func:`vision.recognize._in_rows`, on the
+    finds or else on the face map's regions) and the photo read again straightened, where all seven
+    are read. Taking only finds in a face region of three or more for a row (sessions 37-52), these
+    photos read 1, 0, 0, 0, 0 and 0 tiles."""
     row = cv2.imread(str(REAL.parent / "raw-images" / "2-2.jpg"))
     labels = load_labels()["2-2.jpg"]
     table = np.full((1000, 1500, 3), 90, np.uint8)
@@ -264,6 +274,23 @@ def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degree
         lambda cands: [cd for cd in cands if cd.blob_size >= recognize_module.ROW_OF_FACES],
     )
     assert len(recognize(photo).codes) <= 1
+
+
+def test_the_face_maps_regions_are_boxed_in_working_pixels():
+    """:func:`vision.recognize._face_regions`: each region the face map marks (over 0.5), boxed by
+    its bounding rectangle and taken from map pixels to working pixels by the map's scale; regions
+    under 8 map pixels across (specks) left out."""
+    face = np.zeros((60, 200), np.float32)
+    for x in (10, 40, 70):
+        face[20:33, x : x + 22] = 0.9  # three squat faces, 22 x 13 map pixels
+    face[50:54, 150:190] = 0.9  # a streak 4 pixels high
+    face[5:15, 150:160] = 0.4  # faint: no face
+    regions = recognize_module._face_regions({"face": face, "scale": 2.0})
+    assert [cd.quad.tolist() for cd in regions] == [
+        [[2 * x, 40], [2 * (x + 22), 40], [2 * (x + 22), 66], [2 * x, 66]] for x in (10, 40, 70)
+    ]
+    assert len(recognize_module._in_rows(regions)) == 3
+    assert recognize_module._face_regions({}) == []
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
