@@ -1662,9 +1662,10 @@ FACE_REGION_MIN = 8
 def _face_regions(face_map: dict) -> list[Candidate]:
     """The regions the finder's face map (``face_map``: :func:`vision.finders.find_candidates`'
     ``face`` and ``scale``) marks as a tile's face, each as a candidate boxed by its bounding
-    rectangle (working pixels), those under :data:`FACE_REGION_MIN` map pixels across left out. Seen so squat from a seat, faces set a little apart are marked one
-    by one where the finder's cores find none of them: a find's core is the face shrunk, and
-    shrunk a squat face leaves next to nothing."""
+    rectangle (working pixels), those under :data:`FACE_REGION_MIN` map pixels across left out.
+    Seen so squat from a seat, faces set a little apart are marked one by one where the finder's
+    cores find none of them: a find's core is the face shrunk, and shrunk a squat face leaves next
+    to nothing."""
     if "face" not in face_map:
         return []
     scale = float(face_map["scale"])
@@ -2849,7 +2850,8 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t3 = time.perf_counter()
     timings["classify"] = (t3 - t2) * 1000
     # (also where no find read as a tile: a row seen so squat from a seat that every face read as
-    # none, whose finds in a row still measure the slant; session 37)
+    # none, whose finds in a row still measure the slant, session 37; or where nothing was found,
+    # the face map's regions in a row, session 53)
     if (readings or cands or face_map) and reason_extra is None:
         try:
             seat = _read_from_a_seat(ph, readings, finder, classifier, cands, measured, face_map)
