@@ -181,13 +181,15 @@ def clusters(quads) -> np.ndarray:
     centres = q.mean(1)
     d1, d2 = q[:, 2] - q[:, 0], q[:, 3] - q[:, 1]
     size = np.sqrt(np.abs(d1[:, 0] * d2[:, 1] - d1[:, 1] * d2[:, 0]) / 2)
+    return linked_labels(centres, size, CLUSTER_REACH)
+
+
+def linked_labels(centres: np.ndarray, sizes: np.ndarray, reach: float) -> np.ndarray:
+    """A label per item (0, 1, ... in the order first met) of items at ``centres`` (n x 2) of
+    ``sizes`` (n): items linked, directly or through others, by centres within ``reach`` times the
+    larger of two items' sizes of each other share one."""
     gap = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
-    return linked_labels(gap <= CLUSTER_REACH * np.maximum(size[:, None], size[None]))
-
-
-def linked_labels(linked: np.ndarray) -> np.ndarray:
-    """A label per item (0, 1, ... in the order first met) of the n x n symmetric boolean matrix
-    ``linked``: items linked, directly or through others, share one."""
+    linked = gap <= reach * np.maximum(sizes[:, None], sizes[None])
     label = np.full(len(linked), -1)
     for start in range(len(linked)):
         if label[start] >= 0:

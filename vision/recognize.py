@@ -1047,8 +1047,8 @@ def _read(cands: list[Candidate], classifier: Any) -> tuple[list[Reading], str |
     every orientation, :func:`_reject`, unless a back read unsurely has the colour of the backs
     read surely, :func:`_back_among_backs`; :func:`_drop_odd_sizes`, :func:`_drop_odd_shapes`,
     :func:`_drop_stray_backs`, :func:`_drop_odd_white_dragons`, :func:`_drop_cut_white_dragons`, a
-    framed white dragon boxed round its frame first boxed as the tiles beside it, :func:`_framed_white_dragons_boxed`; a far
-    smaller reading is not sure,
+    framed white dragon boxed round its frame first boxed as the tiles beside it,
+    :func:`_framed_white_dragons_boxed`; a far smaller reading is not sure,
     or dropped when the classifier was unsure of it, :func:`_small_readings`; an unsure one far
     from every other is dropped, :func:`_drop_lone_unsure`),
     unless it fills a place in a row of tiles (:func:`_rescue_row_places`); an unsure one apart
@@ -1645,10 +1645,8 @@ def _in_rows(cands: Sequence[Candidate]) -> list[Candidate]:
     if len(cands) < ROW_OF_FACES:
         return []
     q = np.asarray([cd.quad for cd in cands], np.float64)
-    centres = q.mean(1)
     long_side = np.maximum(np.linalg.norm(q[:, 1] - q[:, 0], axis=1), np.linalg.norm(q[:, 3] - q[:, 0], axis=1))
-    apart = np.hypot(*(centres[:, None] - centres[None]).transpose(2, 0, 1))
-    row = _grouping.linked_labels(apart <= ROW_REACH * np.maximum(long_side[:, None], long_side[None]))
+    row = _grouping.linked_labels(q.mean(1), long_side, ROW_REACH)
     together = np.bincount(row)[row]
     return [cd for cd, n in zip(cands, together) if cd.blob_size >= ROW_OF_FACES or n >= ROW_OF_FACES]
 
@@ -1669,8 +1667,7 @@ def _face_regions(face_map: dict) -> list[Candidate]:
     if "face" not in face_map:
         return []
     scale = float(face_map["scale"])
-    marked = (face_map["face"] > FACE_THRESHOLD).astype(np.uint8)
-    _n, _labels, stats, _ = cv2.connectedComponentsWithStats(marked, connectivity=8)
+    _n, _labels, stats, _ = cv2.connectedComponentsWithStats(_faces_apart(face_map, []), connectivity=8)
     out = []
     for x, y, w, h, _area in stats[1:]:
         if min(w, h) >= FACE_REGION_MIN:
