@@ -94,6 +94,7 @@ LARGER_TILES_MIN = 3  # tiles too large for the last look are taken from the fir
 WHOLE_AT_CLOSER = 0.6  # ... unless the last look found one this large (area share) centred in it: the tile, whole
 PIECE_AT_CLOSER = 0.2  # ... or finds smaller than this covering this share of it in all: tiles inside
 TILES_INSIDE_COVER = 0.5  # what the first look took for one (not a dot of its artwork)
+LOST_WHOLE = 0.7  # a find of the first look a smaller last look lost is a whole tile at this share of its median width
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
@@ -912,6 +913,8 @@ def find_tiles(
     found = _supported(maps[0], maps[2], cores, None)
     if long_ > first[0]:  # tiles too large for the last look, seen in range at the first
         found = _with_larger_tiles(found, first, long_ / max(h, w), max(h, w), lambda n: _source(img, detail, n))
+    elif long_ < first[0]:  # tiles the smaller last look lost, seen whole at the first
+        found = _with_tiles_lost_smaller(found, first, max(h, w), lambda n: _source(img, detail, n))
     if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
     return found, maps
@@ -972,6 +975,39 @@ def _with_larger_tiles(
     kept = [f for f, held in zip(found, holds) if not held[missed].any()]
     offset = max((t.group for t in kept), default=0)  # (face regions of another look)
     return kept + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t, m in zip(large, missed) if m]
+
+
+def _with_tiles_lost_smaller(
+    found: list[LearnedTile],
+    first: tuple[int, tuple[np.ndarray, np.ndarray, float], list[tuple[np.ndarray, tuple]], list[LearnedTile]],
+    image_long: int,
+    source: Callable[[int], tuple[np.ndarray, float]],
+) -> list[LearnedTile]:
+    """``found``, the finds of a last look smaller than the look ``first`` (its long side, maps, core
+    regions and their tiles unturned), with the finds of ``first`` at places the last look left
+    empty: no find of it centred in them, none of them centred in one, whole tiles (their short
+    side :data:`LOST_WHOLE` of the first look's median or more, supported by its face map).
+
+    The first look saw the tiles wider than the network learned (a close-up of a few tiles) and
+    the last one aims at :data:`TARGET_TILE_PX`; seen that small, a tile in a shadow (a phone or an
+    arm shading part of the hand) is a dim patch the network takes for the table, while at the
+    first look its face and edges stand out."""
+    long_, (face, core, scale), regions, _unturned = first
+    edges = edge_orientation(source(long_)[0], long_)
+    seen = _supported(face, scale, _cores(face, core, scale, edges, regions), None)
+    if not seen:
+        return found
+    whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen)]
+    if found:
+        quads = np.array([t.quad for t in whole], np.float64).reshape(-1, 4, 2)
+        mine = np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2)
+        held = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(whole))
+        holds = np.array([quads_holding(t.quad.mean(0), mine).any() for t in whole], bool)
+        whole = [t for t, empty in zip(whole, ~held.any(0) & ~holds) if empty]
+    if not whole:
+        return found
+    offset = max((t.group for t in found), default=0)  # (face regions of another look)
+    return found + [dataclasses.replace(t, group=t.group + offset) if t.group else t for t in whole]
 
 
 def _beside_texture(regions: list[tuple[np.ndarray, tuple]]) -> list[tuple[np.ndarray, tuple]]:
