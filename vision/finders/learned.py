@@ -913,7 +913,7 @@ def find_tiles(
     found = _supported(maps[0], maps[2], cores, None)
     if long_ > first[0]:  # tiles too large for the last look, seen in range at the first
         found = _with_larger_tiles(found, first, long_ / max(h, w), max(h, w), lambda n: _source(img, detail, n))
-    elif long_ < first[0]:  # tiles the smaller last look lost, seen whole at the first
+    elif long_ < first[0] and not from_far:  # tiles the smaller last look lost, seen whole at the first
         found = _with_tiles_lost_smaller(found, first, max(h, w), lambda n: _source(img, detail, n))
     if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
@@ -986,7 +986,11 @@ def _with_tiles_lost_smaller(
     """``found``, the finds of a last look smaller than the look ``first`` (its long side, maps, core
     regions and their tiles unturned), with the finds of ``first`` at places the last look left
     empty: no find of it centred in them, none of them centred in one, whole tiles (their short
-    side :data:`LOST_WHOLE` of the first look's median or more, supported by its face map).
+    side :data:`LOST_WHOLE` of the first look's median or more, supported by its face map) that
+    touch another (a row's, a grid's: a face region of two finds or more). A last look that found
+    nothing keeps nothing: a lone pattern the first look took for a large tile (a logo of rings on
+    a wallpaper) is no hand. Not after the far look (:data:`FAR_LOOK`), which sees a pattern twice
+    as large: that logo's rings came out there as eight finds side by side.
 
     The first look saw the tiles wider than the network learned (a close-up of a few tiles) and
     the last one aims at :data:`TARGET_TILE_PX`; seen that small, a tile in a shadow (a phone or an
@@ -995,10 +999,10 @@ def _with_tiles_lost_smaller(
     long_, (face, core, scale), regions, _unturned = first
     edges = edge_orientation(source(long_)[0], long_)
     seen = _supported(face, scale, _cores(face, core, scale, edges, regions), None)
-    if not seen:
+    if not seen or not found:
         return found
-    whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen)]
-    if found:
+    whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2]
+    if whole:
         quads = np.array([t.quad for t in whole], np.float64).reshape(-1, 4, 2)
         mine = np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2)
         held = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(whole))
