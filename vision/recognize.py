@@ -1875,7 +1875,9 @@ def _apart(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> 
 
 def _tiles_width(cands: list[Candidate]) -> float:
     """The median short side of the finds ``cands`` (working pixels): the tiles' width."""
-    return float(np.median([_short_side(c.quad) for c in cands]))
+    q = np.array([c.quad for c in cands], np.float64)
+    sides = np.hypot(*(q[:, 1] - q[:, 0]).T), np.hypot(*(q[:, 3] - q[:, 0]).T)
+    return float(np.median(np.minimum(*sides)))
 
 
 def _short_side(q: np.ndarray) -> float:
@@ -2830,7 +2832,7 @@ def _search_lifted(
     gain = _shadow.light_on_faces(ph.image, face_map["face"], float(face_map["scale"]), _tiles_width(cands))
     if gain is None:
         return ph, cands, face_map
-    lifted, lifted_map = _shadow.lifted(ph, gain), {}
+    lifted, lifted_map = _shadow.lifted(ph, gain), dict[str, Any]()
     return lifted, find_candidates(lifted.image, finder=finder, detail=lifted.detail, face_map=lifted_map), lifted_map
 
 

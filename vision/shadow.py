@@ -47,6 +47,8 @@ FAR_TILES = 4.0
 NEAR_WEIGHT = 0.05
 #: ... and where they weigh under this even then, the place is not lifted (the room beyond the tiles)
 FAR_WEIGHT = 0.01
+#: the light is averaged on a grid where a tile is this many pixels wide
+COARSE_TILE_PX = 4.0
 #: fewer face pixels than this measure nothing
 FACE_PIXELS_MIN = 20
 
@@ -61,15 +63,24 @@ def light_on_faces(img: np.ndarray, face: np.ndarray, scale: float, tile_px: flo
     marked = (face >= FACE_MARK).astype(np.float32)
     if marked.sum() < FACE_PIXELS_MIN:
         return None
-    value = cv2.resize(img.max(axis=2).astype(np.float32), (w, h), interpolation=cv2.INTER_AREA)
+    # (shrunk by a whole factor first, OpenCV's fast averaging, then to the map's size)
+    k = max(1, img.shape[1] // w, img.shape[0] // h)
+    hk, wk = img.shape[0] // k, img.shape[1] // k
+    b, g, r = cv2.split(cv2.resize(img[: hk * k, : wk * k], (wk, hk), interpolation=cv2.INTER_AREA))
+    shrunk = cv2.max(cv2.max(b, g), r)
+    value = cv2.resize(shrunk, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
     tile = max(tile_px / scale, 2.0)  # (a tile's width, map pixels)
     half = max(3, int(round(tile / 2)) | 1)
-    ground = cv2.dilate(value * marked, np.ones((half, half), np.uint8))  # (a face's ground, its ink left out)
+    ground = cv2.dilate(value * marked, np.ones((half, half), np.uint8)) * marked  # (a face's ground, no ink)
     lit = float(np.percentile(ground[marked > 0], LIT_PERCENTILE))
+    # (averaged where a tile is COARSE_TILE_PX wide: the light varies over a tile or more)
+    f = min(1.0, COARSE_TILE_PX / tile)
+    size = (max(1, round(w * f)), max(1, round(h * f)))
+    ground_c, marked_c = (cv2.resize(m, size, interpolation=cv2.INTER_AREA) for m in (ground, marked))
 
     def averaged(tiles: float) -> tuple[np.ndarray, np.ndarray]:
-        sigma = tiles * tile
-        return cv2.GaussianBlur(ground * marked, (0, 0), sigma), cv2.GaussianBlur(marked, (0, 0), sigma)
+        sigma = tiles * tile * f
+        return cv2.GaussianBlur(ground_c, (0, 0), sigma), cv2.GaussianBlur(marked_c, (0, 0), sigma)
 
     (near, near_w), (far, far_w) = averaged(NEAR_TILES), averaged(FAR_TILES)
     light = np.where(
@@ -77,7 +88,8 @@ def light_on_faces(img: np.ndarray, face: np.ndarray, scale: float, tile_px: flo
         near / np.maximum(near_w, 1e-6),
         np.where(far_w > FAR_WEIGHT, far / np.maximum(far_w, 1e-6), 0.0),
     )
-    gain = np.where(light > 0, np.clip(lit / np.maximum(light, 1e-3), 1.0, GAIN_MAX), 1.0).astype(np.float32)
+    gain_c = np.where(light > 0, np.clip(lit / np.maximum(light, 1e-3), 1.0, GAIN_MAX), 1.0).astype(np.float32)
+    gain = cv2.resize(gain_c, (w, h), interpolation=cv2.INTER_LINEAR)
     if float((gain[marked > 0] >= SHADED_GAIN).mean()) < SHADED_SHARE:
         return None
     return gain

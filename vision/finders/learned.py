@@ -996,18 +996,28 @@ def _with_tiles_lost_smaller(
     the last one aims at :data:`TARGET_TILE_PX`; seen that small, a tile in a shadow (a phone or an
     arm shading part of the hand) is a dim patch the network takes for the table, while at the
     first look its face and edges stand out."""
-    long_, (face, core, scale), regions, _unturned = first
-    edges = edge_orientation(source(long_)[0], long_)
-    seen = _supported(face, scale, _cores(face, core, scale, edges, regions), None)
-    if not seen or not found:
+    long_, (face, core, scale), regions, unturned = first
+    if not found:
         return found
-    whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2]
-    if whole:
+    mine = np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2)
+
+    def lost(tiles: list[LearnedTile]) -> list[LearnedTile]:
+        seen = _supported(face, scale, tiles, None)
+        if not seen:
+            return []
+        whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2]
+        if not whole:
+            return []
         quads = np.array([t.quad for t in whole], np.float64).reshape(-1, 4, 2)
-        mine = np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2)
         held = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(whole))
         holds = np.array([quads_holding(t.quad.mean(0), mine).any() for t in whole], bool)
-        whole = [t for t, empty in zip(whole, ~held.any(0) & ~holds) if empty]
+        return [t for t, empty in zip(whole, ~held.any(0) & ~holds) if empty]
+
+    # (the first look's cores turned to their edges only where some are lost as they are: the
+    # edges cost a look's worth of filtering)
+    if not lost(unturned):
+        return found
+    whole = lost(_cores(face, core, scale, edge_orientation(source(long_)[0], long_), regions))
     if not whole:
         return found
     offset = max((t.group for t in found), default=0)  # (face regions of another look)
