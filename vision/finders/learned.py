@@ -1001,21 +1001,24 @@ def _with_tiles_lost_smaller(
         return found
     mine = np.array([f.quad for f in found], np.float64).reshape(-1, 4, 2)
 
+    def at_empty_places(tiles: list[LearnedTile]) -> list[LearnedTile]:
+        if not tiles:
+            return []
+        quads = np.array([t.quad for t in tiles], np.float64).reshape(-1, 4, 2)
+        held = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(tiles))
+        holds = np.array([quads_holding(t.quad.mean(0), mine).any() for t in tiles], bool)
+        return [t for t, empty in zip(tiles, ~held.any(0) & ~holds) if empty]
+
     def lost(tiles: list[LearnedTile]) -> list[LearnedTile]:
         seen = _supported(face, scale, tiles, None)
         if not seen:
             return []
-        whole = [t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2]
-        if not whole:
-            return []
-        quads = np.array([t.quad for t in whole], np.float64).reshape(-1, 4, 2)
-        held = np.array([quads_holding(f.quad.mean(0), quads) for f in found], bool).reshape(len(found), len(whole))
-        holds = np.array([quads_holding(t.quad.mean(0), mine).any() for t in whole], bool)
-        return [t for t, empty in zip(whole, ~held.any(0) & ~holds) if empty]
+        return at_empty_places([t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2])
 
-    # (the first look's cores turned to their edges only where some are lost as they are: the
-    # edges cost a look's worth of filtering)
-    if not lost(unturned):
+    # (the face support measured, and the first look's cores turned to their edges, only where
+    # some of its cores lie at empty places, and some are lost as they are: the edges cost a look's
+    # worth of filtering)
+    if not at_empty_places(unturned) or not lost(unturned):
         return found
     whole = lost(_cores(face, core, scale, edge_orientation(source(long_)[0], long_), regions))
     if not whole:
