@@ -914,7 +914,7 @@ def find_tiles(
     if long_ > first[0]:  # tiles too large for the last look, seen in range at the first
         found = _with_larger_tiles(found, first, long_ / max(h, w), max(h, w), lambda n: _source(img, detail, n))
     elif long_ < first[0] and not from_far:  # tiles the smaller last look lost, seen whole at the first
-        found = _with_tiles_lost_smaller(found, first, max(h, w), lambda n: _source(img, detail, n))
+        found = _with_tiles_lost_smaller(found, first, lambda n: _source(img, detail, n))
     if from_far:  # (lone finds twice as large: letters on keys, specks of texture)
         found = [t for t in found if t.group_size >= 2]
     return found, maps
@@ -980,7 +980,6 @@ def _with_larger_tiles(
 def _with_tiles_lost_smaller(
     found: list[LearnedTile],
     first: tuple[int, tuple[np.ndarray, np.ndarray, float], list[tuple[np.ndarray, tuple]], list[LearnedTile]],
-    image_long: int,
     source: Callable[[int], tuple[np.ndarray, float]],
 ) -> list[LearnedTile]:
     """``found``, the finds of a last look smaller than the look ``first`` (its long side, maps, core
@@ -995,7 +994,8 @@ def _with_tiles_lost_smaller(
     The first look saw the tiles wider than the network learned (a close-up of a few tiles) and
     the last one aims at :data:`TARGET_TILE_PX`; seen that small, a tile in a shadow (a phone or an
     arm shading part of the hand) is a dim patch the network takes for the table, while at the
-    first look its face and edges stand out."""
+    first look its face and edges stand out. ``source(long_side)``: the image a look sees and its
+    size over the image's (:func:`_source`), for the first look's edges."""
     long_, (face, core, scale), regions, unturned = first
     if not found:
         return found
@@ -1013,7 +1013,8 @@ def _with_tiles_lost_smaller(
         seen = _supported(face, scale, tiles, None)
         if not seen:
             return []
-        return at_empty_places([t for t in seen if t.sides[0] >= LOST_WHOLE * tile_width(seen) and t.group_size >= 2])
+        width = tile_width(seen)
+        return at_empty_places([t for t in seen if t.sides[0] >= LOST_WHOLE * width and t.group_size >= 2])
 
     # (the face support measured, and the first look's cores turned to their edges, only where
     # some of its cores lie at empty places, and some are lost as they are: the edges cost a look's
