@@ -8,8 +8,8 @@ deeply shaded face for the table, and its boxes stop at the shadow's edge or str
 The classifier is not the weak part: cut at the right place, a shaded tile reads as well as a lit
 one (session 51: 1,201 of 1,201 boxes of the labelled photos read right with the shadow cast).
 
-So the light falling on the faces is measured where the finder's face map marks faces
-(:func:`light_on_faces`): at each face pixel, the brightest pixel within half a tile (a face's
+So the light falling on the faces is measured where the finder's face map marks faces of an
+ivory or white ground (:func:`light_on_faces`): at each face pixel, the brightest pixel within half a tile (a face's
 ground, its ink left out), averaged over about a tile round each place (a shadow's edge blurs over
 a tile or so), and where no face is that near, over four tiles. Where that light is under the lit
 faces' (their :data:`LIT_PERCENTILE`) by :data:`SHADED_GAIN` or more on :data:`SHADED_SHARE` of
@@ -30,6 +30,10 @@ from .photo import Photo
 
 #: a pixel of the finder's face map marks a face at this probability or more
 FACE_MARK = 0.4
+#: ... where its colour's saturation (the spread of its channels over the largest) is at most this:
+#: an ivory or white ground, lit or shaded (ivory 0.15, a cream one about 0.35), not a brown wood, a
+#: green cloth or a coloured back the face map marks in places (a wooden table's grain, 0.5-0.7)
+FACE_SATURATION_MAX = 0.4
 #: the light of the lit faces: this percentile of the faces' light (the brightest pixel within half
 #: a tile of each face pixel)
 LIT_PERCENTILE = 90
@@ -60,15 +64,19 @@ def light_on_faces(img: np.ndarray, face: np.ndarray, scale: float, tile_px: flo
     faces' or more, or where no face is near; ``None`` where the photo is not shaded in part
     (:data:`SHADED_GAIN`, :data:`SHADED_SHARE`)."""
     h, w = face.shape[:2]
-    marked = (face >= FACE_MARK).astype(np.float32)
-    if marked.sum() < FACE_PIXELS_MIN:
+    if int(np.count_nonzero(face >= FACE_MARK)) < FACE_PIXELS_MIN:
         return None
     # (shrunk by a whole factor first, OpenCV's fast averaging, then to the map's size)
     k = max(1, img.shape[1] // w, img.shape[0] // h)
     hk, wk = img.shape[0] // k, img.shape[1] // k
     b, g, r = cv2.split(cv2.resize(img[: hk * k, : wk * k], (wk, hk), interpolation=cv2.INTER_AREA))
-    shrunk = cv2.max(cv2.max(b, g), r)
-    value = cv2.resize(shrunk, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    most, least = cv2.max(cv2.max(b, g), r), cv2.min(cv2.min(b, g), r)
+    value, floor = (cv2.resize(m, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32) for m in (most, least))
+    # (a face's ground is ivory or white, in a shadow too: a shadow darkens, it does not colour)
+    pale = (value - floor) <= FACE_SATURATION_MAX * np.maximum(value, 1.0)
+    marked = ((face >= FACE_MARK) & pale).astype(np.float32)
+    if marked.sum() < FACE_PIXELS_MIN:
+        return None
     tile = max(tile_px / scale, 2.0)  # (a tile's width, map pixels)
     half = max(3, int(round(tile / 2)) | 1)
     ground = cv2.dilate(value * marked, np.ones((half, half), np.uint8)) * marked  # (a face's ground, no ink)
