@@ -55,6 +55,18 @@ def test_a_photo_lit_evenly_or_dim_all_over_is_not_lifted(lit):
     assert shadow.light_on_faces(img, face, 2.0, 80.0) is None
 
 
+def test_a_coloured_table_the_face_map_marks_is_no_shaded_face():
+    """The face map marks a strip of brown wood grain beside the faces (as it does on a wooden
+    table seen from a seat): darker than the faces, but coloured, so no shadow; a shadow darkens
+    without colouring, and the same strip grey and as dark is taken for shaded faces."""
+    img, face = _row_of_faces(1.0)
+    img[20:100, 100:1100] = (40, 80, 140)  # (brown wood, BGR)
+    face[10:50, 50:550] = 0.6
+    assert shadow.light_on_faces(img, face, 2.0, 80.0) is None
+    img[20:100, 100:1100] = 80  # (grey, as dark)
+    assert shadow.light_on_faces(img, face, 2.0, 80.0) is not None
+
+
 def test_no_faces_measure_nothing():
     img, face = _row_of_faces(0.3)
     assert shadow.light_on_faces(img, np.zeros_like(face), 2.0, 80.0) is None
