@@ -2828,8 +2828,8 @@ def _search_lifted(
     and 0.45 times the light: 48 photos, 2,564 tiles) 36 tiles were missed and 20 read beyond the
     labels (with the first look's finds kept, :func:`vision.finders.learned.find_tiles`); lifted, 10
     and 4. On 24 tables of real tiles (a hand, other players' tiles beyond it) shaded so at 0.3,
-    103 of 1,499 missed and 41 beyond, then 26 and 28. None of the 818 photos of the two real-tile
-    samples (:mod:`training.ab`), lit evenly, is lifted, nor 55 of the 56 photos without tiles."""
+    103 of 1,499 missed and 41 beyond, then 28 and 28. None of the 818 photos of the two real-tile
+    samples (:mod:`training.ab`), lit evenly, is lifted, nor any of the 56 photos without tiles."""
     gain = _shadow.light_on_faces(ph.image, face_map["face"], float(face_map["scale"]), _tiles_width(cands))
     if gain is None:
         return ph, cands, face_map
