@@ -95,6 +95,7 @@ WHOLE_AT_CLOSER = 0.6  # ... unless the last look found one this large (area sha
 PIECE_AT_CLOSER = 0.2  # ... or finds smaller than this covering this share of it in all: tiles inside
 TILES_INSIDE_COVER = 0.5  # what the first look took for one (not a dot of its artwork)
 LOST_WHOLE = 0.7  # a find of the first look a smaller last look lost is a whole tile at this share of its median width
+LOST_SUPPORT = 0.7  # ... and a face at this face support or more (a pale table beside the tiles: 0.58)
 CHECK_ABOVE_PX = 40  # tiles this wide at the first look are checked at half the size
 FRAGMENT_RATIO = 0.75  # ... and were pieces when they measure over this share of the first width there
 MERGED_AT_HALF = 2.0  # ... but not over this many times it: there the half-size look ran tiles together
@@ -984,9 +985,11 @@ def _with_tiles_lost_smaller(
 ) -> list[LearnedTile]:
     """``found``, the finds of a last look smaller than the look ``first`` (its long side, maps, core
     regions and their tiles unturned), with the finds of ``first`` at places the last look left
-    empty: no find of it centred in them, none of them centred in one, whole tiles (their short
-    side :data:`LOST_WHOLE` of the first look's median or more, supported by its face map) that
-    touch another (a row's, a grid's: a face region of two finds or more). A last look that found
+    empty: no find of it centred in them, none of them centred in one; whole tiles (their short
+    side :data:`LOST_WHOLE` of the first look's median or more), faces it marked surely (support
+    :data:`LOST_SUPPORT` or more: a patch of a pale table beside the tiles, 0.58, read as a white
+    dragon; the shaded tiles kept, 0.76-0.98 but for two), touching another (a row's, a grid's: a
+    face region of two such finds or more). A last look that found
     nothing keeps nothing: a lone pattern the first look took for a large tile (a logo of rings on
     a wallpaper) is no hand. Not after the far look (:data:`FAR_LOOK`), which sees a pattern twice
     as large: that logo's rings came out there as eight finds side by side.
@@ -1010,7 +1013,7 @@ def _with_tiles_lost_smaller(
         return [t for t, empty in zip(tiles, ~held.any(0) & ~holds) if empty]
 
     def lost(tiles: list[LearnedTile]) -> list[LearnedTile]:
-        seen = _supported(face, scale, tiles, None)
+        seen = _supported(face, scale, tiles, LOST_SUPPORT)
         if not seen:
             return []
         width = tile_width(seen)
