@@ -358,8 +358,12 @@ def _centres_and_length(readings: list[Reading]) -> tuple[np.ndarray, float]:
     if not readings:
         return np.zeros((0, 2)), float("nan")
     quads = np.array([r.quad for r in readings], np.float64)
-    sides = np.hypot(*(quads[:, [1, 3]] - quads[:, [0]]).transpose(2, 0, 1))
-    return quads.mean(1), float(np.median(sides.max(1)))
+    return quads.mean(1), float(np.median(_side_lengths(quads).max(1)))
+
+
+def _side_lengths(quads: np.ndarray) -> np.ndarray:
+    """The sides from corner 0 (to corners 1 and 3) of each of ``quads`` (N x 4 x 2): N x 2."""
+    return np.hypot(*(quads[:, [1, 3]] - quads[:, [0]]).transpose(2, 0, 1))
 
 
 def _gap(centres: np.ndarray, i: int, others: set[int]) -> float:
@@ -1875,9 +1879,7 @@ def _apart(quads: list[np.ndarray], kept: list[Reading], share: float = 0.5) -> 
 
 def _tiles_width(cands: list[Candidate]) -> float:
     """The median short side of the finds ``cands`` (working pixels): the tiles' width."""
-    q = np.array([c.quad for c in cands], np.float64)
-    sides = np.hypot(*(q[:, 1] - q[:, 0]).T), np.hypot(*(q[:, 3] - q[:, 0]).T)
-    return float(np.median(np.minimum(*sides)))
+    return float(np.median(_side_lengths(np.array([c.quad for c in cands], np.float64)).min(1)))
 
 
 def _short_side(q: np.ndarray) -> float:
