@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
 import cv2
@@ -23,6 +24,7 @@ from training.viewpoint import camera, seen_from
 from vision import recognize, slant
 from vision.finders import learned
 from vision.finders.candidate import Candidate
+from vision.photo import Photo
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -127,9 +129,94 @@ def test_a_hand_alone_on_a_table_costs_at_most_one_small_look_beyond(monkeypatch
     """A hand with nothing across the table, seen 50 degrees off: the part beyond it is looked at
     once at most, small (tiles of the hand's size :data:`vision.recognize.PROBE_TILE_PX` wide there),
     and nothing is read there. (Its face map marks two specks to the hand's right, 0.4 of a tile's
-    face in all, which no tile read takes: the small look is taken, and finds no row.)"""
+    face in all, which no tile read takes: the small look is taken, and finds no row; too little
+    is marked for the larger look, :data:`vision.recognize.PROBE_AGAIN_FACE_MIN`.)"""
     looks, read = _looks_beyond(monkeypatch, 50.0)
     assert len(looks) <= 1 and read == [[]]
+
+
+def _squat_row_view(share: float, squash: float, hand_px: float) -> Photo:
+    """scene_12's tiles (a row of 23) scaled to ``share`` of the hand's tile width ``hand_px`` and
+    squashed to ``squash`` of their height, as a view of the part beyond a hand straightened too
+    little, on a plain canvas (the view's own pixels: its homography is the identity)."""
+    tiles, labelled, _ = _tiles_of("scene_12")
+    width = float(np.median([np.ptp(np.array(t["quad"])[:, 0]) for t in labelled]))
+    k = share * hand_px / width
+    small = cv2.resize(tiles, None, fx=k, fy=k * squash, interpolation=cv2.INTER_AREA)
+    canvas = np.full((small.shape[0] + 200, small.shape[1] + 300, 3), np.median(tiles.reshape(-1, 3), 0), np.uint8)
+    canvas[100 : 100 + small.shape[0], 150 : 150 + small.shape[1]] = small
+    return Photo(canvas, canvas.shape[1], canvas.shape[0], 1.0, 1.0, "png")
+
+
+def test_a_row_too_squat_for_the_small_look_is_found_by_a_larger_one():
+    """:func:`vision.recognize._row_beyond`: a row of other players' tiles a third of the hand's
+    width and squashed to 0.6 of their height (seen from a seat at 55 degrees, straightened on the
+    hand's one row) comes out 6 px wide at the small look beyond the hand, which finds no row; the
+    look :data:`vision.recognize.PROBE_AGAIN` times as large finds it, and measures its tiles at
+    under half the hand's width (the width their finding aims at). Without that look (``again``
+    false: the face map marks too little there) there is no row."""
+    hand_px = 45.0
+    view = _squat_row_view(0.3, 0.6, hand_px)
+    size = (view.image.shape[1], view.image.shape[0])
+    row = recognize_module._row_beyond(view, np.eye(3), size, hand_px, [], None)
+    assert row is not None and row[1]
+    assert 0.2 * hand_px < row[0] < 0.5 * hand_px
+    assert recognize_module._row_beyond(view, np.eye(3), size, hand_px, [], None, again=False) is None
+    upright = _squat_row_view(0.3, 1.0, hand_px)  # (upright, the small look finds it: no larger look)
+    assert recognize_module._row_beyond(upright, np.eye(3), size, hand_px, [], None) == (hand_px, False)
+
+
+def _composed_tables(*indices: int) -> list[tuple[bytes, list[str]]]:
+    """The composed tables ``indices`` of the real-tile sample's set ``c7`` (:mod:`training.ab`)
+    seen 55 degrees off straight above, as ``c7s55`` holds them: JPEG and labels."""
+    from training import backgrounds
+    from training.evaluate import DEFAULT_DATA, _photo_path, _training_photos, load_labels
+    from training.labelled_variants import variants
+    from training.real_composites import table_composites
+    from training.viewpoint import DISTANCE
+
+    labelled = sorted((n, p, gt) for n, gt in load_labels().items() if (p := _photo_path(DEFAULT_DATA, n)) is not None)
+    if not labelled or not backgrounds.load_manifest():
+        pytest.skip("../shared/vision-data (Camerash photos) or the background cache not available")
+    made = table_composites(iter(labelled), max(indices) + 1, frozenset(_training_photos()), seed0=14000)
+    chosen = [(made[i].name, made[i].jpeg, made[i].labels) for i in indices]
+    seen = variants(chosen, [(55.0, DISTANCE, 0.0)], lambda img, v: seen_from(img, *v))
+    return [(raw, labels) for _view, _name, raw, labels in seen]
+
+
+def _read_right(rec, labels: list[str]) -> int:
+    """How many of ``labels`` the recognition ``rec`` read (as multisets)."""
+    return sum((Counter(t.code for t in rec.tiles) & Counter(labels)).values())
+
+
+def _read_beyond_labels(rec, labels: list[str]) -> int:
+    """How many tiles ``rec`` read beyond ``labels`` (as multisets)."""
+    return sum((Counter(t.code for t in rec.tiles) - Counter(labels)).values())
+
+
+def test_other_players_rows_seen_at_55_degrees_are_read_by_the_larger_look(monkeypatch):
+    """Two composed tables seen 55 degrees off (``c7s55`` 010 and 022: a hand, and other players'
+    tiles a third of its width beyond it, whose rows the small look beyond the hand did not find):
+    the larger look finds them, and 25 tiles more are read (of 31 missed; at least 18 here), one
+    more wrong, none of them sure. Every tile read before keeps its box, and all but one their
+    reading (in 010, an unsure ``6f`` in a grid beyond the hand reads ``1s``, unsure, once the rows
+    beside it are read: the one more wrong)."""
+    gained = extra_before = extra_after = 0
+    for raw, labels in _composed_tables(10, 22):
+        with_look = recognize(raw)
+        with monkeypatch.context() as m:
+            m.setattr(recognize_module, "PROBE_AGAIN_FACE_MIN", float("inf"))
+            without = recognize(raw)
+        gained += _read_right(with_look, labels) - _read_right(without, labels)
+        extra_before += _read_beyond_labels(without, labels)
+        extra_after += _read_beyond_labels(with_look, labels)
+        kept = match_quads([t.quad for t in without.tiles], [t.quad for t in with_look.tiles])
+        assert len(kept) == len(without.tiles)
+        assert sum(without.tiles[g].code != with_look.tiles[p].code for g, p, _ in kept) <= 1
+        added = set(range(len(with_look.tiles))) - {p for _g, p, _ in kept}
+        assert added and not any(with_look.tiles[p].sure for p in added)
+    assert gained >= 18
+    assert extra_after <= extra_before + 2
 
 
 @pytest.mark.parametrize("degrees", [35.0, 55.0])
