@@ -1639,14 +1639,14 @@ def _row_beyond(
     The view is first seen as small as tiles of the hand's size can be found
     (:data:`PROBE_TILE_PX`): most photos show no row there, and a row of other players' tiles
     half the hand's width is found too; the tiles are then found at the hand's width. Where that
-    look finds no row, and ``again`` (the face map marks enough there: :data:`PROBE_AGAIN_FACE_MIN`),
-    the view is seen once more :data:`PROBE_AGAIN` times as large (unless the first look saw it at
-    its own size already): seen from a seat at 55 degrees, with the view's
-    depth measured on the hand's one row short, other players' rows came out a third of the
-    hand's width, 7 pixels at the first look. All of the view: the face map of the first reading
-    marks such rows faintly, if at all (a row of honours there, under the finder's threshold). A
-    row found there is found at the width of its own finds (:func:`_tiles_width` of those not
-    centred in a reading), which a look sized for the hand would take for specks."""
+    look finds no row, and ``again`` (the face map marks enough there:
+    :data:`PROBE_AGAIN_FACE_MIN`), the view is seen once more :data:`PROBE_AGAIN` times as large
+    (unless the first look saw it at its own size already): seen from a seat at 55 degrees, with
+    the view's depth measured short on the hand's one row, other players' rows came out a third
+    of the hand's width, 7 pixels at the first look. All of the view: the face map of the first
+    reading marks such rows faintly, if at all (a row of honours there, under the finder's
+    threshold). A row found there is found at the width of its own finds (:func:`_tiles_width` of
+    those not centred in a reading), which a look sized for the hand would take for specks."""
     for probe_px in (PROBE_TILE_PX, PROBE_TILE_PX * PROBE_AGAIN):
         k = min(1.0, probe_px / tile_px)
         small, probe_size = _shrunk_view(m, size, k)
