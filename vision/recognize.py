@@ -69,7 +69,7 @@ from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
-from .finders.geometry import order_quad, quad_ink, quads_holding, with_crops
+from .finders.geometry import centred_in, order_quad, quad_ink, quads_holding, with_crops
 from .finders.learned import FACE_THRESHOLD, MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
@@ -1658,8 +1658,7 @@ def _row_beyond(
         if found and probe_px == PROBE_TILE_PX:
             return tile_px, False
         if found:
-            held = np.array(read_at, np.float64).reshape(-1, 4, 2)
-            unread = [cd for cd in found if not len(held) or not quads_holding(cd.quad.mean(0), held).any()]
+            unread = [cd for cd in found if not centred_in(cd.quad, read_at)]
             return _tiles_width(unread or found) / k, True
         if not again or k >= 1.0:  # (seen at its own size: a larger look has no more pixels)
             return None

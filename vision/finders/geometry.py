@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Sequence
 
 import cv2
 import numpy as np
@@ -108,6 +109,12 @@ def quads_holding(point: np.ndarray, quads: np.ndarray) -> np.ndarray:
     to_point = np.asarray(point, np.float64) - quads
     turns = edges[..., 0] * to_point[..., 1] - edges[..., 1] * to_point[..., 0]  # (the same sign inside)
     return (turns >= 0).all(1) | (turns <= 0).all(1)
+
+
+def centred_in(quad: np.ndarray, quads: Sequence[np.ndarray]) -> bool:
+    """Whether the centre of ``quad`` (4 x 2) lies in one of ``quads`` (each 4 x 2, same pixels)."""
+    held = np.asarray(quads, np.float64).reshape(-1, 4, 2)
+    return bool(len(held)) and bool(quads_holding(np.asarray(quad, np.float64).mean(0), held).any())
 
 
 def rectify(img: np.ndarray, quad: np.ndarray, out_w: int, out_h: int) -> np.ndarray:

@@ -43,7 +43,16 @@ import numpy as np
 
 from .. import onnx_model
 from .candidate import Candidate
-from .geometry import FACE_ASPECT, aspect_score, is_ambiguous, may_be_slanted, order_quads, quad_ink, quads_holding
+from .geometry import (
+    FACE_ASPECT,
+    aspect_score,
+    centred_in,
+    is_ambiguous,
+    may_be_slanted,
+    order_quads,
+    quad_ink,
+    quads_holding,
+)
 
 MODEL_NAME = "tile_segmenter"
 INPUT_LONG = 640  # the network's first view of a photo (long side); see find_tiles
@@ -689,12 +698,6 @@ def _by_region(inst: list[LearnedTile]) -> dict[int, list[LearnedTile]]:
     return regions
 
 
-def _read_at(t: LearnedTile, read_at: Sequence[np.ndarray]) -> bool:
-    """Whether the find ``t`` is centred in one of the quads ``read_at`` (same pixels)."""
-    quads = np.asarray(read_at, np.float64).reshape(-1, 4, 2)
-    return bool(len(quads)) and bool(quads_holding(t.quad.mean(0), quads).any())
-
-
 def _holds_row(inst: list[LearnedTile], least: int, r: float) -> bool:
     """Whether the finds ``inst`` of a look ``r`` times the image's size hold a face region of at
     least ``least`` finds that are no specks (:func:`_specks`)."""
@@ -841,7 +844,7 @@ def find_tiles(
         regions = regions_of(maps)
         cores = _cores(*maps, regions=regions) if far_long > long_ or least_row else None  # (measured below)
         if least_row:  # (rows only: of finds not read already)
-            unread = [t for t in _supported(maps[0], maps[2], cores or [], 0.0) if not _read_at(t, read_at)]
+            unread = [t for t in _supported(maps[0], maps[2], cores or [], 0.0) if not centred_in(t.quad, read_at)]
             if not _holds_row(unread, least_row, long_ / max(h, w)):
                 return [], maps
         from_far = far_long > long_ and (
