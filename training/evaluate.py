@@ -45,6 +45,9 @@ Prints tables of
 (c11) the same photos as (c) with a shadow cast across about half of each (a phone's or an arm's, the
     shaded side 0.6, 0.45 and 0.3 times as light as the lit one, a penumbra 4 % of the photo wide;
     :mod:`training.shadow`), scored as (c);
+(c12) the b4-b8 kinds of phone-like photos drawn with real faces: each face a labelled crop of the two
+    physical sets the classifier never learned from (:mod:`training.real_tile_scenes`), on the
+    background photos its negatives leave out, scored as (b4-b8);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -1068,6 +1071,30 @@ def _scene_table(items, key: str, title, clf, det, report: dict, finders: dict |
     _table(title(summ["ours"]), [SCENE_HEADER] + [_fmt_summary(k, v) for k, v in summ.items()])
 
 
+#: (c12) the first seed of each kind's photos drawn with real faces (:func:`_report_real_tile_scenes`)
+REAL_TILE_SEED0 = 21000
+
+
+def _report_real_tile_scenes(a: argparse.Namespace, data: Path, clf, det, report: dict) -> None:
+    """(c12) the b4-b8 kinds drawn with real faces (:func:`training.real_tile_scenes.real_tile_scenes`),
+    one table per kind, the detector side by side; seeds :data:`REAL_TILE_SEED0` + 100 x the kind's
+    place in :data:`PHONE_TABLES`."""
+    if a.real_tile_scenes <= 0:
+        return
+    from training.real_tile_scenes import real_tile_scenes
+
+    for k, (kind, (table, title, _)) in enumerate(PHONE_TABLES.items()):
+        items = real_tile_scenes(kind, a.real_tile_scenes, data, REAL_TILE_SEED0 + 100 * k)
+        if not items:
+            print(f"\n(c12) skipped: no held-out real crops under {data} or no background cache")
+            return
+        title_ = (
+            f"(c12) as ({table}), {title}, every face a real tile of a set no model learned from "
+            f"({a.real_tile_scenes}; training.real_tile_scenes)"
+        )
+        _scene_table(items, f"real_tiles_{kind}", lambda _ours, t=title_: t, clf, det, report)
+
+
 def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
     """(b9) the b8 photos blurred (:data:`BLURS`), one table per blur, as b4-b8 are reported."""
     if a.blurred_scenes <= 0:
@@ -1522,6 +1549,12 @@ def main(argv=None) -> int:
     )
     ap.add_argument("--composites", type=int, default=4, help="(c2) composites per labelled real photo (0: skip)")
     ap.add_argument(
+        "--real-tile-scenes",
+        type=int,
+        default=12,
+        help="(c12) phone-like photos per kind of b4-b8 drawn with real faces (0: skip)",
+    )
+    ap.add_argument(
         "--slant-angles",
         type=slant_views,
         default="30,45,55,50@0.8,50r8",
@@ -1597,6 +1630,7 @@ def main(argv=None) -> int:
         or a.seat_scenes > 0
         or a.phone_size_scenes > 0
         or a.composites > 0
+        or a.real_tile_scenes > 0
         or a.far_shares
         or a.tables > 0
     ):
@@ -1636,6 +1670,7 @@ def main(argv=None) -> int:
     _report_real_composites_slanted(data, a.composites, a.seat_composites, clf, det, report)
     _report_real_far(data, a.far_shares, clf, det, report)
     _report_real_tables(data, a.tables, a.table_seats, clf, det, report)
+    _report_real_tile_scenes(a, data, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:
