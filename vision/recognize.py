@@ -2321,6 +2321,91 @@ def _oversized_read_again(
     return out
 
 
+#: an unsure reading is read again in parts the size of the tiles read surely beside it
+#: (:func:`_large_unsure_read_again`) where its box is at least this many times their area
+LARGE_UNSURE_FROM = 1.4
+#: ... and a part is taken where the classifier reads a tile with artwork there at least this surely
+#: (the network's own probability), and more surely than the box (calibrated, as shown)
+LARGE_UNSURE_PART_MIN = 0.5
+#: ... the tiles beside it: this many of the readings with artwork read surely, the nearest it
+LARGE_UNSURE_BESIDE = 4
+
+
+def _large_unsure_read_again(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
+    """``readings``, each unsure reading with artwork whose box is :data:`LARGE_UNSURE_FROM` to
+    :data:`OVERSIZED_UP_TO` times as large as the tiles beside it read surely with artwork (the
+    :data:`LARGE_UNSURE_BESIDE` nearest, by their median sides) read again in parts of their size
+    (:func:`_parts_of`, as :func:`_oversized_read_again` reads a find read as no tile), and replaced
+    by the parts that read a tile with artwork at least :data:`LARGE_UNSURE_PART_MIN` (the network's
+    own probability) and more surely than it did (as shown), at places the other readings left
+    empty, most sure first, each on a tile of its own (:data:`OVERSIZED_PARTS_APART`); never sure
+    (the part is placed, not found).
+
+    A box half as large again as the tiles beside it holds a tile and a strip of what lies beside
+    it: the edge of the next tile, a tile it lies on in a pile, the table. Such a crop is read, but
+    unsurely, and often as another tile: a straight edge beside a ``2m`` (二) reads as a third
+    stroke, a ``3m``. A box over two whole tiles standing in a rack, whose seam the finder could not
+    see, reads as some third tile. Cut to the tiles' size, each tile reads as itself. Where no part
+    reads more surely, the reading stands."""
+    sure = [r for r in readings if r.sure and _has_artwork(r)]
+    if len(sure) < OVERSIZED_SURE_MIN:
+        return readings
+    sure_centres = _centres([r.quad for r in sure])
+    sure_sides = np.array([(_short_side(r.quad), _long_side(r.quad)) for r in sure])
+    placed: list[tuple[int, np.ndarray]] = []  # (the reading, a part of its box)
+    for i, r in enumerate(readings):
+        if r.sure or not _has_artwork(r):
+            continue
+        # (the tiles beside it: the sure ones nearest it; a hand near the camera and other players'
+        # tiles across the table come in two sizes, and a tile of the hand is no larger than its own)
+        near = np.argsort(np.hypot(*(sure_centres - r.quad.mean(0)).T))[:LARGE_UNSURE_BESIDE]
+        short, long_ = np.median(sure_sides[near], axis=0)
+        if LARGE_UNSURE_FROM * short * long_ <= _quad_area(r.quad) <= OVERSIZED_UP_TO * short * long_:
+            placed += [(i, quad) for quad in _parts_of(r.quad.astype(np.float64), float(short), float(long_))]
+    if not placed:
+        return readings
+    # (a part lies at a place the other readings left empty: its own reading's place is its to take)
+    apart = _apart([quad for _i, quad in placed], readings)
+    placed = [(i, quad) for (i, quad), free in zip(placed, apart) if free[np.arange(len(readings)) != i].all()]
+    if not placed:
+        return readings
+    src = ph.image if ph.detail is None else ph.detail
+    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    parts = [
+        with_crops(
+            src,
+            dataclasses.replace(
+                readings[i].candidate, quad=quad, lying=_wider_than_high(quad), ambiguous=False, slanted=False, crops=()
+            ),
+            scale,
+        )
+        for i, quad in placed
+    ]
+    owners = [(k, rot) for k, part in enumerate(parts) for rot, _crop in part.crops]
+    clf = get_classifier() if classifier is None else classifier
+    reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
+    raw, shown = _read_crops(reader, [crop for part in parts for _rot, crop in part.crops])
+    read_parts: dict[int, list[tuple[float, int, int, list[tuple[str, float]]]]] = {}  # (per reading)
+    for (k, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
+        i = placed[k][0]
+        code, p = top[0]
+        again = _tiles_only(cal)
+        if code in (NOT_A_TILE, *FEATURELESS, UNKNOWN) or p < LARGE_UNSURE_PART_MIN or not again:
+            continue
+        if again[0][1] > readings[i].top[0][1]:
+            read_parts.setdefault(i, []).append((p, k, rot, again))
+    replaced: dict[int, list[Reading]] = {}
+    for i, of_reading in read_parts.items():
+        mine: list[Reading] = []
+        for _p, k, rot, top in sorted(of_reading, key=lambda t: -t[0]):
+            cd = dataclasses.replace(parts[k], crops=(), ink=quad_ink(ph.image, parts[k].quad))
+            r = Reading(cd, _upright(cd.quad, rot), rot, top)
+            if _empty_places([r.quad], mine, OVERSIZED_PARTS_APART)[0]:
+                mine.append(r)
+        replaced[i] = mine
+    return [r for i, old in enumerate(readings) for r in replaced.get(i, [old])]
+
+
 #: a place in a grid of tiles (:func:`_grid_cells_read`) is one step from a tile along its row or
 #: its column: a step from one tile to the next runs within this many degrees of the tile's top side
 #: (a row) or of its left side (a column) ...
@@ -2979,6 +3064,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
             pass
         try:
             readings = _read_turned(ph, readings, finder, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = _large_unsure_read_again(ph, readings, classifier)
         except Exception:  # the readings so far stand
             pass
     t4 = time.perf_counter()
