@@ -11,37 +11,15 @@ parts read no better, a sure reading, and an unsure reading of a tile's size sta
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.first_reading import reading_of
 from training.evaluate import quad_iou
-from vision import photo
-from vision.finders import find_candidates
 
 recognize_module = sys.modules["vision.recognize"]
-
-PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
-
-
-@pytest.fixture(scope="module")
-def scene_11():
-    """scene_11 (a hand of 16 on a cloth) loaded, its first reading, and its labelled tiles in the
-    working image's pixels."""
-    ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
-    cands = find_candidates(ph.image, detail=ph.detail)
-    readings, _, _ = recognize_module._read(cands, None)
-    s = ph.image.shape[1] / 960
-    labelled = json.loads((PHOTOS / "scene_11.json").read_text())["tiles"]
-    return ph, readings, [(t["code"], np.array(t["quad"]) * s) for t in labelled]
-
-
-def _reading_of(readings, quad: np.ndarray):
-    """The reading whose box covers the labelled ``quad`` best."""
-    return max(readings, key=lambda r: quad_iou(r.quad, quad))
 
 
 def _unsure_over(r, quad: np.ndarray, code: str, p: float = 0.5):
@@ -61,7 +39,7 @@ def test_a_tile_boxed_with_the_table_beside_it_reads_as_itself(scene_11):
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]  # the 7s at the right end of the meld, the table to its right
     assert code == "7s"
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     large = _unsure_over(r, _grown(r.quad.astype(np.float64), 0.6), "9s")
     others = [x for x in readings if x is not r]
     out = recognize_module._large_unsure_read_again(ph, [*others, large], None)
@@ -75,7 +53,7 @@ def test_a_tile_boxed_with_the_table_beside_it_reads_as_itself(scene_11):
 def test_two_tiles_boxed_as_one_read_as_both(scene_11):
     ph, readings, labelled = scene_11
     (code_a, quad_a), (code_b, quad_b) = labelled[-3], labelled[-2]
-    a, b = _reading_of(readings, quad_a), _reading_of(readings, quad_b)
+    a, b = reading_of(readings, quad_a), reading_of(readings, quad_b)
     both = np.array([a.quad[0], b.quad[1], b.quad[2], a.quad[3]], np.float64)
     others = [x for x in readings if x is not a and x is not b]
     out = recognize_module._large_unsure_read_again(ph, [*others, _unsure_over(a, both, "3f")], None)
@@ -89,7 +67,7 @@ def test_two_tiles_boxed_as_one_read_as_both(scene_11):
 def test_sure_readings_and_readings_of_a_tiles_size_stand(scene_11):
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     large_sure = dataclasses.replace(_unsure_over(r, _grown(r.quad.astype(np.float64), 0.6), "9s", 0.99), sure=True)
     small_unsure = _unsure_over(r, r.quad.astype(np.float64), "9s")
@@ -101,7 +79,7 @@ def test_a_large_box_whose_parts_read_no_tile_stands(scene_11):
     """A box of the cloth beside the hand, far from every tile: no part reads a tile."""
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     q = r.quad.astype(np.float64)
     h = q[3] - q[0]
     below = _grown(q + 2.5 * np.array([h, h, h, h]), 0.6)

@@ -13,37 +13,16 @@ from a part of its own.
 from __future__ import annotations
 
 import dataclasses
-import json
 import sys
-from pathlib import Path
 
 import numpy as np
 import pytest
 
+from tests.first_reading import reading_of
 from training.evaluate import quad_iou
-from vision import photo
-from vision.finders import Candidate, find_candidates
+from vision.finders import Candidate
 
 recognize_module = sys.modules["vision.recognize"]
-
-PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
-
-
-@pytest.fixture(scope="module")
-def scene_11():
-    """scene_11 (a hand of 16 on a cloth) loaded, its first reading, and its labelled tiles in the
-    working image's pixels."""
-    ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
-    cands = find_candidates(ph.image, detail=ph.detail)
-    readings, _, _ = recognize_module._read(cands, None)
-    s = ph.image.shape[1] / 960
-    labelled = json.loads((PHOTOS / "scene_11.json").read_text())["tiles"]
-    return ph, readings, [(t["code"], np.array(t["quad"]) * s) for t in labelled]
-
-
-def _reading_of(readings, quad: np.ndarray):
-    """The reading whose box covers the labelled ``quad`` best."""
-    return max(readings, key=lambda r: quad_iou(r.quad, quad))
 
 
 def _grown(r, right: float, left: float = 0.0):
@@ -59,7 +38,7 @@ def test_a_tile_boxed_with_the_table_beside_it_is_read(scene_11):
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]  # the 7s at the right end of the meld
     assert code == "7s"
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     found = recognize_module._oversized_read_again(ph, [_grown(r, 0.6)], others, None)
     assert [x.top[0][0] for x in found] == ["7s"]
@@ -71,7 +50,7 @@ def test_the_part_over_a_tile_read_already_is_not_taken(scene_11):
     """The box takes in half the 8p beside the 7s: the 8p's place is held, the 7s's is not."""
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     found = recognize_module._oversized_read_again(ph, [_grown(r, 0.0, left=0.6)], others, None)
     assert [x.top[0][0] for x in found] == ["7s"]
@@ -81,7 +60,7 @@ def test_the_part_over_a_tile_read_already_is_not_taken(scene_11):
 def test_a_box_of_table_and_a_box_of_a_tile_s_size_are_not_read_again(scene_11):
     ph, readings, labelled = scene_11
     _, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     table = dataclasses.replace(r.candidate, quad=(r.candidate.quad + np.float32([0, 250])) * 1.0, crops=())
     table = _grown(dataclasses.replace(r, candidate=table), 0.6)  # (1.6 tiles of cloth below the row)
@@ -95,7 +74,7 @@ def test_a_tile_a_quarter_off_in_a_box_twice_its_width_is_read(scene_11):
     lies a quarter of the box's slack from its end, where only a part at the quarters fits it."""
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     for right, left in ((0.75, 0.25), (0.25, 0.75)):
         found = recognize_module._oversized_read_again(ph, [_grown(r, right, left)], others, None)
@@ -110,7 +89,7 @@ def _row_end(scene_11):
     ph, readings, labelled = scene_11
     (c7, q7), (c9, q9) = labelled[10], labelled[11]
     assert (c7, c9) == ("7p", "9p")
-    r7, r9 = _reading_of(readings, q7), _reading_of(readings, q9)
+    r7, r9 = reading_of(readings, q7), reading_of(readings, q9)
     return ph, (q7, q9), r9, [x for x in readings if x is not r7 and x is not r9]
 
 
@@ -173,7 +152,7 @@ class _Counting:
 def test_in_a_photo_without_backs_the_parts_are_read_without_the_fallback(scene_11):
     ph, readings, labelled = scene_11
     code, quad = labelled[-2]
-    r = _reading_of(readings, quad)
+    r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     clf = _Counting()
     found = recognize_module._oversized_read_again(ph, [_grown(r, 0.6)], others, clf)
