@@ -2395,14 +2395,17 @@ def _large_unsure_read_again(ph: _photo.Photo, readings: list[Reading], classifi
         if again[0][1] > readings[i].top[0][1]:
             read_parts.setdefault(i, []).append((p, k, rot, again))
     replaced: dict[int, list[Reading]] = {}
+    taken: list[Reading] = []  # (two large boxes' parts on one tile: the first)
     for i, of_reading in read_parts.items():
         mine: list[Reading] = []
         for _p, k, rot, top in sorted(of_reading, key=lambda t: -t[0]):
             cd = dataclasses.replace(parts[k], crops=(), ink=quad_ink(ph.image, parts[k].quad))
             r = Reading(cd, _upright(cd.quad, rot), rot, top)
-            if _empty_places([r.quad], mine, OVERSIZED_PARTS_APART)[0]:
+            if _empty_places([r.quad], taken)[0] and _empty_places([r.quad], mine, OVERSIZED_PARTS_APART)[0]:
                 mine.append(r)
-        replaced[i] = mine
+                taken.append(r)
+        if mine:
+            replaced[i] = mine
     return [r for i, old in enumerate(readings) for r in replaced.get(i, [old])]
 
 
