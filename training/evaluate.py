@@ -48,6 +48,9 @@ Prints tables of
 (c12) the b4-b8 kinds of phone-like photos drawn with real faces: each face a labelled crop of the two
     physical sets the classifier never learned from (:mod:`training.real_tile_scenes`), on the
     background photos its negatives leave out, scored as (b4-b8);
+(c13) the (c12) photos seen from a seat at the table (:func:`training.viewpoint.scene_seen_from`, 45
+    and 55 degrees off straight above by default), as a player photographs a hand: real faces of
+    unseen sets, squat and foreshortened, scored as (b4-b8);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -1078,11 +1081,14 @@ REAL_TILE_SEED0 = 21000
 def _report_real_tile_scenes(a: argparse.Namespace, data: Path, clf, det, report: dict) -> None:
     """(c12) the b4-b8 kinds drawn with real faces (:func:`training.real_tile_scenes.real_tile_scenes`),
     one table per kind, the detector side by side; seeds :data:`REAL_TILE_SEED0` + 100 x the kind's
-    place in :data:`PHONE_TABLES`."""
+    place in :data:`PHONE_TABLES`. (c13) the same photos seen from a seat at each of
+    ``--real-tile-seats`` degrees off straight above, one table per kind and angle."""
     if a.real_tile_scenes <= 0:
         return
     from training.real_tile_scenes import real_tile_scenes
+    from training.viewpoint import scene_seen_from
 
+    seats = [float(d) for d in a.real_tile_seats.split(",") if d.strip()]
     for k, (kind, (table, title, _)) in enumerate(PHONE_TABLES.items()):
         items = real_tile_scenes(kind, a.real_tile_scenes, data, REAL_TILE_SEED0 + 100 * k)
         if not items:
@@ -1093,6 +1099,20 @@ def _report_real_tile_scenes(a: argparse.Namespace, data: Path, clf, det, report
             f"({a.real_tile_scenes}; training.real_tile_scenes)"
         )
         _scene_table(items, f"real_tiles_{kind}", lambda _ours, t=title_: t, clf, det, report)
+        for degrees in seats:
+            seen = [scene_seen_from(sc, degrees) for _name, _jpeg, sc in items]
+            title_ = (
+                f"(c13) the (c12) {kind} photos seen from a seat, {degrees:g} degrees off straight above "
+                f"({a.real_tile_scenes}; training.viewpoint)"
+            )
+            _scene_table(
+                [(f"{name}-seat{degrees:g}", sc.jpeg(90), sc) for (name, _jpeg, _sc), sc in zip(items, seen)],
+                f"real_tiles_{kind}_seat_{degrees:g}",
+                lambda _ours, t=title_: t,
+                clf,
+                det,
+                report,
+            )
 
 
 def _report_blurred(a: argparse.Namespace, clf, det, report: dict) -> None:
@@ -1553,6 +1573,11 @@ def main(argv=None) -> int:
         type=int,
         default=12,
         help="(c12) phone-like photos per kind of b4-b8 drawn with real faces (0: skip)",
+    )
+    ap.add_argument(
+        "--real-tile-seats",
+        default="45,55",
+        help="(c13) view the (c12) photos from a seat at these degrees off straight above (comma-separated; '' skips)",
     )
     ap.add_argument(
         "--slant-angles",

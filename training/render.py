@@ -467,15 +467,24 @@ def strong_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.GaussianBlur(img, (0, 0), w * float(rng.uniform(0.03, 0.06)))
 
 
-def squashed(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+#: a face seen small as well as at a slant (:func:`squashed`) is first this share of the crop's size
+SEEN_SMALL = (0.4, 0.75)
+
+
+def squashed(img: np.ndarray, rng: np.random.Generator, small: float = 0.0) -> np.ndarray:
     """A uint8 face crop as the recogniser's upright crop of a face seen at a slant shows it (a photo
     taken from a seat at the table, :mod:`training.viewpoint`): squashed to ``cos t`` of its height
     by the camera (``t`` 30-65 degrees off straight above) and stretched back by the crop, so only
     the squat face's detail is left; along the face's width one time in three (a lying tile's
-    crop, seen across the photo the other way)."""
+    crop, seen across the photo the other way). A ``small`` share of the crops is also seen small,
+    at :data:`SEEN_SMALL` of the crop's size before the slant squashes it: a tile at the far end of
+    a row or a rack, seen from a seat, whose squat face is some 15-30 pixels high in the photo (where
+    a two-stroke character reads as three)."""
     h, w = img.shape[:2]
     f = float(np.cos(np.radians(rng.uniform(30, 65))))
-    size = (w, max(4, round(h * f))) if rng.random() < 2 / 3 else (max(4, round(w * f)), h)
+    s = float(rng.uniform(*SEEN_SMALL)) if small > 0 and rng.random() < small else 1.0
+    fx, fy = (s, s * f) if rng.random() < 2 / 3 else (s * f, s)
+    size = (max(4, round(w * fx)), max(4, round(h * fy)))
     return cv2.resize(cv2.resize(img, size, interpolation=cv2.INTER_AREA), (w, h), interpolation=cv2.INTER_LINEAR)
 
 

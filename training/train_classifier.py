@@ -539,6 +539,18 @@ def _arguments(argv) -> argparse.Namespace:
         help="share of the tile crops seen at a slant, squashed and stretched back (training.render.squashed)",
     )
     ap.add_argument(
+        "--slant-small",
+        type=float,
+        default=0.0,
+        help="share of the crops seen at a slant that are seen small too, as a far tile from a seat "
+        "(training.render.squashed's small)",
+    )
+    ap.add_argument(
+        "--undistilled-slant",
+        action="store_true",
+        help="with --distill: not on the crops seen at a slant, which the starting model reads worst",
+    )
+    ap.add_argument(
         "--quarter-turns",
         type=float,
         default=0.0,
@@ -705,17 +717,21 @@ def _batch(
     slant: float = 0.0,
     quarter_turns: float = 0.0,
     neighbours: float = 0.0,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    slant_small: float = 0.0,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Crops ``bi`` of an epoch's order: a synthetic tile ``0 <= k < len(Xs)`` as rendered, a
     "not a tile" crop ``len(Xs) + k`` and a real crop ``-1 - k`` freshly augmented. Of the tile
     crops, a ``quarter_turns`` share is turned a quarter (:func:`training.render.quarter_turned`;
     then "not a tile" unless :data:`QUARTER_ALIKE`; never :data:`QUARTER_UNCLEAR`) and a ``slant``
-    share of the others seen at a slant (:func:`training.render.squashed`); a ``strong_blur`` share
+    share of the others seen at a slant (:func:`training.render.squashed`, a ``slant_small`` share of
+    those seen small too); a ``strong_blur`` share
     of every kind is blurred hard (:func:`training.render.strong_blur`). A ``neighbours`` share of
     the real crops has another real crop laid against it (:func:`augment_real`; the rendered ones
-    got theirs when rendered). Returns the crops, their classes and whether each is a real crop."""
+    got theirs when rendered). Returns the crops, their classes, whether each is a real crop and
+    whether each was seen at a slant."""
     xb = np.empty((len(bi), INPUT_H, INPUT_W, 3), np.uint8)
     yb = np.empty(len(bi), np.int64)
+    slanted = np.zeros(len(bi), bool)
     ns = len(d.Xs)
     for j, k in enumerate(bi):
         if k >= ns:
@@ -734,10 +750,11 @@ def _batch(
                 xb[j] = render.quarter_turned(xb[j], rng)
                 yb[j] = yb[j] if code in QUARTER_ALIKE else MODEL_CLASSES.index(NOT_A_TILE)
             elif slant > 0 and rng.random() < slant:
-                xb[j] = render.squashed(xb[j], rng)
+                xb[j] = render.squashed(xb[j], rng, slant_small)
+                slanted[j] = True
         if strong_blur > 0 and rng.random() < strong_blur:
             xb[j] = render.strong_blur(xb[j], rng)
-    return xb, yb, bi < 0
+    return xb, yb, bi < 0, slanted
 
 
 def _optimizer(model, a: argparse.Namespace):
@@ -753,11 +770,13 @@ def _optimizer(model, a: argparse.Namespace):
     )
 
 
-def _loss(logits, yt, real, teacher_logits, a: argparse.Namespace):
+def _loss(logits, yt, real, teacher_logits, a: argparse.Namespace, slanted=None):
     """Cross-entropy, label smoothing 0.1 on synthetic tiles and "not a tile" crops and none on real
     crops (their labels are checked by eye); with ``teacher_logits`` (the starting model's, tile
     classes only), plus ``--distill`` x the soft cross-entropy to its answers at ``--distill-temp``
-    on every tile crop (keeps what the shipped model reads right while ``none`` is learned)."""
+    on every tile crop (keeps what the shipped model reads right while ``none`` is learned), but
+    those seen at a slant (``slanted``) with ``--undistilled-slant``: the starting model reads a
+    small squat ``2m`` as ``3m``, and would teach it so."""
     import torch
     import torch.nn.functional as F
 
@@ -766,6 +785,8 @@ def _loss(logits, yt, real, teacher_logits, a: argparse.Namespace):
     loss = torch.where(real, ce_r, ce_s).mean()
     if teacher_logits is not None and a.distill > 0:
         tile = yt != len(MODEL_CLASSES) - 1
+        if slanted is not None and a.undistilled_slant:
+            tile = tile & ~slanted
         if bool(tile.any()):
             T = a.distill_temp
             target = torch.softmax(teacher_logits[tile] / T, 1)
@@ -845,11 +866,13 @@ def _train(model, d: _Tiles, a: argparse.Namespace, t_start: float, rng: np.rand
                 g["lr"] = lr_at(progress) * g["scale"]
             step += 1
             batch = idx[st * a.batch : (st + 1) * a.batch]
-            xb, yb, real = _batch(batch, d, rng, a.strong_blur, a.slant, a.quarter_turns, a.neighbours)
+            xb, yb, real, slanted = _batch(
+                batch, d, rng, a.strong_blur, a.slant, a.quarter_turns, a.neighbours, a.slant_small
+            )
             x = normalize(color_jitter_batch(to_tensor(xb), rng))
             with torch.no_grad():
                 t_logits = teacher(x)[:, : len(CLASSES)] if teacher is not None else None
-            loss = _loss(model(x), torch.from_numpy(yb), torch.from_numpy(real), t_logits, a)
+            loss = _loss(model(x), torch.from_numpy(yb), torch.from_numpy(real), t_logits, a, torch.from_numpy(slanted))
             opt.zero_grad(set_to_none=True)
             loss.backward()
             opt.step()
@@ -998,7 +1021,15 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
                     else []
                 ),
                 *(
-                    [f"seen at a slant {a.slant:.0%} of tile crops: squashed to cos 30-65 deg and stretched back"]
+                    [
+                        f"seen at a slant {a.slant:.0%} of tile crops: squashed to cos 30-65 deg and stretched back"
+                        + (
+                            f", {a.slant_small:.0%} of those seen small too (at {render.SEEN_SMALL[0]:g}-"
+                            f"{render.SEEN_SMALL[1]:g} of the crop's size first)"
+                            if a.slant_small > 0
+                            else ""
+                        )
+                    ]
                     if a.slant > 0
                     else []
                 ),
@@ -1028,6 +1059,7 @@ def _metadata(a: argparse.Namespace, d: _Tiles, nparams: int, run: dict, acc: di
             "distillation": (
                 f"weight {a.distill}, temperature {a.distill_temp}: soft cross-entropy to the starting model's "
                 "answers on every tile crop"
+                + (" but those seen at a slant" if a.undistilled_slant and a.slant > 0 else "")
                 if a.distill > 0 and a.init_onnx
                 else None
             ),

@@ -12,6 +12,10 @@ import pytest
 from training import real_tile_scenes
 from training.phone_scenes import KINDS
 
+#: every face a set shows
+CODES = [f"{n}{suit}" for suit in "mps" for n in range(1, 10)] + [f"{n}z" for n in range(1, 8)]
+CODES += [f"{k}f" for k in range(1, 9)]
+
 
 def _crop(colour: tuple[int, int, int]) -> np.ndarray:
     """A 104 x 80 'tile crop': ivory with a block of ``colour`` in the middle, as a face's artwork."""
@@ -74,9 +78,7 @@ def test_scenes_are_the_same_on_every_run_and_drawn_from_one_set(monkeypatch, tm
     monkeypatch.setattr(backgrounds, "load_manifest", lambda *a, **k: [bg])
     monkeypatch.setattr(backgrounds, "read_background", lambda *a, **k: wall)
     monkeypatch.setattr("training.negatives.is_heldout_background", lambda name: True)
-    codes = ["1m", "2m", "3m", "4m", "5m", "6m", "7m", "8m", "9m", "1p", "2p", "3p", "4p", "5p", "6p", "7p", "8p"]
-    codes += ["9p", "1s", "2s", "3s", "4s", "5s", "6s", "7s", "8s", "9s", "1z", "2z", "3z", "4z", "5z", "6z", "7z"]
-    codes += [f"{k}f" for k in range(1, 9)]
+    codes = CODES
     red, blue = _crop((40, 40, 220)).astype(np.float32), _crop((220, 40, 40)).astype(np.float32)
     faces = {"1": {c: [red] for c in codes}, "13": {c: [blue] for c in codes}}
     monkeypatch.setattr(real_tile_scenes, "heldout_faces", lambda data: faces)
@@ -103,3 +105,38 @@ def test_no_scenes_without_crops_or_backgrounds(monkeypatch, tmp_path):
 
     monkeypatch.setattr(backgrounds, "load_manifest", lambda *a, **k: [])
     assert real_tile_scenes.real_tile_scenes("tray", 2, tmp_path, 0) == []
+
+
+def test_table_c13_sees_each_c12_photo_from_every_seat(monkeypatch, tmp_path):
+    """(c13): every (c12) photo seen from each seat of ``--real-tile-seats``, its tiles carried along
+    (the same faces, squatter: a face's height shrinks more than its width seen from a seat)."""
+    import argparse
+
+    from training import evaluate
+
+    wall = np.random.default_rng(0).integers(0, 255, (900, 1200, 3), np.uint8)
+    faces = {"1": {c: [_crop((40, 40, 220)).astype(np.float32)] for c in CODES}}
+    monkeypatch.setattr(real_tile_scenes, "heldout_faces", lambda data: faces)
+    from training import backgrounds
+
+    bg = backgrounds.Background("images/wall.jpg", "pkg", "1.0", "usr/share/wall.jpg", "GPL-2+", "wall")
+    monkeypatch.setattr(backgrounds, "load_manifest", lambda *a, **k: [bg])
+    monkeypatch.setattr(backgrounds, "read_background", lambda *a, **k: wall)
+    monkeypatch.setattr("training.negatives.is_heldout_background", lambda name: True)
+    tables: dict = {}
+    monkeypatch.setattr(evaluate, "_scene_table", lambda items, key, *rest: tables.__setitem__(key, items))
+    monkeypatch.setattr(evaluate, "PHONE_TABLES", {"diagonal": evaluate.PHONE_TABLES["diagonal"]})
+    a = argparse.Namespace(real_tile_scenes=2, real_tile_seats="45,55")
+    evaluate._report_real_tile_scenes(a, tmp_path, None, None, {})
+    assert set(tables) == {"real_tiles_diagonal", "real_tiles_diagonal_seat_45", "real_tiles_diagonal_seat_55"}
+    for seat in ("45", "55"):
+        for (name, _, above), (seen_name, jpeg, seen) in zip(
+            tables["real_tiles_diagonal"], tables[f"real_tiles_diagonal_seat_{seat}"]
+        ):
+            assert seen_name == f"{name}-seat{seat}" and jpeg[:2] == b"\xff\xd8"
+            assert len(seen.tiles) + len(seen.partial) >= len(above.tiles)
+            assert set(seen.codes) <= set(above.codes)
+    a.real_tile_seats = ""
+    tables.clear()
+    evaluate._report_real_tile_scenes(a, tmp_path, None, None, {})
+    assert set(tables) == {"real_tiles_diagonal"}
