@@ -69,7 +69,7 @@ from . import slant as _slant
 from .classifier import FEATURELESS, NOT_A_TILE, get_classifier
 from .errors import ImageError
 from .finders import Candidate, find_candidates, find_farther, finder_name
-from .finders.geometry import centred_in, order_quad, quad_ink, quads_holding, with_crops
+from .finders.geometry import centred_in, is_ambiguous, order_quad, quad_ink, quads_holding, with_crops
 from .finders.learned import FACE_THRESHOLD, MAX_CORES
 
 #: a candidate whose best class probability is below this and whose shape is implausible is dropped
@@ -2724,6 +2724,115 @@ def _of_colour(img: np.ndarray, lab: np.ndarray) -> np.ndarray:
     return (cv2.magnitude(cv2.magnitude(d[..., 0], d[..., 1]), d[..., 2]) <= BACK_COLOUR_MAX).astype(np.uint8)
 
 
+#: two readings side by side are halves of one tile (:func:`_halves_read_whole`) where each box is
+#: this share of the area of the tiles beside them ...
+HALF_AREA = (0.3, 0.7)
+#: ... and the box round the two this share
+HALVES_WHOLE_AREA = (0.75, 1.4)
+#: ... the tiles beside them: this many of the other readings with artwork read surely, the nearest
+HALVES_BESIDE = 4
+
+
+def _joined(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The box round two boxes side by side or one above the other (4x2 each, corners clockwise
+    from the top-left, both turned alike): from ``a``'s frame, the first's outer corners and the
+    second's along the axis they lie along."""
+    u, v = a[1] - a[0], a[3] - a[0]
+    d = b.mean(0) - a.mean(0)
+    along_u = abs(float(d @ u)) / max(float(np.linalg.norm(u)), 1e-9) >= abs(float(d @ v)) / max(
+        float(np.linalg.norm(v)), 1e-9
+    )
+    first, second = (a, b) if float(d @ (u if along_u else v)) >= 0 else (b, a)
+    if along_u:
+        return np.array([first[0], second[1], second[2], first[3]], np.float64)
+    return np.array([first[0], first[1], second[2], second[3]], np.float64)
+
+
+def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
+    """``readings``, two readings with artwork side by side, one of them sure, whose boxes are each :data:`HALF_AREA`
+    of the tiles beside them (the :data:`HALVES_BESIDE` nearest other readings with artwork read
+    surely, by their median area) while the box round the two is :data:`HALVES_WHOLE_AREA` of
+    them, replaced by a reading of that box where the classifier reads a tile with artwork there
+    surely (its calibrated confidence at its sure threshold); never shown as sure (the box is
+    placed, not found).
+
+    A tile whose face shows two of one pattern side by side can be found in two halves, and each
+    half reads, as surely as a tile, as the tile of half its pattern: a ``4p`` as two ``2p``, a
+    ``6s`` as two ``3s``. Tiles read apart so have half the area of the tiles beside them; two
+    whole tiles side by side have their own. Where the box round the two reads as no tile (the
+    halves of two tiles: a box straddling their seam), the readings stand."""
+    art = [i for i, r in enumerate(readings) if _has_artwork(r)]
+    sure = [i for i in art if readings[i].sure]
+    if len(sure) < OVERSIZED_SURE_MIN or len(art) < 2:
+        return readings
+    areas = _quad_areas([r.quad for r in readings])
+    centres = _centres([r.quad for r in readings])
+
+    def tile_area(at: np.ndarray, but: tuple[int, ...]) -> float:
+        """The median area of the sure readings with artwork nearest ``at``, but ``but``."""
+        others = [k for k in sure if k not in but]
+        near = np.argsort(np.hypot(*(centres[others] - at).T))[:HALVES_BESIDE]
+        return float(np.median(areas[others][near]))
+
+    # (only readings half the size of the tiles beside them are looked at in pairs)
+    small = [i for i in art if areas[i] <= HALF_AREA[1] * tile_area(centres[i], (i,))]
+    pairs: list[tuple[int, int, np.ndarray]] = []
+    for n, i in enumerate(small):
+        for j in small[n + 1 :]:
+            if len(sure) - (i in sure) - (j in sure) < OVERSIZED_SURE_MIN:
+                continue
+            tile = tile_area((centres[i] + centres[j]) / 2, (i, j))
+            if not all(HALF_AREA[0] * tile <= areas[k] <= HALF_AREA[1] * tile for k in (i, j)):
+                continue
+            if float(np.hypot(*(centres[i] - centres[j]))) > np.sqrt(tile):  # (not side by side)
+                continue
+            if not (readings[i].sure or readings[j].sure):  # (unsure strays stay as they are)
+                continue
+            whole = _joined(readings[i].quad.astype(np.float64), readings[j].quad.astype(np.float64))
+            if HALVES_WHOLE_AREA[0] * tile <= _quad_area(whole) <= HALVES_WHOLE_AREA[1] * tile:
+                pairs.append((i, j, whole))
+    if not pairs:
+        return readings
+    src = ph.image if ph.detail is None else ph.detail
+    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    boxes = []
+    for i, _j, whole in pairs:
+        ratio = float(np.linalg.norm(whole[1] - whole[0])) / max(float(np.linalg.norm(whole[3] - whole[0])), 1e-9)
+        shaped = dataclasses.replace(
+            readings[i].candidate,
+            quad=whole,
+            lying=_wider_than_high(whole),
+            ambiguous=is_ambiguous(ratio),
+            slanted=False,
+            crops=(),
+        )
+        boxes.append(with_crops(src, shaped, scale))
+    owners = [(k, rot) for k, box in enumerate(boxes) for rot, _crop in box.crops]
+    clf = get_classifier() if classifier is None else classifier
+    reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
+    raw, shown = _read_crops(reader, [crop for box in boxes for _rot, crop in box.crops])
+    # (a classifier without calibration: its own probability at SLANT_RECHECK_BELOW, a tile read surely)
+    sure_of = getattr(clf, "is_sure", lambda _code, p: p >= SLANT_RECHECK_BELOW)
+    best: dict[int, tuple[float, int, list[tuple[str, float]]]] = {}
+    for (k, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
+        code, p = top[0]
+        again = _tiles_only(cal)
+        if code in (NOT_A_TILE, *FEATURELESS, UNKNOWN) or not again or not sure_of(*again[0]):
+            continue
+        if k not in best or p > best[k][0]:
+            best[k] = (p, rot, again)
+    gone: set[int] = set()
+    wholes: list[Reading] = []
+    for k, (_p, rot, top) in sorted(best.items(), key=lambda kv: -kv[1][0]):
+        i, j, _whole = pairs[k]
+        if i in gone or j in gone:  # (a reading is half of one tile at most)
+            continue
+        cd = dataclasses.replace(boxes[k], crops=(), ink=quad_ink(ph.image, boxes[k].quad))
+        wholes.append(Reading(cd, _upright(cd.quad, rot), rot, top))
+        gone |= {i, j}
+    return [r for i, r in enumerate(readings) if i not in gone] + wholes
+
+
 def _wider_than_high(quad: np.ndarray) -> bool:
     """Whether a box (corners clockwise from the top-left) is wider than high: a tile lying, where a
     box was placed for one (a part of a find, a patch of the backs' colour) and not found."""
@@ -3071,6 +3180,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
             pass
         try:
             readings = _large_unsure_read_again(ph, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = _halves_read_whole(ph, readings, classifier)
         except Exception:  # the readings so far stand
             pass
     t4 = time.perf_counter()
