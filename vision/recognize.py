@@ -674,15 +674,44 @@ def _small_readings(readings: list[Reading]) -> list[Reading]:
     tile lay), and no right one was that small. Of the unsure ones (b4-b8, 12 per kind; b10, 4 per
     kind; 20 synthetic photos), all 11 were false (keys, mostly), no tile; with the finder held
     back in session 13, 14, all false."""
+    small = _under_sure_size(readings)
+    if small is None:
+        return readings
+    return [
+        dataclasses.replace(r, sure=False) if r.sure and below else r
+        for below, r in zip(small, readings)
+        if r.sure or not below
+    ]
+
+
+def _under_sure_size(readings: list[Reading]) -> list[bool] | None:
+    """Whether each reading's box is under :data:`SURE_AREA_MIN` times the median area of the sure
+    readings (``None`` with fewer than :data:`SIZE_REFERENCE_MIN` sure)."""
     areas = _quad_areas([r.quad for r in readings]).tolist()
     mid = _sure_median_area(readings, areas)
-    if mid is None:
+    return None if mid is None else [a < SURE_AREA_MIN * mid for a in areas]
+
+
+def _small_not_sure(readings: list[Reading]) -> list[Reading]:
+    """``readings`` as shown, in the photo's pixels: those under :data:`SURE_AREA_MIN` times the
+    median area of the sure readings are not sure (:func:`_small_readings`' rule once more, on the
+    readings of every look together), unless they lie among sure readings of their own size
+    (:func:`_among_own_size`: another player's rows across the table).
+
+    A photo from a seat is read again straightened (:func:`_read_from_a_seat`), and that view
+    magnifies its far side: a key of a keyboard beyond the hand, a fifth of a tile's area in the
+    photo, comes out there a tile's size and reads as a sure ``7z`` (table (c13), clutter seen 55
+    degrees off). A lone reading that small is seen with the photo's few pixels, and is not the
+    hand (:mod:`vision.hand`: smaller tiles), so it is not shown sure; it stays, for the player
+    to check."""
+    small = _under_sure_size(readings)
+    if small is None or not any(small):
         return readings
-    floor = SURE_AREA_MIN * mid
+    areas = _quad_areas([r.quad for r in readings])
+    among = _among_own_size(readings, areas, np.array(small, bool))
     return [
-        dataclasses.replace(r, sure=False) if r.sure and a < floor else r
-        for a, r in zip(areas, readings)
-        if r.sure or a >= floor
+        dataclasses.replace(r, sure=False) if r.sure and below and i not in among else r
+        for i, (below, r) in enumerate(zip(small, readings))
     ]
 
 
@@ -3189,7 +3218,7 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
-        readings, burnt = _burnt_out(_shown_sure(_drop_spare_blanks(readings), classifier), ph.image)
+        readings, burnt = _burnt_out(_shown_sure(_small_not_sure(_drop_spare_blanks(readings)), classifier), ph.image)
         rec.tiles, rec.groups = _arrange(readings, ph, to_view)
         reason_extra = reason_extra or _overexposure_note(burnt, len(readings))
     elif rec.reason is None:
