@@ -2804,7 +2804,10 @@ def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: An
         return float(np.median(areas[others][near]))
 
     # (only readings half the size of the tiles beside them are looked at in pairs)
-    small = [i for i in art if areas[i] <= HALF_AREA[1] * tile_area(centres[i], (i,))]
+    gaps = np.hypot(*(centres[:, None] - centres[sure][None]).transpose(2, 0, 1))
+    gaps[sure, np.arange(len(sure))] = np.inf  # (a sure reading is not beside itself)
+    beside = np.median(areas[sure][np.argsort(gaps, axis=1)[:, :HALVES_BESIDE]], axis=1)
+    small = [i for i in art if areas[i] <= HALF_AREA[1] * beside[i]]
     pairs: list[tuple[int, int, np.ndarray]] = []
     for n, i in enumerate(small):
         for j in small[n + 1 :]:
