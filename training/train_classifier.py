@@ -724,8 +724,8 @@ def _batch(
     crops, a ``quarter_turns`` share is turned a quarter (:func:`training.render.quarter_turned`;
     then "not a tile" unless :data:`QUARTER_ALIKE`; never :data:`QUARTER_UNCLEAR`) and a ``slant``
     share of the others seen at a slant (:func:`training.render.squashed`, a ``slant_small`` share of
-    those seen small too); a ``strong_blur`` share
-    of every kind is blurred hard (:func:`training.render.strong_blur`). A ``neighbours`` share of
+    those seen small too); a ``strong_blur`` share of every kind is blurred hard
+    (:func:`training.render.strong_blur`). A ``neighbours`` share of
     the real crops has another real crop laid against it (:func:`augment_real`; the rendered ones
     got theirs when rendered). Returns the crops, their classes, whether each is a real crop and
     whether each was seen at a slant."""

@@ -2778,12 +2778,13 @@ def _joined(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: Any) -> list[Reading]:
-    """``readings``, two readings with artwork side by side, one of them sure, whose boxes are each :data:`HALF_AREA`
-    of the tiles beside them (the :data:`HALVES_BESIDE` nearest other readings with artwork read
-    surely, by their median area) while the box round the two is :data:`HALVES_WHOLE_AREA` of
-    them, replaced by a reading of that box where the classifier reads a tile with artwork there
-    surely (its calibrated confidence at its sure threshold); never shown as sure (the box is
-    placed, not found).
+    """``readings``, two readings with artwork side by side, one of them sure, whose boxes are each
+    :data:`HALF_AREA` of the tiles beside them (the :data:`HALVES_BESIDE` nearest other readings
+    with artwork read surely, by their median area) while the box round the two is
+    :data:`HALVES_WHOLE_AREA` of them, replaced by a reading of that box where the classifier reads
+    a tile with artwork there surely (its calibrated confidence at its sure threshold; a classifier
+    without one, its own probability at :data:`OVERSIZED_READ_MIN`); never shown as sure (the box
+    is placed, not found).
 
     A tile whose face shows two of one pattern side by side can be found in two halves, and each
     half reads, as surely as a tile, as the tile of half its pattern: a ``4p`` as two ``2p``, a
@@ -2811,14 +2812,14 @@ def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: An
     pairs: list[tuple[int, int, np.ndarray]] = []
     for n, i in enumerate(small):
         for j in small[n + 1 :]:
+            if not (readings[i].sure or readings[j].sure):  # (unsure strays stay as they are)
+                continue
             if len(sure) - (i in sure) - (j in sure) < OVERSIZED_SURE_MIN:
                 continue
             tile = tile_area((centres[i] + centres[j]) / 2, (i, j))
             if not all(HALF_AREA[0] * tile <= areas[k] <= HALF_AREA[1] * tile for k in (i, j)):
                 continue
             if float(np.hypot(*(centres[i] - centres[j]))) > np.sqrt(tile):  # (not side by side)
-                continue
-            if not (readings[i].sure or readings[j].sure):  # (unsure strays stay as they are)
                 continue
             whole = _joined(readings[i].quad.astype(np.float64), readings[j].quad.astype(np.float64))
             if HALVES_WHOLE_AREA[0] * tile <= _quad_area(whole) <= HALVES_WHOLE_AREA[1] * tile:
@@ -2843,8 +2844,7 @@ def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: An
     clf = get_classifier() if classifier is None else classifier
     reader = getattr(clf, "without_fallback", lambda: clf)()  # (featureless readings are not taken)
     raw, shown = _read_crops(reader, [crop for box in boxes for _rot, crop in box.crops])
-    # (a classifier without calibration: its own probability at SLANT_RECHECK_BELOW, a tile read surely)
-    sure_of = getattr(clf, "is_sure", lambda _code, p: p >= SLANT_RECHECK_BELOW)
+    sure_of = getattr(clf, "is_sure", lambda _code, p: p >= OVERSIZED_READ_MIN)
     best: dict[int, tuple[float, int, list[tuple[str, float]]]] = {}
     for (k, rot), top, cal in zip(owners, _clean(raw), _clean(shown)):
         code, p = top[0]
