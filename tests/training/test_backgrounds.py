@@ -72,3 +72,32 @@ def test_catalogue_licences_are_free():
     for entries in bg.CATALOGUE.values():
         assert all(licence in bg.FREE_LICENCES for _, licence, _ in entries)
     assert all(licence in bg.FREE_LICENCES for _, licence, _ in bg.SKIMAGE)
+
+
+def test_a_cache_short_of_a_source_fetches_it_once_and_keeps_what_it_holds(tmp_path, monkeypatch):
+    """A cache built where scikit-image was not installed gains its samples when it is; a full cache
+    fetches nothing. (No network: the fetches write small images of their own.)"""
+    asked: list[str] = []
+
+    def fetched(source: str, name: str) -> list[bg.Background]:
+        asked.append(source)
+        (tmp_path / "images").mkdir(exist_ok=True)
+        rel = f"images/{source}__{name}.jpg"
+        cv2.imwrite(str(tmp_path / rel), np.zeros((40, 60, 3), np.uint8))
+        return [bg.Background(rel, source, "1", name, "GPL-2+", "test")]
+
+    skimage_installed = False
+    monkeypatch.setattr(bg, "_fetch_debian", lambda package, entries, folder: fetched(package, "x"))
+    monkeypatch.setattr(
+        bg, "_fetch_skimage", lambda folder: fetched(bg.SKIMAGE_SOURCE, "brick") if skimage_installed else []
+    )
+    first = bg.ensure_backgrounds(tmp_path)
+    assert sorted(asked) == sorted(bg.CATALOGUE) and bg.missing_sources(first) == [bg.SKIMAGE_SOURCE]
+    asked.clear()
+    skimage_installed = True
+    second = bg.ensure_backgrounds(tmp_path)
+    assert asked == [bg.SKIMAGE_SOURCE] and bg.missing_sources(second) == []
+    assert set(first) < set(second) and bg.load_manifest(tmp_path) == second
+    asked.clear()
+    assert bg.ensure_backgrounds(tmp_path) == second and asked == []
+    assert bg.ensure_backgrounds(tmp_path, fetch=False) == second
