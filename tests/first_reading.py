@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -31,3 +32,11 @@ def first_reading(name: str) -> tuple:
 def reading_of(readings, quad: np.ndarray):
     """The reading whose box covers the labelled ``quad`` best."""
     return max(readings, key=lambda r: quad_iou(r.quad, quad))
+
+
+def boxed_as(r, quad: np.ndarray, code: str, p: float = 0.99, sure: bool = True):
+    """The reading ``r`` boxed by ``quad`` (its find's box too, no crops), upright, read as ``code``
+    at ``p``, sure or not."""
+    q = quad.astype(np.float32)
+    cd = dataclasses.replace(r.candidate, quad=q, crops=())
+    return dataclasses.replace(r, candidate=cd, quad=q, rotation=0, top=[(code, p)], sure=sure)

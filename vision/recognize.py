@@ -674,7 +674,7 @@ def _small_readings(readings: list[Reading]) -> list[Reading]:
     tile lay), and no right one was that small. Of the unsure ones (b4-b8, 12 per kind; b10, 4 per
     kind; 20 synthetic photos), all 11 were false (keys, mostly), no tile; with the finder held
     back in session 13, 14, all false."""
-    small = _under_sure_size(readings)
+    small = _under_sure_size(readings, _quad_areas([r.quad for r in readings]))
     if small is None:
         return readings
     return [
@@ -684,12 +684,11 @@ def _small_readings(readings: list[Reading]) -> list[Reading]:
     ]
 
 
-def _under_sure_size(readings: list[Reading]) -> list[bool] | None:
-    """Whether each reading's box is under :data:`SURE_AREA_MIN` times the median area of the sure
-    readings (``None`` with fewer than :data:`SIZE_REFERENCE_MIN` sure)."""
-    areas = _quad_areas([r.quad for r in readings]).tolist()
-    mid = _sure_median_area(readings, areas)
-    return None if mid is None else [a < SURE_AREA_MIN * mid for a in areas]
+def _under_sure_size(readings: list[Reading], areas: np.ndarray) -> np.ndarray | None:
+    """Whether each reading's box (of ``areas``) is under :data:`SURE_AREA_MIN` times the median
+    area of the sure readings (``None`` with fewer than :data:`SIZE_REFERENCE_MIN` sure)."""
+    mid = _sure_median_area(readings, list(areas))
+    return None if mid is None else np.asarray(areas) < SURE_AREA_MIN * mid
 
 
 def _small_not_sure(readings: list[Reading]) -> list[Reading]:
@@ -704,11 +703,11 @@ def _small_not_sure(readings: list[Reading]) -> list[Reading]:
     degrees off). A lone reading that small is seen with the photo's few pixels, and is not the
     hand (:mod:`vision.hand`: smaller tiles), so it is not shown sure; it stays, for the player
     to check."""
-    small = _under_sure_size(readings)
-    if small is None or not any(small):
-        return readings
     areas = _quad_areas([r.quad for r in readings])
-    among = _among_own_size(readings, areas, np.array(small, bool))
+    small = _under_sure_size(readings, areas)
+    if small is None or not small.any():
+        return readings
+    among = _among_own_size(readings, areas, small)
     return [
         dataclasses.replace(r, sure=False) if r.sure and below and i not in among else r
         for i, (below, r) in enumerate(zip(small, readings))

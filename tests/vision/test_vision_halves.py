@@ -10,23 +10,15 @@ straddles their seam), stand.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 
 import numpy as np
 import pytest
 
-from tests.first_reading import reading_of
+from tests.first_reading import boxed_as, reading_of
 from training.evaluate import quad_iou
 
 recognize_module = sys.modules["vision.recognize"]
-
-
-def _read_as(r, quad: np.ndarray, code: str, sure: bool = True):
-    """The reading ``r`` boxed by ``quad`` (its find's box too), read as ``code``."""
-    q = quad.astype(np.float32)
-    cd = dataclasses.replace(r.candidate, quad=q, crops=())
-    return dataclasses.replace(r, candidate=cd, quad=q, rotation=0, top=[(code, 0.99)], sure=sure)
 
 
 def _halves(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -43,7 +35,7 @@ def test_a_tile_found_in_two_halves_reads_as_itself(scene_11):
     r = reading_of(readings, quad)
     left, right = _halves(r.quad)
     others = [x for x in readings if x is not r]
-    out = recognize_module._halves_read_whole(ph, [*others, _read_as(r, left, "4p"), _read_as(r, right, "4p")], None)
+    out = recognize_module._halves_read_whole(ph, [*others, boxed_as(r, left, "4p"), boxed_as(r, right, "4p")], None)
     assert out[: len(others)] == others
     new = out[len(others) :]
     assert [x.top[0][0] for x in new] == ["8p"]
@@ -56,7 +48,7 @@ def test_two_whole_tiles_and_the_halves_of_two_tiles_stand(scene_11):
     a, b = reading_of(readings, labelled[13][1]), reading_of(readings, labelled[14][1])  # 8p, 7s
     assert recognize_module._halves_read_whole(ph, readings, None) == readings
     others = [x for x in readings if x is not a and x is not b]
-    straddling = [_read_as(a, _halves(a.quad)[1], "4p"), _read_as(b, _halves(b.quad)[0], "4s")]
+    straddling = [boxed_as(a, _halves(a.quad)[1], "4p"), boxed_as(b, _halves(b.quad)[0], "4s")]
     assert recognize_module._halves_read_whole(ph, [*others, *straddling], None) == [*others, *straddling]
 
 

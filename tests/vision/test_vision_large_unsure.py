@@ -16,7 +16,7 @@ import sys
 import numpy as np
 import pytest
 
-from tests.first_reading import reading_of
+from tests.first_reading import boxed_as, reading_of
 from training.evaluate import quad_iou
 
 recognize_module = sys.modules["vision.recognize"]
@@ -24,9 +24,7 @@ recognize_module = sys.modules["vision.recognize"]
 
 def _unsure_over(r, quad: np.ndarray, code: str, p: float = 0.5):
     """The reading ``r`` boxed by ``quad`` (its find's box too), read unsurely as ``code``."""
-    q = quad.astype(np.float32)
-    cd = dataclasses.replace(r.candidate, quad=q, crops=())
-    return dataclasses.replace(r, candidate=cd, quad=q, rotation=0, top=[(code, p)], sure=False)
+    return boxed_as(r, quad, code, p, sure=False)
 
 
 def _grown(q: np.ndarray, right: float) -> np.ndarray:

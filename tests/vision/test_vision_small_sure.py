@@ -9,22 +9,13 @@ lie side by side at one size.
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 
 import numpy as np
 
-from tests.first_reading import reading_of
+from tests.first_reading import boxed_as, reading_of
 
 recognize_module = sys.modules["vision.recognize"]
-
-
-def _moved(r, quad: np.ndarray, code: str):
-    """The reading ``r`` boxed by ``quad``, read surely as ``code``."""
-    q = quad.astype(np.float32)
-    return dataclasses.replace(
-        r, candidate=dataclasses.replace(r.candidate, quad=q), quad=q, top=[(code, 0.99)], sure=True
-    )
 
 
 def _shrunk(q: np.ndarray, by: float, to: np.ndarray) -> np.ndarray:
@@ -36,7 +27,7 @@ def _shrunk(q: np.ndarray, by: float, to: np.ndarray) -> np.ndarray:
 def test_a_lone_small_sure_reading_is_not_sure_and_stays(scene_11):
     _ph, readings, labelled = scene_11
     r = reading_of(readings, labelled[13][1])
-    key = _moved(r, _shrunk(r.quad, 0.4, r.quad.mean(0) + [0.0, -6 * 40.0]), "7z")
+    key = boxed_as(r, _shrunk(r.quad, 0.4, r.quad.mean(0) + [0.0, -6 * 40.0]), "7z")
     out = recognize_module._small_not_sure([*readings, key])
     assert out[:-1] == readings  # (the tiles of the hand as they were)
     assert out[-1].top == key.top and not out[-1].sure
@@ -46,6 +37,6 @@ def test_a_row_of_small_sure_readings_stays_sure(scene_11):
     _ph, readings, labelled = scene_11
     r = reading_of(readings, labelled[13][1])
     step = (r.quad[1] - r.quad[0]).astype(np.float64) * 0.45
-    far = [_moved(r, _shrunk(r.quad, 0.45, r.quad.mean(0) + [0.0, -6 * 40.0] + k * step), "9m") for k in range(4)]
+    far = [boxed_as(r, _shrunk(r.quad, 0.45, r.quad.mean(0) + [0.0, -6 * 40.0] + k * step), "9m") for k in range(4)]
     out = recognize_module._small_not_sure([*readings, *far])
     assert out == [*readings, *far]
