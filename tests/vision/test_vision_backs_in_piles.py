@@ -211,3 +211,42 @@ def test_no_back_is_searched_for_in_a_photo_without_backs():
     cv2.rectangle(img, (300, 80), (300 + W - 1, 80 + H - 1), BLUE, -1)
     ph = photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png")
     assert recognize_module._backs_by_colour(ph, readings, _ByColour()) == []
+
+
+def _lone_back(linked: int, colour, marked: bool = False, size: tuple[int, int] = (W, H)) -> list[str]:
+    """Three faces in a row with ``linked`` blue backs beside them, and six tiles beyond the row's
+    end (past a kong's reach) a back of ``colour`` and ``size``; the codes ``_read`` keeps."""
+    img = np.full((240, 1000, 3), (60, 120, 60), np.uint8)
+    places = [(IVORY, 20 + i * (W + 6)) for i in range(3)] + [(BLUE, 20 + (3 + i) * (W + 6)) for i in range(linked)]
+    cands = []
+    for c, x in places:
+        _face(img, x, 80, c)
+        cands.append(Candidate(_quad(x, 80), source="learned", ink=0.05 if c == IVORY else 0.0, blob_size=1))
+    x = 20 + (3 + linked + 6) * (W + 6)
+    cv2.rectangle(img, (x, 80), (x + size[0] - 1, 80 + size[1] - 1), colour, -1)
+    if marked:
+        img[80:82, x : x + 2] = 5
+    lone = np.array([[x, 80], [x + size[0], 80], [x + size[0], 80 + size[1]], [x, 80 + size[1]]], np.float32)
+    cands.append(Candidate(lone, source="learned", blob_size=1))
+    readings, _, _ = recognize_module._read([with_crops(img, cd) for cd in cands], _ByColour())
+    return _codes(readings)
+
+
+def test_a_lone_back_of_the_backs_colour_is_kept():
+    """A loose pile: a face-down tile lies anywhere, not only beside a face-up one. Where the photo
+    shows backs beside its faces, a back read surely far from every tile, of their colour, is one."""
+    assert _lone_back(2, BLUE) == ["1m"] * 3 + ["back"] * 3
+
+
+@pytest.mark.parametrize(
+    "linked, colour, marked, size, why",
+    [
+        (2, RED, False, (W, H), "not the colour of the photo's backs"),
+        (1, BLUE, False, (W, H), "one back beside the faces is no sign of a pile"),
+        (0, BLUE, False, (W, H), "no back beside the faces"),
+        (2, BLUE, True, (W, H), "read as a back unsurely"),
+        (2, BLUE, False, (2 * W, 2 * H), "four tiles' area: a box of the backs' colour"),
+    ],
+)
+def test_a_lone_back_is_dropped(linked, colour, marked, size, why):
+    assert _lone_back(linked, colour, marked, size) == ["1m"] * 3 + ["back"] * linked, why
