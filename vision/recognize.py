@@ -233,13 +233,15 @@ def _reject(cd: Candidate, code: str, conf: float) -> bool:
 BACK_COLOUR_MAX = 20.0
 
 
-def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> list[bool]:
+def _like_the_backs(
+    cands: Sequence[Candidate], readings: Sequence[Reading], ph: _photo.Photo | None = None
+) -> list[bool]:
     """For each of ``cands`` (finds with crops), whether it has the colour of the backs of
-    ``readings`` (:func:`_backs_colour`): its crop's middle within :data:`BACK_COLOUR_MAX` of
-    theirs, and nearer it than the faces'. A set has backs of one colour, not the faces' ivory; a
-    patch of a table, a wall or a cloth that reads as a back rarely has it, and in a photo without
-    backs nothing is taken for one unsurely."""
-    colours = _backs_colour(readings) if cands else None
+    ``readings`` (:func:`_backs_colour`, measured on ``ph`` where a reading's crops were let go):
+    its crop's middle within :data:`BACK_COLOUR_MAX` of theirs, and nearer it than the faces'. A
+    set has backs of one colour, not the faces' ivory; a patch of a table, a wall or a cloth that
+    reads as a back rarely has it, and in a photo without backs nothing is taken for one unsurely."""
+    colours = _backs_colour(readings, ph) if cands else None
     if colours is None:
         return [False] * len(cands)
     back, face = colours
@@ -253,19 +255,36 @@ def _like_the_backs(cands: Sequence[Candidate], readings: Sequence[Reading]) -> 
     return out
 
 
-def _backs_colour(readings: Sequence[Reading]) -> tuple[np.ndarray, np.ndarray] | None:
+def _backs_colour(readings: Sequence[Reading], ph: _photo.Photo | None = None) -> tuple[np.ndarray, np.ndarray] | None:
     """The colour of the backs of ``readings`` and of their faces with artwork (the medians of
     :func:`_face_colours`), where they hold at least :data:`BACKS_SEEN_MIN` backs and their colour
     lies over :data:`BACK_COLOUR_MAX` from the faces'; else ``None``. Backs as ivory as the faces
-    are faces misread (small far tiles of a tray)."""
+    are faces misread (small far tiles of a tray). A reading whose crops were let go (read in the
+    straightened view of a photo taken from a seat, :func:`_seen_as_taken`) is measured on crops
+    cut again from the photo ``ph`` where it is given (:func:`_cut_again`), else not at all."""
     if sum(r.top[0][0] == "back" for r in readings) < BACKS_SEEN_MIN:
         return None
-    backs = [c for c in _face_colours([r.candidate for r in readings if r.top[0][0] == "back"]) if c is not None]
-    faces = [c for c in _face_colours([r.candidate for r in readings if _has_artwork(r)]) if c is not None]
+    backs = [
+        c
+        for c in _face_colours([_cut_again(r.candidate, ph) for r in readings if r.top[0][0] == "back"])
+        if c is not None
+    ]
+    faces = [
+        c for c in _face_colours([_cut_again(r.candidate, ph) for r in readings if _has_artwork(r)]) if c is not None
+    ]
     if len(backs) < BACKS_SEEN_MIN or not faces:
         return None
     back, face = np.median(backs, axis=0), np.median(faces, axis=0)
     return None if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX else (back, face)
+
+
+def _cut_again(cd: Candidate, ph: _photo.Photo | None) -> Candidate:
+    """``cd``, with its crops cut from the photo ``ph`` (its detail image, where it has one) where
+    they were let go and a photo is given; else as it is."""
+    if cd.crops or ph is None:
+        return cd
+    src = ph.image if ph.detail is None else ph.detail
+    return with_crops(src, cd, (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0]))
 
 
 def _face_colours(cands: Sequence[Candidate]) -> list[np.ndarray | None]:
@@ -2342,7 +2361,7 @@ def _oversized_read_again(
     # (backs too, of the colour of the photo's backs: a pile with face-down tiles in it; a patch of
     # the room reads as a back as surely. Where no part has that colour, as in a photo without
     # backs, no featureless reading is taken, and the classifier's fallback for them is not asked)
-    coloured = _like_the_backs(parts, readings)
+    coloured = _like_the_backs(parts, readings, ph)
     reader = clf if any(coloured) else getattr(clf, "without_fallback", lambda: clf)()
     raw, shown = _read_crops(reader, [crop for part in parts for _, crop in part.crops])
     read_parts: dict[int, list[tuple[float, int, int, list[tuple[str, float]]]]] = {}  # (per find)
@@ -2705,7 +2724,7 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
     :data:`BACK_PATCH_FILL`, :data:`BACK_PATCH_SHAPE`), read; kept where read as a back at :data:`BACK_MIN_CONFIDENCE` or
     more, never sure (backs never are). The finder misses a face-down tile lying on another of its
     colour, or partly under a finger, and the looks aimed at the faces' size leave it out."""
-    colours = _backs_colour(readings)
+    colours = _backs_colour(readings, ph)
     if colours is None:
         return []
     back = colours[0]

@@ -10,6 +10,7 @@ recogniser keeps, not about the network."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import cv2
@@ -250,3 +251,15 @@ def test_a_lone_back_of_the_backs_colour_is_kept():
 )
 def test_a_lone_back_is_dropped(linked, colour, marked, size, why):
     assert _lone_back(linked, colour, marked, size) == ["1m"] * 3 + ["back"] * linked, why
+
+
+def test_backs_read_in_a_straightened_view_still_give_their_colour():
+    """From a seat, the readings that stand may come from the straightened view, whose crops were
+    let go (:func:`vision.recognize._seen_as_taken`): their colour is measured on the photo again,
+    and the search by colour still runs."""
+    ph, readings = _unfound(BLUE)
+    let_go = [dataclasses.replace(r, candidate=dataclasses.replace(r.candidate, crops=())) for r in readings]
+    assert recognize_module._backs_colour(let_go) is None
+    assert recognize_module._backs_colour(let_go, ph) is not None
+    found = recognize_module._backs_by_colour(ph, let_go, _ByColour())
+    assert [r.top[0][0] for r in found] == ["back"]
