@@ -278,13 +278,20 @@ def _backs_colour(readings: Sequence[Reading], ph: _photo.Photo | None = None) -
     return None if float(np.linalg.norm(back - face)) <= BACK_COLOUR_MAX else (back, face)
 
 
+def _crop_source(ph: _photo.Photo) -> tuple[np.ndarray, tuple[float, float]]:
+    """The image crops are cut from (the photo's detail image, where it has one, else its working
+    image) and its pixels per working pixel, across and down."""
+    src = ph.image if ph.detail is None else ph.detail
+    return src, (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+
+
 def _cut_again(cd: Candidate, ph: _photo.Photo | None) -> Candidate:
     """``cd``, with its crops cut from the photo ``ph`` (its detail image, where it has one) where
     they were let go and a photo is given; else as it is."""
     if cd.crops or ph is None:
         return cd
-    src = ph.image if ph.detail is None else ph.detail
-    return with_crops(src, cd, (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0]))
+    src, scale = _crop_source(ph)
+    return with_crops(src, cd, scale)
 
 
 def _face_colours(cands: Sequence[Candidate]) -> list[np.ndarray | None]:
@@ -1748,8 +1755,8 @@ def _found_in(ph: _photo.Photo, view: np.ndarray, m: np.ndarray, finder: str | N
     """The candidates in ``view``, a view of the photo ``ph`` that the homography ``m`` makes of
     its working pixels, its tiles about ``tile_px`` wide there: quads in the view's pixels, crops
     cut from the photo as it is (from its detail image, where it has one)."""
-    src = ph.image if ph.detail is None else ph.detail
-    to_src = np.diag([src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0], 1.0])
+    src, scale = _crop_source(ph)
+    to_src = np.diag([*scale, 1.0])
     return find_candidates(view, finder=finder, detail=src, to_detail=to_src @ np.linalg.inv(m), tile_px=tile_px)
 
 
@@ -2342,8 +2349,7 @@ def _oversized_read_again(
     large = [cd for cd in large if np.hypot(*(centres - cd.quad.mean(0)).T).min() >= short / 2]
     if not large:
         return []
-    src = ph.image if ph.detail is None else ph.detail
-    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    src, scale = _crop_source(ph)
     placed = [(k, quad) for k, cd in enumerate(large) for quad in _parts_of(cd.quad.astype(np.float64), short, long_)]
     parts, owners = [], []
     for (k, quad), empty in zip(placed, _empty_places([quad for _k, quad in placed], readings)):
@@ -2431,8 +2437,7 @@ def _large_unsure_read_again(ph: _photo.Photo, readings: list[Reading], classifi
     placed = [(i, quad) for (i, quad), free in zip(placed, apart) if free[np.arange(len(readings)) != i].all()]
     if not placed:
         return readings
-    src = ph.image if ph.detail is None else ph.detail
-    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    src, scale = _crop_source(ph)
     parts = [
         with_crops(
             src,
@@ -2654,8 +2659,7 @@ def _grid_places_read(
     if not moved:
         return []
     read_before.extend(box.mean(0) for box, _ in moved)
-    src = ph.image if ph.detail is None else ph.detail
-    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    src, scale = _crop_source(ph)
 
     # (each box cut as its firm tile lies: its find's corners, moved, read turned as it was read)
     def cut(r: Reading, to: np.ndarray) -> Candidate:
@@ -2744,8 +2748,7 @@ def _backs_by_colour(ph: _photo.Photo, readings: list[Reading], classifier: Any)
         cv2.fillConvexPoly(mask, np.round((r.quad - [x0, y0]) * f).astype(np.int32), 0)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    src = img if ph.detail is None else ph.detail
-    scale = (src.shape[1] / img.shape[1], src.shape[0] / img.shape[0])
+    src, scale = _crop_source(ph)
     cands = []
     for i in range(1, n):
         x, y, w, h, a = (int(v) for v in stats[i])
@@ -2859,8 +2862,7 @@ def _halves_read_whole(ph: _photo.Photo, readings: list[Reading], classifier: An
                 pairs.append((i, j, whole))
     if not pairs:
         return readings
-    src = ph.image if ph.detail is None else ph.detail
-    scale = (src.shape[1] / ph.image.shape[1], src.shape[0] / ph.image.shape[0])
+    src, scale = _crop_source(ph)
     boxes = []
     for i, _j, whole in pairs:
         ratio = float(np.linalg.norm(whole[1] - whole[0])) / max(float(np.linalg.norm(whole[3] - whole[0])), 1e-9)
