@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 import math
 import sys
+from collections import Counter
 
 import cv2
 import numpy as np
@@ -594,6 +595,93 @@ def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
     else:
         stretch = measured if kept == "measured" else recognize_module.GUESSED_VIEW.stretch
         assert seat is not None and seat.to_view[0, 0] == stretch, why
+
+
+def _find_at(x: float, y: float, size: float = 60.0) -> Candidate:
+    """A find of a face ``size`` high centred at ``(x, y)``."""
+    return Candidate(_face(0.0, 1.0, (x, y), size).astype(np.float32))
+
+
+@pytest.mark.parametrize(
+    ("sure", "finds", "in_doubt", "why"),
+    [
+        ("yyy", [(300.0, 520.0), (370.0, 520.0)], True, "two tile-sized finds unread below a sure row of three"),
+        ("yyy", [(300.0, 520.0)], False, "one unread find is no doubt (a stray back dropped)"),
+        ("yyy", [(300.0, 400.0), (370.0, 400.0)], False, "finds at the places read are no unread tiles"),
+        ("yyy", [(300.0, 620.0, 150.0), (500.0, 620.0, 150.0)], False, "finds far larger than a tile"),
+        ("yyyyyyyy", [(300.0, 520.0), (370.0, 520.0)], False, "eight of ten read surely: 0.8"),
+        ("yy", [(300.0, 520.0), (370.0, 520.0)], True, "two sure and two unread: counted four tiles"),
+    ],
+)
+def test_tile_sized_finds_left_unread_put_a_sure_reading_in_doubt(sure, finds, in_doubt, why):
+    """:func:`vision.recognize._unread_in_doubt`: the finds at places a reading left empty, of a
+    tile's size, counted as tiles it did not read surely; two of them at least."""
+    clf = recognize_module.get_classifier()
+    cands = [_find_at(*f) for f in finds]
+    assert recognize_module._unread_in_doubt(_seat_readings(sure), cands, clf) is in_doubt, why
+
+
+def test_the_guessed_view_adds_sure_faces_where_a_sure_reading_left_finds_unread(monkeypatch):
+    """A first reading of three faces, every one sure, beside two tile-sized finds it read as no
+    tile, in a photo measured flat: it is read in :data:`vision.recognize.GUESSED_VIEW`, which reads
+    the three faces and both finds surely. The first reading stands (it was not in doubt by its own
+    tiles); the guessed view's sure faces at the two empty places are added, not its sure back at
+    a third, nor its unsure face at a fourth, nor its reading of a place the first one read."""
+    first = _seat_readings("yyy")
+    empty = [(300.0, 520.0), (370.0, 520.0), (440.0, 520.0), (510.0, 520.0)]
+    cands = [_find_at(*at) for at in empty[:2]]
+    faces = [_inked("6p", _face(0.0, 1.0, empty[0])), _inked("2s", _face(0.0, 1.0, empty[1]))]
+    guessed = [
+        _inked("9m", first[0].quad),  # (a place the first reading read)
+        *faces,
+        _inked("back", _face(0.0, 1.0, empty[2])),
+        _inked("7z", _face(0.0, 1.0, empty[3]), sure=False),
+    ]
+    asked = []
+
+    def read_as_seen(ph, first_reading, view, box, faces_, finder, classifier):
+        asked.append(view.stretch)
+        return recognize_module.SeatReading(np.eye(3) * view.stretch, guessed)
+
+    monkeypatch.setattr(slant, "view_of", lambda faces_, box, spreads: slant.View(stretch=1.0))
+    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
+    seat = _read_from_a_seat(ph, first, None, None, cands)
+    assert asked == [recognize_module.GUESSED_VIEW.stretch]
+    assert seat is not None and seat.readings is None and seat.to_view is None
+    assert seat.guessed_sure == faces
+    asked.clear()
+    assert _read_from_a_seat(ph, first, None, None, cands[:1]) is None  # (one unread find: no doubt)
+    assert asked == []
+
+
+@needs_artwork
+def test_the_guessed_views_sure_faces_join_the_reading_at_empty_places(monkeypatch):
+    """:func:`vision.recognize.recognize` adds a seat reading's ``guessed_sure`` faces at places the
+    readings left empty, and not where a tile was read: one tile of a photo read again shifted
+    into the table beside the hand joins it, one at its own place does not."""
+    sc = phone_scenes.make_phone_scene(21, "clutter", size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
+    data = sc.jpeg(92)
+    seen: list = []
+    seat = recognize_module._read_from_a_seat
+
+    def spy(ph, readings, *a):
+        seen.append(list(readings))
+        return seat(ph, readings, *a)
+
+    monkeypatch.setattr(recognize_module, "_read_from_a_seat", spy)
+    before = Counter(recognize_module.recognize(data).codes)
+    one = max((r for r in seen[0] if r.sure and recognize_module._has_artwork(r)), key=lambda r: r.quad[:, 1].max())
+    side = float(np.ptp(one.quad[:, 1]))
+    moved = dataclasses.replace(one, quad=one.quad + [0.0, 3 * side], candidate=dataclasses.replace(one.candidate))
+    for extra, more in (([moved], 1), ([one], 0)):
+        monkeypatch.setattr(
+            recognize_module,
+            "_read_from_a_seat",
+            lambda ph, rs, *a, e=extra: recognize_module.SeatReading(None, guessed_sure=e),
+        )
+        after = Counter(recognize_module.recognize(data).codes)
+        assert after[one.top[0][0]] == before[one.top[0][0]] + more
 
 
 def _inked(code: str, quad: np.ndarray, sure: bool = True) -> Reading:
