@@ -101,13 +101,16 @@ def test_a_far_hand_beside_a_pattern_is_read(monkeypatch, photo):
     nothing was found in read on their own, which can find the hand too, session 50), nothing is
     read, or one box over the whole far hand (read as one tile, surely); or, since the finds lying
     in a row measure a slant when no face reads as a tile (session 53), a few of the hand's 36
-    tiles, straightened (4 of ``bams2.jpg``)."""
+    tiles, straightened (4 of ``bams2.jpg``). (Since session 59 the sure faces of the guessed seat
+    view, read there and not kept, join the reading at places it left empty: 16 of
+    ``bams2.jpg``'s tiles; that step is left out too.)"""
     data = _jpeg(_pasted(photo, 0.12, _with_patches(_table())))
     labels = Counter(load_labels()[Path(photo).name])
     read = Counter(t.code for t in recognize(data).tiles)
     assert sum((read & labels).values()) >= sum(labels.values()) - 1 and sum((read - labels).values()) <= 1
     monkeypatch.setattr(recognizer, "_read_farther", lambda *args: None)
     monkeypatch.setattr(recognizer, "_unfound_faces_read", lambda *args: [])
+    monkeypatch.setattr(recognizer, "_sure_faces_at_empty_places", lambda *args: [])
     assert len(recognize(data).tiles) <= 4
 
 
