@@ -1969,7 +1969,7 @@ def _sure_faces_at_empty_places(new: list[Reading], kept: list[Reading]) -> list
     at places ``kept`` left empty (:func:`_empty_places`): what a reading in the guessed view that
     is not kept still adds. Sure, because the kept reading saw nothing there that it read; with
     artwork, because a patch the guessed view draws out reads as a back or a blank as easily."""
-    return [r for r in _at_empty_places(new, kept) if r.sure and _has_artwork(r)] if kept else []
+    return [r for r in _at_empty_places(new, kept) if r.sure and _has_artwork(r)]
 
 
 def _read_as_seen(
