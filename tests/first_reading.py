@@ -1,5 +1,5 @@
 """A fixture photo's first reading beside its labels, for the tests of the steps that read again
-(:func:`vision.recognize._read`'s readings before any of those steps)."""
+(:func:`vision.read_finds._read`'s readings before any of those steps)."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def first_reading(name: str) -> tuple:
     tiles ``(code, quad)`` in the working image's pixels."""
     ph = photo.load((PHOTOS / f"{name}.jpg").read_bytes())
     cands = find_candidates(ph.image, detail=ph.detail)
-    readings, _, _ = sys.modules["vision.recognize"]._read(cands, None)
+    readings, _, _ = sys.modules["vision.read_finds"]._read(cands, None)
     s = ph.image.shape[1] / 960
     labelled = json.loads((PHOTOS / f"{name}.json").read_text())["tiles"]
     return ph, readings, [(t["code"], np.array(t["quad"]) * s) for t in labelled]

@@ -300,7 +300,7 @@ class TileClassifier:
         """This classifier reading with its own network alone: every crop it reads as a tile with
         artwork reads the same, and a crop it reads as ``none``, ``back`` or ``5z`` keeps that
         reading, not asked of :attr:`fallback` (one network fewer). For a caller that takes no such
-        reading (:func:`vision.recognize._oversized_read_again` where no part has the colour of backs)."""
+        reading (:func:`vision.placed_boxes._oversized_read_again` where no part has the colour of backs)."""
         if self._alone is None:
             alone = copy.copy(self)
             alone.fallback, alone._alone = None, alone

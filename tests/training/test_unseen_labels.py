@@ -39,7 +39,7 @@ def test_the_unseen_photos_are_kept_apart_from_the_labelled_real_photos():
 def test_a_whole_set_no_model_saw_is_read_tile_for_tile(name):
     """Photos of full 144-tile sets of designs no model was trained on, read exactly: the
     ``ymi`` set's blank spares, laid beside it, are not read as white dragons, since its white
-    dragons are framed (:func:`vision.recognize._drop_spare_blanks`)."""
+    dragons are framed (:func:`vision.layout_rules._drop_spare_blanks`)."""
     recognize = importlib.import_module("vision.recognize").recognize
     labels = ev.load_labels(ev.UNSEEN_LABELS)[name]
     assert Counter(recognize((RAW / name).read_bytes()).codes) == Counter(labels)

@@ -1,9 +1,9 @@
-"""Face-down tiles in a pile: a back read unsurely (:data:`vision.recognize.BACK_AMONG_BACKS_MIN`)
-or from a part of a find boxed with its neighbour (:func:`vision.recognize._oversized_read_again`)
+"""Face-down tiles in a pile: a back read unsurely (:data:`vision.read_finds.BACK_AMONG_BACKS_MIN`)
+or from a part of a find boxed with its neighbour (:func:`vision.placed_boxes._oversized_read_again`)
 is kept only where the photo shows backs read surely, and only of their colour
-(:func:`vision.recognize._like_the_backs`): a set has backs of one colour, and a patch of a table,
+(:func:`vision.crops._like_the_backs`): a set has backs of one colour, and a patch of a table,
 a wall or a cloth that reads as a back rarely has it. A back the finder missed is looked for by
-that colour (:func:`vision.recognize._backs_by_colour`).
+that colour (:func:`vision.placed_boxes._backs_by_colour`).
 
 The classifier here reads a crop by its middle's colour: the tests are about which readings the
 recogniser keeps, not about the network."""
@@ -11,18 +11,19 @@ recogniser keeps, not about the network."""
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import cv2
 import numpy as np
 import pytest
 
+from vision import crops as crops_module
 from vision import photo
+from vision import placed_boxes as placed_boxes_module
+from vision import read_finds as read_finds_module
+from vision import readings as readings_module
 from vision.classifier import NOT_A_TILE
 from vision.finders.candidate import Candidate
 from vision.finders.geometry import with_crops
-
-recognize_module = sys.modules["vision.recognize"]
 
 IVORY = (215, 230, 235)  # BGR
 BLUE = (170, 90, 30)
@@ -92,7 +93,7 @@ def _codes(readings) -> list[str]:
 
 def test_an_unsure_back_of_the_backs_colour_is_kept():
     _img, cands = _table([BLUE, BLUE], BLUE)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
     assert _codes(readings) == ["1m", "1m", "1m", "back", "back", "back"]
     assert not max(readings, key=lambda r: r.quad[:, 0].min()).sure
 
@@ -107,13 +108,13 @@ def test_an_unsure_back_of_the_backs_colour_is_kept():
 )
 def test_an_unsure_back_is_dropped(backs, unsure, why):
     _img, cands = _table(backs, unsure)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
     assert _codes(readings) == ["1m"] * 3 + ["back"] * len(backs), why
 
 
 def test_a_back_read_too_unsurely_is_dropped_among_backs():
     _img, cands = _table([BLUE, BLUE], BLUE)
-    readings, _, _ = recognize_module._read(cands, _ByColour(unsure_p=recognize_module.BACK_AMONG_BACKS_MIN - 0.05))
+    readings, _, _ = read_finds_module._read(cands, _ByColour(unsure_p=read_finds_module.BACK_AMONG_BACKS_MIN - 0.05))
     assert _codes(readings) == ["1m", "1m", "1m", "back", "back"]
 
 
@@ -121,17 +122,17 @@ def test_backs_as_ivory_as_the_faces_vouch_for_no_back():
     """Faces misread as backs (small far tiles of a tray) have the faces' colour: they are no sign
     that the photo shows face-down tiles."""
     _img, cands = _table([], None)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
-    faces_as_backs = [recognize_module.Reading(r.candidate, r.quad, r.rotation, [("back", 0.97)]) for r in readings[:2]]
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
+    faces_as_backs = [readings_module.Reading(r.candidate, r.quad, r.rotation, [("back", 0.97)]) for r in readings[:2]]
     ivory = cands[2]
-    assert recognize_module._like_the_backs([ivory], faces_as_backs + readings[2:]) == [False]
+    assert crops_module._like_the_backs([ivory], faces_as_backs + readings[2:]) == [False]
 
 
 def test_the_colour_is_measured_on_the_middle_of_the_crop():
     crop = np.full((64, 48, 3), IVORY, np.uint8)
     crop[16:48, 12:36] = BLUE
     blue = cv2.cvtColor(np.array([[BLUE]], np.float32) / 255, cv2.COLOR_BGR2Lab).reshape(3)
-    colour, none = recognize_module._face_colours([Candidate(_quad(0, 0), crops=((0, crop),)), Candidate(_quad(0, 0))])
+    colour, none = crops_module._face_colours([Candidate(_quad(0, 0), crops=((0, crop),)), Candidate(_quad(0, 0))])
     assert np.allclose(colour, blue, atol=0.5)
     assert none is None
 
@@ -143,7 +144,7 @@ def _pile(with_backs: bool, part_colour) -> tuple[photo.Photo, list, list[Candid
     img, cands = _table(backs, None)
     x = 20 + (3 + len(backs)) * (W + 6)
     _face(img, x, 80, part_colour)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
     grown = Candidate(
         np.array([[x, 80], [x + 1.6 * W, 80], [x + 1.6 * W, 80 + H], [x, 80 + H]], np.float32), source="learned"
     )
@@ -154,7 +155,7 @@ def _pile(with_backs: bool, part_colour) -> tuple[photo.Photo, list, list[Candid
 def test_a_back_boxed_with_the_table_is_read_again_among_backs():
     ph, readings, cands = _pile(True, BLUE)
     assert _codes(readings) == ["1m", "1m", "1m", "back", "back"]
-    more = recognize_module._oversized_read_again(ph, cands, readings, _ByColour())
+    more = placed_boxes_module._oversized_read_again(ph, cands, readings, _ByColour())
     assert [r.top[0][0] for r in more] == ["back"] and not more[0].sure
     x = 20 + 5 * (W + 6)
     assert abs(float(more[0].quad[:, 0].min()) - x) < 0.3 * W
@@ -169,14 +170,14 @@ def test_a_back_boxed_with_the_table_is_read_again_among_backs():
 )
 def test_no_back_is_read_from_parts(with_backs, colour, why):
     ph, readings, cands = _pile(with_backs, colour)
-    assert recognize_module._oversized_read_again(ph, cands, readings, _ByColour()) == [], why
+    assert placed_boxes_module._oversized_read_again(ph, cands, readings, _ByColour()) == [], why
 
 
 def _unfound(colour, size=(W, H)) -> tuple[photo.Photo, list]:
     """Three faces and two blue backs in a row, read, and beyond them a patch of ``colour`` the
     finder did not find, ``size`` large."""
     img, cands = _table([BLUE, BLUE], None)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
     x = 20 + 5 * (W + 6) + 10
     cv2.rectangle(img, (x, 80), (x + size[0] - 1, 80 + size[1] - 1), colour, -1)
     return photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png"), readings
@@ -184,7 +185,7 @@ def _unfound(colour, size=(W, H)) -> tuple[photo.Photo, list]:
 
 def test_a_back_the_finder_missed_is_found_by_its_colour():
     ph, readings = _unfound(BLUE)
-    found = recognize_module._backs_by_colour(ph, readings, _ByColour())
+    found = placed_boxes_module._backs_by_colour(ph, readings, _ByColour())
     assert [r.top[0][0] for r in found] == ["back"] and not found[0].sure
     x = 20 + 5 * (W + 6) + 10
     box = found[0].quad
@@ -203,15 +204,15 @@ def test_a_back_the_finder_missed_is_found_by_its_colour():
 )
 def test_no_back_is_found_by_colour(colour, size, why):
     ph, readings = _unfound(colour, size)
-    assert recognize_module._backs_by_colour(ph, readings, _ByColour()) == [], why
+    assert placed_boxes_module._backs_by_colour(ph, readings, _ByColour()) == [], why
 
 
 def test_no_back_is_searched_for_in_a_photo_without_backs():
     img, cands = _table([], None)
-    readings, _, _ = recognize_module._read(cands, _ByColour())
+    readings, _, _ = read_finds_module._read(cands, _ByColour())
     cv2.rectangle(img, (300, 80), (300 + W - 1, 80 + H - 1), BLUE, -1)
     ph = photo.Photo(img, img.shape[1], img.shape[0], 1.0, 1.0, "png")
-    assert recognize_module._backs_by_colour(ph, readings, _ByColour()) == []
+    assert placed_boxes_module._backs_by_colour(ph, readings, _ByColour()) == []
 
 
 def _lone_back(linked: int, colour, marked: bool = False, size: tuple[int, int] = (W, H)) -> list[str]:
@@ -229,7 +230,7 @@ def _lone_back(linked: int, colour, marked: bool = False, size: tuple[int, int] 
         img[80:82, x : x + 2] = 5
     lone = np.array([[x, 80], [x + size[0], 80], [x + size[0], 80 + size[1]], [x, 80 + size[1]]], np.float32)
     cands.append(Candidate(lone, source="learned", blob_size=1))
-    readings, _, _ = recognize_module._read([with_crops(img, cd) for cd in cands], _ByColour())
+    readings, _, _ = read_finds_module._read([with_crops(img, cd) for cd in cands], _ByColour())
     return _codes(readings)
 
 
@@ -255,11 +256,11 @@ def test_a_lone_back_is_dropped(linked, colour, marked, size, why):
 
 def test_backs_read_in_a_straightened_view_still_give_their_colour():
     """From a seat, the readings that stand may come from the straightened view, whose crops were
-    let go (:func:`vision.recognize._seen_as_taken`): their colour is measured on the photo again,
+    let go (:func:`vision.views._seen_as_taken`): their colour is measured on the photo again,
     and the search by colour still runs."""
     ph, readings = _unfound(BLUE)
     let_go = [dataclasses.replace(r, candidate=dataclasses.replace(r.candidate, crops=())) for r in readings]
-    assert recognize_module._backs_colour(let_go) is None
-    assert recognize_module._backs_colour(let_go, ph) is not None
-    found = recognize_module._backs_by_colour(ph, let_go, _ByColour())
+    assert crops_module._backs_colour(let_go) is None
+    assert crops_module._backs_colour(let_go, ph) is not None
+    found = placed_boxes_module._backs_by_colour(ph, let_go, _ByColour())
     assert [r.top[0][0] for r in found] == ["back"]

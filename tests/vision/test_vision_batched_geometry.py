@@ -5,18 +5,15 @@ tiles becomes one array operation (session 45)."""
 from __future__ import annotations
 
 import math
-import sys
 
 import cv2
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import vision  # noqa: F401  (the package, whose recognize() hides the module of that name)
+from vision import readings as readings_module
 from vision.finders import learned
 from vision.finders.geometry import order_quad, order_quads
-
-recognize = sys.modules["vision.recognize"]
 
 _rects = st.tuples(
     st.floats(0, 2000),
@@ -86,8 +83,10 @@ def test_areas_and_centres_of_many_quads_are_those_of_each(points, mixed):
     quads = [np.array(p, np.float64).reshape(4, 2) for p in points]
     if mixed:  # (quads of two precisions: each worked in its own)
         quads = [q.astype(np.float32) if i % 2 else q for i, q in enumerate(quads)]
-    assert recognize._quad_areas(quads).tolist() == [recognize._quad_area(q) for q in quads]
-    assert np.array_equal(recognize._centres(quads), np.array([q.mean(0) for q in quads], np.float64).reshape(-1, 2))
+    assert readings_module._quad_areas(quads).tolist() == [readings_module._quad_area(q) for q in quads]
+    assert np.array_equal(
+        readings_module._centres(quads), np.array([q.mean(0) for q in quads], np.float64).reshape(-1, 2)
+    )
 
 
 def test_one_find_is_a_speck_as_a_list_of_it_is():

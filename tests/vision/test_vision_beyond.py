@@ -1,5 +1,5 @@
 """Other players' rows across the table, in a photo taken from a seat: the part of the photo beyond
-the hand read on its own (:func:`vision.recognize._read_beyond`, :func:`vision.slant.beyond`).
+the hand read on its own (:func:`vision.beyond._read_beyond`, :func:`vision.slant.beyond`).
 
 Seen from a seat, the rows across the table come out squashed to a few pixels high; the looks,
 sized for the hand, find none of them, and the part read again straightened (the tiles read at
@@ -21,6 +21,8 @@ import pytest
 
 from training.evaluate import match_quads
 from training.viewpoint import camera, seen_from
+from vision import beyond as beyond_module
+from vision import readings as readings_module
 from vision import recognize, slant
 from vision.finders import learned
 from vision.finders.candidate import Candidate
@@ -109,7 +111,7 @@ def _looks_beyond(monkeypatch, degrees: float) -> tuple[list[tuple[int, ...]], l
     canvas[h - hand.shape[0] :, (w - hand.shape[1]) // 2 : (w + hand.shape[1]) // 2] = hand
     ok, jpeg = cv2.imencode(".jpg", seen_from(canvas, degrees), [cv2.IMWRITE_JPEG_QUALITY, 92])
     looks: list[tuple[int, ...]] = []
-    beyond = recognize_module._read_beyond
+    beyond = beyond_module._read_beyond
 
     def counting(*args):
         original = learned.predict_maps
@@ -127,10 +129,10 @@ def _looks_beyond(monkeypatch, degrees: float) -> tuple[list[tuple[int, ...]], l
 
 def test_a_hand_alone_on_a_table_costs_at_most_one_small_look_beyond(monkeypatch):
     """A hand with nothing across the table, seen 50 degrees off: the part beyond it is looked at
-    once at most, small (tiles of the hand's size :data:`vision.recognize.PROBE_TILE_PX` wide there),
+    once at most, small (tiles of the hand's size :data:`vision.beyond.PROBE_TILE_PX` wide there),
     and nothing is read there. (Its face map marks two specks to the hand's right, 0.4 of a tile's
     face in all, which no tile read takes: the small look is taken, and finds no row; too little
-    is marked for the larger look, :data:`vision.recognize.PROBE_AGAIN_FACE_MIN`.)"""
+    is marked for the larger look, :data:`vision.beyond.PROBE_AGAIN_FACE_MIN`.)"""
     looks, read = _looks_beyond(monkeypatch, 50.0)
     assert len(looks) <= 1 and read == [[]]
 
@@ -149,21 +151,21 @@ def _squat_row_view(share: float, squash: float, hand_px: float) -> Photo:
 
 
 def test_a_row_too_squat_for_the_small_look_is_found_by_a_larger_one():
-    """:func:`vision.recognize._row_beyond`: a row of other players' tiles a third of the hand's
+    """:func:`vision.beyond._row_beyond`: a row of other players' tiles a third of the hand's
     width and squashed to 0.6 of their height (seen from a seat at 55 degrees, straightened on the
     hand's one row) comes out 6 px wide at the small look beyond the hand, which finds no row; the
-    look :data:`vision.recognize.PROBE_AGAIN` times as large finds it, and measures its tiles at
+    look :data:`vision.beyond.PROBE_AGAIN` times as large finds it, and measures its tiles at
     under half the hand's width (the width their finding aims at). Without that look (``again``
     false: the face map marks too little there) there is no row."""
     hand_px = 45.0
     view = _squat_row_view(0.3, 0.6, hand_px)
     size = (view.image.shape[1], view.image.shape[0])
-    row = recognize_module._row_beyond(view, np.eye(3), size, hand_px, [], None)
+    row = beyond_module._row_beyond(view, np.eye(3), size, hand_px, [], None)
     assert row is not None and row[1]
     assert 0.2 * hand_px < row[0] < 0.5 * hand_px
-    assert recognize_module._row_beyond(view, np.eye(3), size, hand_px, [], None, again=False) is None
+    assert beyond_module._row_beyond(view, np.eye(3), size, hand_px, [], None, again=False) is None
     upright = _squat_row_view(0.3, 1.0, hand_px)  # (upright, the small look finds it: no larger look)
-    assert recognize_module._row_beyond(upright, np.eye(3), size, hand_px, [], None) == (hand_px, False)
+    assert beyond_module._row_beyond(upright, np.eye(3), size, hand_px, [], None) == (hand_px, False)
 
 
 def _composed_tables(*indices: int) -> list[tuple[bytes, list[str]]]:
@@ -210,7 +212,7 @@ def test_other_players_rows_seen_at_55_degrees_are_read_by_the_larger_look(monke
     for raw, labels in _composed_tables(10, 22):
         with_look = recognize(raw)
         with monkeypatch.context() as m:
-            m.setattr(recognize_module, "PROBE_AGAIN_FACE_MIN", float("inf"))
+            m.setattr(beyond_module, "PROBE_AGAIN_FACE_MIN", float("inf"))
             without = recognize(raw)
         gained += _read_right(with_look, labels) - _read_right(without, labels)
         extra_before += _read_beyond_labels(without, labels)
@@ -226,19 +228,19 @@ def test_other_players_rows_seen_at_55_degrees_are_read_by_the_larger_look(monke
 
 @pytest.mark.parametrize("degrees", [35.0, 55.0])
 def test_nothing_marked_beyond_the_hand_is_not_looked_at(monkeypatch, degrees):
-    """Where the first reading's face map marks less than :data:`vision.recognize.BEYOND_FACE_MIN`
+    """Where the first reading's face map marks less than :data:`vision.beyond.BEYOND_FACE_MIN`
     of a tile's face beyond the hand, away from the tiles read, the part beyond is not looked at."""
     looks, read = _looks_beyond(monkeypatch, degrees)
     assert looks == [] and read == [[]]
 
 
-def _reading_at(quad: np.ndarray) -> recognize_module.Reading:
+def _reading_at(quad: np.ndarray) -> readings_module.Reading:
     """A sure ``1m`` read at ``quad`` (working pixels)."""
-    return recognize_module.Reading(Candidate(quad), quad, 0, [("1m", 1.0)], sure=True)
+    return readings_module.Reading(Candidate(quad), quad, 0, [("1m", 1.0)], sure=True)
 
 
 def test_the_face_beyond_is_counted_in_tiles_away_from_the_tiles_read():
-    """:func:`vision.recognize._face_beyond`: the face map's marked pixels, seen in the image the
+    """:func:`vision.beyond._face_beyond`: the face map's marked pixels, seen in the image the
     homography makes (here the photo's own pixels, a map pixel two of them), in faces of
     ``tile_px`` wide and a third taller; the tiles read take theirs off."""
     face = np.zeros((100, 100), np.float32)
@@ -246,24 +248,24 @@ def test_the_face_beyond_is_counted_in_tiles_away_from_the_tiles_read():
     face[70:80, 10:20] = 0.3  # (under the finder's FACE_THRESHOLD: not marked)
     face_map = {"face": face, "scale": 2.0}
     tile = 10.0  # a face of 10 x 13.3 photo pixels: 133.3 in all
-    assert recognize_module._face_beyond(face_map, [], np.eye(3), (200, 200), tile) == pytest.approx(3.6, rel=0.02)
+    assert beyond_module._face_beyond(face_map, [], np.eye(3), (200, 200), tile) == pytest.approx(3.6, rel=0.02)
     read = _reading_at(np.array([[80.0, 40.0], [104.0, 40.0], [104.0, 60.0], [80.0, 60.0]]))
-    assert recognize_module._face_beyond(face_map, [read], np.eye(3), (200, 200), tile) == 0.0
+    assert beyond_module._face_beyond(face_map, [read], np.eye(3), (200, 200), tile) == 0.0
 
 
 def test_the_small_look_beyond_sees_a_row_of_tiles_half_the_hands_width():
     """The part beyond the hand is first looked at so small that the hand's tiles would be
-    :data:`vision.recognize.PROBE_TILE_PX` wide there. Other players' tiles may come out half as
+    :data:`vision.beyond.PROBE_TILE_PX` wide there. Other players' tiles may come out half as
     wide: farther off, or straightened in a view whose depth was measured short on the hand's one
     row (session 38). Such a row (scene_12's 23 tiles, half the probe's width) is still found there,
     most of it: at 14 px (before session 38) 5 of its tiles were found, at 20, 12."""
     tiles, labelled, _ = _tiles_of("scene_12")
     width = float(np.median([np.ptp(np.array(t["quad"])[:, 0]) for t in labelled]))
-    k = 0.5 * recognize_module.PROBE_TILE_PX / width
+    k = 0.5 * beyond_module.PROBE_TILE_PX / width
     small = cv2.resize(tiles, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
     canvas = np.full((small.shape[0] + 160, small.shape[1] + 200, 3), np.median(tiles.reshape(-1, 3), 0), np.uint8)
     canvas[80 : 80 + small.shape[0], 100 : 100 + small.shape[1]] = small
-    found = learned.find_tiles(canvas, tile_px=recognize_module.PROBE_TILE_PX, least_row=3, read_at=[])[0]
+    found = learned.find_tiles(canvas, tile_px=beyond_module.PROBE_TILE_PX, least_row=3, read_at=[])[0]
     assert len(found) >= len(labelled) // 2
 
 

@@ -19,6 +19,7 @@ import pytest
 from tests.keyboard import draw_keyboard
 from training.evaluate import load_labels
 from vision import recognize
+from vision import seat as seat_module
 from vision.finders import Candidate, find_farther, select
 
 learned = sys.modules["vision.finders.learned"]
@@ -110,7 +111,7 @@ def test_a_far_hand_beside_a_pattern_is_read(monkeypatch, photo):
     assert sum((read & labels).values()) >= sum(labels.values()) - 1 and sum((read - labels).values()) <= 1
     monkeypatch.setattr(recognizer, "_read_farther", lambda *args: None)
     monkeypatch.setattr(recognizer, "_unfound_faces_read", lambda *args: [])
-    monkeypatch.setattr(recognizer, "_sure_faces_at_empty_places", lambda *args: [])
+    monkeypatch.setattr(seat_module, "_sure_faces_at_empty_places", lambda *args: [])
     assert len(recognize(data).tiles) <= 4
 
 

@@ -1,5 +1,5 @@
 """A tile the finder missed in a grid or inside a row, read at its place
-(:func:`vision.recognize._grid_cells_read`).
+(:func:`vision.placed_boxes._grid_cells_read`).
 
 A set laid out in rows and columns (a tray, a catalogue photo, the discards) puts every tile one step
 from the next along its row and along its column. Where a step along a row and a step along a
@@ -16,17 +16,18 @@ each tile above its copy.
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
+from vision import layout_rules as layout_rules_module
 from vision import photo
+from vision import placed_boxes as placed_boxes_module
+from vision import read_finds as read_finds_module
+from vision import readings as readings_module
 from vision.finders import find_candidates
-
-recognize_module = sys.modules["vision.recognize"]
 
 PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
 
@@ -34,7 +35,7 @@ PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
 def _first_reading(image: np.ndarray):
     """The photo of ``image`` (BGR) loaded as a PNG and its first reading."""
     ph = photo.load(cv2.imencode(".png", image)[1].tobytes())
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
     return ph, readings
 
 
@@ -76,10 +77,10 @@ def test_a_tile_missed_at_a_grid_corner_is_read_at_its_place(grid):
     ph, readings = _first_reading(image)
     missed = _nearest(readings, first)
     others = [r for r in readings if r is not missed]
-    found = recognize_module._grid_cells_read(ph, others, None)
+    found = placed_boxes_module._grid_cells_read(ph, others, None)
     assert len(found) == 1
     assert found[0].top[0][0] == missed.top[0][0]
-    assert np.hypot(*(found[0].quad.mean(0) - missed.quad.mean(0))) < 0.3 * recognize_module._short_side(missed.quad)
+    assert np.hypot(*(found[0].quad.mean(0) - missed.quad.mean(0))) < 0.3 * readings_module._short_side(missed.quad)
     assert not found[0].sure  # (placed, not found: the table confirms it)
 
 
@@ -87,7 +88,7 @@ def test_a_tile_missed_at_a_grid_corner_is_read_at_its_place(grid):
 def hand():
     """scene_11 (a hand of 15 in a row, a tile lying below it) and its first reading, left to right."""
     ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
     return ph, sorted(readings, key=lambda r: r.quad.mean(0)[0])
 
 
@@ -96,16 +97,16 @@ def test_tiles_missed_at_the_end_of_a_row_are_read_at_their_places(hand, ends):
     ph, by_x = hand
     missed = by_x[:ends]  # (the row's first tiles, on the left)
     others = [r for r in by_x if all(r is not m for m in missed)]
-    found = recognize_module._grid_cells_read(ph, others, None)  # (the first from the row, the next from it)
+    found = placed_boxes_module._grid_cells_read(ph, others, None)  # (the first from the row, the next from it)
     assert sorted(r.top[0][0] for r in found) == sorted(r.top[0][0] for r in missed)
     for r, m in zip(sorted(found, key=lambda r: -r.quad.mean(0)[0]), reversed(missed)):
-        assert np.hypot(*(m.quad.mean(0) - r.quad.mean(0))) < 0.3 * recognize_module._short_side(m.quad)
+        assert np.hypot(*(m.quad.mean(0) - r.quad.mean(0))) < 0.3 * readings_module._short_side(m.quad)
         assert not r.sure
 
 
 def test_the_table_past_a_rows_end_gives_no_tile(hand):
     ph, by_x = hand
-    assert recognize_module._grid_cells_read(ph, by_x, None) == []
+    assert placed_boxes_module._grid_cells_read(ph, by_x, None) == []
 
 
 def test_a_pale_table_past_a_rows_end_is_read_as_no_tile(hand, monkeypatch):
@@ -125,9 +126,11 @@ def test_a_pale_table_past_a_rows_end_is_read_as_no_tile(hand, monkeypatch):
     pale[mask > 0] = np.median(face.reshape(-1, 3), axis=0).astype(np.uint8)
     ph_pale = photo.load(cv2.imencode(".png", pale)[1].tobytes())
     read = []
-    real = recognize_module._read_crops
-    monkeypatch.setattr(recognize_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops))
-    assert recognize_module._grid_cells_read(ph_pale, by_x[1:], None) == []
+    real = placed_boxes_module._read_crops
+    monkeypatch.setattr(
+        placed_boxes_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops)
+    )
+    assert placed_boxes_module._grid_cells_read(ph_pale, by_x[1:], None) == []
     assert sum(read) >= 1  # (read: its ground has the faces' colour)
 
 
@@ -137,11 +140,11 @@ def test_tiles_missed_inside_a_row_are_read_at_their_places(hand, gap):
     middle = len(by_x) // 2
     missed = by_x[middle : middle + gap]
     others = [r for r in by_x if all(r is not m for m in missed)]
-    found = recognize_module._grid_cells_read(ph, others, None)  # (the second from the first)
+    found = placed_boxes_module._grid_cells_read(ph, others, None)  # (the second from the first)
     assert sorted(r.top[0][0] for r in found) == sorted(r.top[0][0] for r in missed)
     for r in found:
         nearest = min(missed, key=lambda m: float(np.hypot(*(m.quad.mean(0) - r.quad.mean(0)))))
-        assert np.hypot(*(nearest.quad.mean(0) - r.quad.mean(0))) < 0.3 * recognize_module._short_side(nearest.quad)
+        assert np.hypot(*(nearest.quad.mean(0) - r.quad.mean(0))) < 0.3 * readings_module._short_side(nearest.quad)
         assert not r.sure
 
 
@@ -152,7 +155,7 @@ def test_a_grid_place_showing_the_table_is_not_read(grid, monkeypatch):
     blank = image.copy()
     # (the tile painted over with the cloth just left of the grid)
     q = missed.quad.astype(np.float64)
-    width = recognize_module._short_side(q)
+    width = readings_module._short_side(q)
     x0, y0 = np.floor(q.min(0) - [1.5 * width, 0]).astype(int)
     patch = image[y0 : y0 + int(np.ceil(np.ptp(q[:, 1]))) + 1, x0 : x0 + int(width)]
     mask = np.zeros(image.shape[:2], np.uint8)
@@ -161,9 +164,11 @@ def test_a_grid_place_showing_the_table_is_not_read(grid, monkeypatch):
     ph_blank = photo.load(cv2.imencode(".png", blank)[1].tobytes())
     others = [r for r in readings if r is not missed]
     read = []
-    real = recognize_module._read_crops
-    monkeypatch.setattr(recognize_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops))
-    assert recognize_module._grid_cells_read(ph_blank, others, None) == []
+    real = placed_boxes_module._read_crops
+    monkeypatch.setattr(
+        placed_boxes_module, "_read_crops", lambda clf, crops: read.append(len(crops)) or real(clf, crops)
+    )
+    assert placed_boxes_module._grid_cells_read(ph_blank, others, None) == []
     assert sum(read) == 0  # (its ground has the cloth's colour, not a face's: not read at all)
 
 
@@ -182,16 +187,16 @@ def test_a_framed_white_dragon_missed_in_a_row_is_read_at_its_place(hand):
         cv2.polylines(framed, [np.round((q - c) * share + c).astype(np.int32)], True, (40, 40, 190), thickness)
     ph_framed = photo.load(cv2.imencode(".png", framed)[1].tobytes())
     others = [r for r in by_x if r is not dragon]
-    (found,) = recognize_module._grid_cells_read(ph_framed, others, None)
+    (found,) = placed_boxes_module._grid_cells_read(ph_framed, others, None)
     assert found.top[0][0] == "5z"
-    assert found.candidate.ink >= recognize_module.BLANK_FACE_INK  # (measured at its place)
-    assert np.hypot(*(found.quad.mean(0) - c)) < 0.3 * recognize_module._short_side(q)
+    assert found.candidate.ink >= layout_rules_module.BLANK_FACE_INK  # (measured at its place)
+    assert np.hypot(*(found.quad.mean(0) - c)) < 0.3 * readings_module._short_side(q)
     assert not found.sure
 
 
 def test_a_blank_white_dragon_missed_in_a_row_is_left_to_the_finder(hand):
     ph, by_x = hand
     dragon = _white_dragon(by_x)
-    assert dragon.candidate.ink < recognize_module.BLANK_FACE_INK
+    assert dragon.candidate.ink < layout_rules_module.BLANK_FACE_INK
     others = [r for r in by_x if r is not dragon]
-    assert recognize_module._grid_cells_read(ph, others, None) == []
+    assert placed_boxes_module._grid_cells_read(ph, others, None) == []

@@ -1,4 +1,4 @@
-"""A tile found in two halves read whole (:func:`vision.recognize._halves_read_whole`).
+"""A tile found in two halves read whole (:func:`vision.placed_boxes._halves_read_whole`).
 
 A face that shows two of one pattern side by side can be found in two halves, and each half reads
 as surely as a tile as the tile of half its pattern: a ``4p`` at the far end of a row seen from a
@@ -10,15 +10,12 @@ straddles their seam), stand.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 
 from tests.first_reading import boxed_as, reading_of
 from training.evaluate import quad_iou
-
-recognize_module = sys.modules["vision.recognize"]
+from vision import placed_boxes as placed_boxes_module
 
 
 def _halves(q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -35,7 +32,7 @@ def test_a_tile_found_in_two_halves_reads_as_itself(scene_11):
     r = reading_of(readings, quad)
     left, right = _halves(r.quad)
     others = [x for x in readings if x is not r]
-    out = recognize_module._halves_read_whole(ph, [*others, boxed_as(r, left, "4p"), boxed_as(r, right, "4p")], None)
+    out = placed_boxes_module._halves_read_whole(ph, [*others, boxed_as(r, left, "4p"), boxed_as(r, right, "4p")], None)
     assert out[: len(others)] == others
     new = out[len(others) :]
     assert [x.top[0][0] for x in new] == ["8p"]
@@ -46,10 +43,10 @@ def test_a_tile_found_in_two_halves_reads_as_itself(scene_11):
 def test_two_whole_tiles_and_the_halves_of_two_tiles_stand(scene_11):
     ph, readings, labelled = scene_11
     a, b = reading_of(readings, labelled[13][1]), reading_of(readings, labelled[14][1])  # 8p, 7s
-    assert recognize_module._halves_read_whole(ph, readings, None) == readings
+    assert placed_boxes_module._halves_read_whole(ph, readings, None) == readings
     others = [x for x in readings if x is not a and x is not b]
     straddling = [boxed_as(a, _halves(a.quad)[1], "4p"), boxed_as(b, _halves(b.quad)[0], "4s")]
-    assert recognize_module._halves_read_whole(ph, [*others, *straddling], None) == [*others, *straddling]
+    assert placed_boxes_module._halves_read_whole(ph, [*others, *straddling], None) == [*others, *straddling]
 
 
 def test_a_4p_found_in_halves_at_a_rows_far_end_reads_whole():

@@ -1,5 +1,5 @@
 """An unsure reading whose box is half as large again as the tiles beside it, or more, read again in
-parts of their size (:func:`vision.recognize._large_unsure_read_again`).
+parts of their size (:func:`vision.placed_boxes._large_unsure_read_again`).
 
 A box larger than a tile holds the tile and a strip of what lies beside it (the next tile's edge, the
 table), and its crop reads unsurely, often as another tile; a box over two tiles standing in a rack
@@ -11,15 +11,13 @@ parts read no better, a sure reading, and an unsure reading of a tile's size sta
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import numpy as np
 import pytest
 
 from tests.first_reading import boxed_as, reading_of
 from training.evaluate import quad_iou
-
-recognize_module = sys.modules["vision.recognize"]
+from vision import placed_boxes as placed_boxes_module
 
 
 def _unsure_over(r, quad: np.ndarray, code: str, p: float = 0.5):
@@ -40,7 +38,7 @@ def test_a_tile_boxed_with_the_table_beside_it_reads_as_itself(scene_11):
     r = reading_of(readings, quad)
     large = _unsure_over(r, _grown(r.quad.astype(np.float64), 0.6), "9s")
     others = [x for x in readings if x is not r]
-    out = recognize_module._large_unsure_read_again(ph, [*others, large], None)
+    out = placed_boxes_module._large_unsure_read_again(ph, [*others, large], None)
     assert out[: len(others)] == others
     new = out[len(others) :]
     assert [x.top[0][0] for x in new] == ["7s"]
@@ -54,7 +52,7 @@ def test_two_tiles_boxed_as_one_read_as_both(scene_11):
     a, b = reading_of(readings, quad_a), reading_of(readings, quad_b)
     both = np.array([a.quad[0], b.quad[1], b.quad[2], a.quad[3]], np.float64)
     others = [x for x in readings if x is not a and x is not b]
-    out = recognize_module._large_unsure_read_again(ph, [*others, _unsure_over(a, both, "3f")], None)
+    out = placed_boxes_module._large_unsure_read_again(ph, [*others, _unsure_over(a, both, "3f")], None)
     new = out[len(others) :]
     assert sorted(x.top[0][0] for x in new) == sorted([code_a, code_b])
     for x in new:
@@ -70,7 +68,7 @@ def test_sure_readings_and_readings_of_a_tiles_size_stand(scene_11):
     large_sure = dataclasses.replace(_unsure_over(r, _grown(r.quad.astype(np.float64), 0.6), "9s", 0.99), sure=True)
     small_unsure = _unsure_over(r, r.quad.astype(np.float64), "9s")
     for kept in (large_sure, small_unsure):
-        assert recognize_module._large_unsure_read_again(ph, [*others, kept], None)[-1] is kept
+        assert placed_boxes_module._large_unsure_read_again(ph, [*others, kept], None)[-1] is kept
 
 
 def test_a_large_box_whose_parts_read_no_tile_stands(scene_11):
@@ -83,7 +81,7 @@ def test_a_large_box_whose_parts_read_no_tile_stands(scene_11):
     below = _grown(q + 2.5 * np.array([h, h, h, h]), 0.6)
     assert (below >= 0).all() and (below[:, 1] < ph.image.shape[0]).all()
     kept = _unsure_over(r, below, "5p")
-    assert recognize_module._large_unsure_read_again(ph, [*readings, kept], None)[-1] is kept
+    assert placed_boxes_module._large_unsure_read_again(ph, [*readings, kept], None)[-1] is kept
 
 
 def test_two_tiles_standing_in_a_rack_boxed_as_one_are_both_read():

@@ -1,5 +1,5 @@
 """A find whose box is half as large again as the tiles beside it, read as no tile, read again in
-parts of their size (:func:`vision.recognize._oversized_read_again`).
+parts of their size (:func:`vision.placed_boxes._oversized_read_again`).
 
 In a pile a tile lies on others, and the finder's box round its face can take in the edge or the
 face of the tile under it: the crop reads as no tile while the tile is plain to see. The parts are
@@ -13,16 +13,15 @@ from a part of its own.
 from __future__ import annotations
 
 import dataclasses
-import sys
 
 import numpy as np
 import pytest
 
 from tests.first_reading import reading_of
 from training.evaluate import quad_iou
+from vision import placed_boxes as placed_boxes_module
+from vision import readings as readings_module
 from vision.finders import Candidate
-
-recognize_module = sys.modules["vision.recognize"]
 
 
 def _grown(r, right: float, left: float = 0.0):
@@ -40,7 +39,7 @@ def test_a_tile_boxed_with_the_table_beside_it_is_read(scene_11):
     assert code == "7s"
     r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
-    found = recognize_module._oversized_read_again(ph, [_grown(r, 0.6)], others, None)
+    found = placed_boxes_module._oversized_read_again(ph, [_grown(r, 0.6)], others, None)
     assert [x.top[0][0] for x in found] == ["7s"]
     assert quad_iou(found[0].quad, quad) > 0.6
     assert not found[0].sure
@@ -52,7 +51,7 @@ def test_the_part_over_a_tile_read_already_is_not_taken(scene_11):
     code, quad = labelled[-2]
     r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
-    found = recognize_module._oversized_read_again(ph, [_grown(r, 0.0, left=0.6)], others, None)
+    found = placed_boxes_module._oversized_read_again(ph, [_grown(r, 0.0, left=0.6)], others, None)
     assert [x.top[0][0] for x in found] == ["7s"]
     assert quad_iou(found[0].quad, quad) > 0.6
 
@@ -64,9 +63,9 @@ def test_a_box_of_table_and_a_box_of_a_tile_s_size_are_not_read_again(scene_11):
     others = [x for x in readings if x is not r]
     table = dataclasses.replace(r.candidate, quad=(r.candidate.quad + np.float32([0, 250])) * 1.0, crops=())
     table = _grown(dataclasses.replace(r, candidate=table), 0.6)  # (1.6 tiles of cloth below the row)
-    assert recognize_module._oversized_read_again(ph, [table], others, None) == []
+    assert placed_boxes_module._oversized_read_again(ph, [table], others, None) == []
     # a find of the tiles' own size read as no tile is for the other rules: not read in parts
-    assert recognize_module._oversized_read_again(ph, [r.candidate], others, None) == []
+    assert placed_boxes_module._oversized_read_again(ph, [r.candidate], others, None) == []
 
 
 def test_a_tile_a_quarter_off_in_a_box_twice_its_width_is_read(scene_11):
@@ -77,7 +76,7 @@ def test_a_tile_a_quarter_off_in_a_box_twice_its_width_is_read(scene_11):
     r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     for right, left in ((0.75, 0.25), (0.25, 0.75)):
-        found = recognize_module._oversized_read_again(ph, [_grown(r, right, left)], others, None)
+        found = placed_boxes_module._oversized_read_again(ph, [_grown(r, right, left)], others, None)
         assert [x.top[0][0] for x in found] == ["7s"], (right, left)
         assert quad_iou(found[0].quad, quad) > 0.8
         assert not found[0].sure
@@ -105,7 +104,7 @@ def test_a_find_over_two_whole_tiles_gives_both(scene_11, right, why):
     set no model saw), read as no tile, and neither tile has a find of its own: each is read from
     a part of its own, never shown as sure."""
     ph, (q7, q9), r9, others = _row_end(scene_11)
-    found = recognize_module._oversized_read_again(ph, [_grown(r9, right, left=1.05)], others, None)
+    found = placed_boxes_module._oversized_read_again(ph, [_grown(r9, right, left=1.05)], others, None)
     assert sorted(x.top[0][0] for x in found) == ["7p", "9p"], why
     by_code = {x.top[0][0]: x for x in found}
     assert quad_iou(by_code["7p"].quad, q7) > 0.6 and quad_iou(by_code["9p"].quad, q9) > 0.6, why
@@ -117,8 +116,8 @@ def test_two_parts_of_one_find_on_one_tile_are_one_tile():
     a = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float64)
 
     def side_by_side(b: np.ndarray) -> bool:
-        kept = [recognize_module.Reading(Candidate(a), a, 0, [])]
-        return recognize_module._empty_places([b], kept, recognize_module.OVERSIZED_PARTS_APART)[0]
+        kept = [readings_module.Reading(Candidate(a), a, 0, [])]
+        return readings_module._empty_places([b], kept, placed_boxes_module.OVERSIZED_PARTS_APART)[0]
 
     assert side_by_side(a + [30, 0])
     assert side_by_side(a + [0, 40])
@@ -130,7 +129,7 @@ def test_a_find_four_tiles_large_and_more_is_not_read_in_parts(scene_11):
     """A box of 4.2 tiles' area over the two tiles and cloth: more than one tile boxed with a
     little of others (a find that size is a patch of the room, or a row the finder ran together)."""
     ph, _quads, r9, others = _row_end(scene_11)
-    assert recognize_module._oversized_read_again(ph, [_grown(r9, 2.15, left=1.05)], others, None) == []
+    assert placed_boxes_module._oversized_read_again(ph, [_grown(r9, 2.15, left=1.05)], others, None) == []
 
 
 class _Counting:
@@ -155,14 +154,14 @@ def test_in_a_photo_without_backs_the_parts_are_read_without_the_fallback(scene_
     r = reading_of(readings, quad)
     others = [x for x in readings if x is not r]
     clf = _Counting()
-    found = recognize_module._oversized_read_again(ph, [_grown(r, 0.6)], others, clf)
+    found = placed_boxes_module._oversized_read_again(ph, [_grown(r, 0.6)], others, clf)
     assert [x.top[0][0] for x in found] == ["7s"]
     assert clf.alone == 1
 
 
 def test_the_parts_have_the_tiles_size_at_the_ends_quarters_and_middle_of_the_box_s_sides():
     box = np.array([[0, 0], [30, 0], [30, 40], [0, 40]], np.float64)
-    parts = recognize_module._parts_of(box, 20.0, 30.0)
+    parts = placed_boxes_module._parts_of(box, 20.0, 30.0)
     # upright 20 x 30: five places along each side, 25; lying 30 x 20 fills the width: five down it
     assert len(parts) == 30
     lefts = sorted({round(float(p[:, 0].min()), 6) for p in parts if np.ptp(p[:, 0]) < 25})
@@ -171,4 +170,4 @@ def test_the_parts_have_the_tiles_size_at_the_ends_quarters_and_middle_of_the_bo
     assert sides == {(20.0, 30.0)}
     assert all(p.min() >= -1e-9 and p[:, 0].max() <= 30 + 1e-9 and p[:, 1].max() <= 40 + 1e-9 for p in parts)
     # a box too small for the tile either way round has no parts
-    assert recognize_module._parts_of(box * 0.5, 20.0, 30.0) == []
+    assert placed_boxes_module._parts_of(box * 0.5, 20.0, 30.0) == []

@@ -425,7 +425,7 @@ def _reading_on(table: tuple[int, int, int], face: tuple[int, int, int], sure: b
     """A 200 x 200 photo of ``table`` with one 60 x 80 ``face`` in the middle, and a reading of
     that face (sure or not)."""
     from vision.finders import Candidate
-    from vision.recognize import Reading
+    from vision.readings import Reading
 
     img = np.full((200, 200, 3), table, np.uint8)
     img[60:140, 70:130] = face
@@ -444,7 +444,7 @@ def _reading_on(table: tuple[int, int, int], face: tuple[int, int, int], sure: b
     ],
 )
 def test_a_reading_in_a_burnt_out_patch_is_not_sure(table, face, sure, why):
-    from vision.recognize import _burnt_out
+    from vision.layout_rules import _burnt_out
 
     img, reading = _reading_on(table, face)
     readings, burnt = _burnt_out([reading], img)
@@ -452,7 +452,7 @@ def test_a_reading_in_a_burnt_out_patch_is_not_sure(table, face, sure, why):
 
 
 def test_a_reading_that_was_not_sure_stays_so_in_any_light():
-    from vision.recognize import _burnt_out
+    from vision.layout_rules import _burnt_out
 
     img, reading = _reading_on((60, 90, 40), (200, 228, 236), sure=False)
     assert _burnt_out([reading], img) == ([reading], 0)
@@ -479,7 +479,7 @@ def test_a_grid_photographed_overexposed_shows_no_wrong_tile_as_sure(name, gain,
     assert sure_wrong_bounds(labels, rec.tiles)[1] <= wrong and sum(t.sure for t in rec.tiles) >= 20
     assert rec.reason is not None and rec.reason.startswith("overexposed photo: ")  # the page offers a retake
     assert recognize(_jpeg(cv2.imread(str(LABELLED / "raw-images" / name)))).reason is None  # as it was taken
-    monkeypatch.setattr(sys.modules["vision.recognize"], "BURNT_FACE_MIN", 2.0)  # the rule off
+    monkeypatch.setattr(sys.modules["vision.layout_rules"], "BURNT_FACE_MIN", 2.0)  # the rule off
     assert sure_wrong_bounds(labels, recognize(photo_).tiles)[1] > wrong
 
 

@@ -24,10 +24,7 @@ from training.evaluate_reject import align_right
 from vision import recognize
 from vision.classifier import FEATURELESS, NOT_A_TILE, TileClassifier
 from vision.finders import Candidate
-from vision.recognize import (
-    COPIES_PER_SET,
-    Reading,
-    RecognizedTile,
+from vision.layout_rules import (
     _drop_cut_white_dragons,
     _drop_lone_unsure,
     _drop_odd_shapes,
@@ -37,12 +34,12 @@ from vision.recognize import (
     _drop_stray_backs,
     _drop_unsure_among_not_tiles,
     _framed_white_dragons_boxed,
-    _quad_area,
-    _rescue_row_places,
     _shown_sure,
     _small_readings,
-    _surplus_copies,
 )
+from vision.read_finds import _rescue_row_places
+from vision.readings import COPIES_PER_SET, Reading, _quad_area
+from vision.recognize import RecognizedTile, _surplus_copies
 
 REPO = Path(__file__).resolve().parent.parent.parent
 MODELS = REPO / "models"
@@ -496,7 +493,7 @@ OWN_SIZE_CASES = [
 @pytest.mark.parametrize(("readings", "kept"), OWN_SIZE_CASES)
 def test_tiles_read_surely_among_tiles_of_their_own_size_are_kept(readings, kept):
     """Two sizes of one set in a photo: the hand near the camera and other tiles beyond it
-    (:func:`vision.recognize._among_own_size`). ``None``: all but the sheet of paper are kept."""
+    (:func:`vision.layout_rules._among_own_size`). ``None``: all but the sheet of paper are kept."""
     rs = [_sized(c, side, sure, 100.0 * i) for i, (c, side, sure) in enumerate(readings)]
     expected = [c for c, side, _ in readings if side < 300] if kept is None else kept
     assert [r.top[0][0] for r in _drop_odd_sizes(rs)] == expected
@@ -504,7 +501,7 @@ def test_tiles_read_surely_among_tiles_of_their_own_size_are_kept(readings, kept
 
 def test_a_white_dragon_is_measured_on_the_tiles_beside_it():
     """A white dragon in a hand near the camera, beside more tiles laid out farther off: its size
-    is the hand's (:data:`vision.recognize.WHITE_DRAGON_PEERS`), not the photo's median."""
+    is the hand's (:data:`vision.layout_rules.WHITE_DRAGON_PEERS`), not the photo's median."""
     farther = [_reading(f"{k}p", 40, 0.2, 100.0 * k) for k in range(6)]
     hand = [_reading(c, 96, 0.2, 600.0 + 100.0 * i) for i, c in enumerate(["1s", "2s", "3s"])]
     white = _reading("5z", 96, 0.0, 900.0)
@@ -894,7 +891,7 @@ def test_a_white_dragon_at_the_end_of_a_hand_is_measured_on_its_row():
     """A white dragon at the end of a hand's row: of its four nearest readings with artwork two are
     the hand's tiles beside it and two are smaller tiles beyond the hand (a ninth of the area), so
     the median of the four is neither size; two of them its size, each on its own, are enough
-    (:data:`vision.recognize.WHITE_DRAGON_ALIKE`). A patch the size of neither is still dropped."""
+    (:data:`vision.layout_rules.WHITE_DRAGON_ALIKE`). A patch the size of neither is still dropped."""
 
     def at(code: str, side: float, x: float, y: float, ink: float = 0.2) -> Reading:
         quad = np.array([[x, y], [x + side, y], [x + side, y + side * 1.3], [x, y + side * 1.3]], np.float32)
@@ -911,7 +908,7 @@ def test_a_white_dragon_at_the_end_of_a_hand_is_measured_on_its_row():
 def test_a_framed_white_dragon_boxed_inside_its_frame_is_boxed_as_its_row():
     """The finder can box a framed white dragon round the frame drawn inside its face, under 0.6 of
     the area of the tiles beside it: read surely and framed (ink), it takes the box of the nearest
-    of them, moved to its centre (:func:`vision.recognize._framed_white_dragons_boxed`), and the
+    of them, moved to its centre (:func:`vision.layout_rules._framed_white_dragons_boxed`), and the
     size rules keep it. A blank patch that size keeps its box and is dropped, and so are a framed
     one with no tiles of its size beside it and one read unsurely."""
 
@@ -938,7 +935,7 @@ def test_a_framed_white_dragon_boxed_inside_its_frame_is_boxed_as_its_row():
 def test_a_white_dragon_is_kept_beside_two_tiles_of_its_size_not_only_among_its_four_nearest():
     """Seen from a seat, a white dragon at the end of a hand's row has one of the hand's tiles and
     three far tiles among its four nearest: the second tile of the hand beside it (within two of
-    its lengths) counts too (:data:`vision.recognize.WHITE_DRAGON_ALIKE`)."""
+    its lengths) counts too (:data:`vision.layout_rules.WHITE_DRAGON_ALIKE`)."""
 
     def at(code: str, side: float, x: float, y: float, ink: float = 0.2) -> Reading:
         quad = np.array([[x, y], [x + side, y], [x + side, y + side * 1.3], [x, y + side * 1.3]], np.float32)

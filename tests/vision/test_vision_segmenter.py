@@ -783,7 +783,7 @@ def test_a_find_seen_again(centre, area, seen, why):
     ("size", "detail", "first"), [((80, 100), None, 256), ((90, 100), 1.5, 300), ((800, 1000), None, 640)]
 )
 def test_the_first_look_enlarges_a_small_part_at_most_twice(monkeypatch, size, detail, first):
-    """A part of a photo read on its own (a far grid's region, :func:`vision.recognize._regions_read_again`)
+    """A part of a photo read on its own (a far grid's region, :func:`vision.looks_again._regions_read_again`)
     can be 60 px across: the first look enlarges its finest pixels (the detail image's, where there
     is one) at most :data:`~vision.finders.learned.ENLARGE_MAX` times, never below the model's
     smallest look; beyond that it adds no detail, only time (a part's search took 17 ms, 5 now)."""

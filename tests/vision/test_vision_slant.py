@@ -23,10 +23,18 @@ import pytest
 from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right
 from training import phone_scenes
 from training.viewpoint import camera
+from vision import layout_rules as layout_rules_module
+from vision import looks_again as looks_again_module
 from vision import photo, slant
+from vision import readings as readings_module
+from vision import seat as seat_module
+from vision import views as views_module
+from vision.classifier import get_classifier
 from vision.finders import Candidate, geometry
 from vision.finders.geometry import FACE_ASPECT
-from vision.recognize import Reading, _agreeing, _faces, _read_from_a_seat, _seen_as_taken, _straightened_stands
+from vision.readings import Reading
+from vision.seat import _agreeing, _faces, _read_from_a_seat, _straightened_stands
+from vision.views import _seen_as_taken
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -421,7 +429,7 @@ def test_the_part_read_again_takes_in_the_rows_of_the_tiles_read(monkeypatch):
 def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch, finds, read_again):
     """Ten faces read at a slant; the part read again straightened finds as many tiles (and some
     missed), or far more (the dots of a patterned cloth, enlarged with the tiles), which read as no
-    tile: the first reading stands (:func:`vision.recognize._texture`). More finds than a set has
+    tile: the first reading stands (:func:`vision.seat._texture`). More finds than a set has
     tiles are not read at all."""
     ph = photo.Photo(np.full((900, 1200, 3), 128, np.uint8), 1200, 900, 1.0, 1.0, "jpeg")
     first = [
@@ -430,8 +438,8 @@ def test_a_texture_enlarged_with_the_tiles_leaves_the_first_reading(monkeypatch,
     ]
     found = [Candidate(_face(0.0, 1.0, (50.0 + 4 * i, 100.0)).astype(np.float32)) for i in range(finds)]
     read = []
-    monkeypatch.setattr(recognize_module, "find_candidates", lambda img, **kw: found)
-    monkeypatch.setattr(recognize_module, "_read", lambda cands, clf: read.append(len(cands)) or ([], None, 0))
+    monkeypatch.setattr(views_module, "find_candidates", lambda img, **kw: found)
+    monkeypatch.setattr(seat_module, "_read", lambda cands, clf: read.append(len(cands)) or ([], None, 0))
     seat = _read_from_a_seat(ph, first, None, None)
     assert seat is not None and seat.readings is None
     assert read == ([finds] if read_again else [])
@@ -469,8 +477,8 @@ def test_a_view_whose_straightened_part_reads_as_a_texture_is_tried_once_milder(
 ):
     """The depth measured on one row of faces trades off against the stretch (session 38): a view
     measured too deep draws the far tiles out past a tile's shape, and the straightened part reads
-    as a texture (:func:`vision.recognize._texture`). It is read once more in a milder view
-    (:func:`vision.recognize._milder`), whose reading is taken where it is not a texture too."""
+    as a texture (:func:`vision.seat._texture`). It is read once more in a milder view
+    (:func:`vision.seat._milder`), whose reading is taken where it is not a texture too."""
     ph = photo.Photo(np.full((900, 1200, 3), 128, np.uint8), 1200, 900, 1.0, 1.0, "jpeg")
     first = [
         dataclasses.replace(_reading("1m", 0.99, _face(0.0, 0.6, (300.0 + 55 * i, 450.0))), sure=True)
@@ -482,10 +490,10 @@ def test_a_view_whose_straightened_part_reads_as_a_texture_is_tried_once_milder(
     def read_as_seen(ph, readings, view, box, faces, finder, clf):
         seen.append(view)
         texture = view == measured or milder_texture
-        return recognize_module.SeatReading(np.eye(3), None if texture else again, texture=texture)
+        return seat_module.SeatReading(np.eye(3), None if texture else again, texture=texture)
 
     monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: measured)
-    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    monkeypatch.setattr(seat_module, "_read_as_seen", read_as_seen)
     seat = _read_from_a_seat(ph, first, None, None)
     assert seen == tried, why
     assert seat is not None and seat.part is not None and seat.part[0] == kept, why
@@ -507,7 +515,7 @@ def test_rows_at_a_diagonal_seen_from_a_seat_are_read(monkeypatch):
     assert right >= 0.9 * tiles
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
     monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
-    monkeypatch.setattr(recognize_module, "DOUBT_BELOW", 0.0)  # (nor in the guessed view)
+    monkeypatch.setattr(seat_module, "DOUBT_BELOW", 0.0)  # (nor in the guessed view)
     assert right >= read_right(photos) + 0.15 * tiles
 
 
@@ -516,14 +524,14 @@ def test_a_photo_from_above_is_read_once(monkeypatch):
     """Hands photographed from straight above, rows across and at a diagonal: no second reading
     (the finder is never asked to look at a straightened part of the photo)."""
     calls = []
-    find = recognize_module.find_candidates
+    find = views_module.find_candidates
 
     def spy(img: np.ndarray, **kw) -> list:
         if kw.get("to_detail") is not None:
             calls.append(img.shape)
         return find(img, **kw)
 
-    monkeypatch.setattr(recognize_module, "find_candidates", spy)
+    monkeypatch.setattr(views_module, "find_candidates", spy)
     photos = [
         phone_scenes.make_phone_scene(seed, kind, size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
         for seed, kind in [(21, "clutter"), (22, "diagonal"), (23, "rack")]
@@ -555,8 +563,8 @@ def _seat_readings(sure: str, code: str = "1m") -> list[Reading]:
     ],
 )
 def test_a_reading_is_in_doubt_where_few_of_its_tiles_were_read_surely(codes, sure, in_doubt, why):
-    clf = recognize_module.get_classifier()
-    assert recognize_module._in_doubt(_seat_readings(sure, codes), clf) is in_doubt, why
+    clf = get_classifier()
+    assert seat_module._in_doubt(_seat_readings(sure, codes), clf) is in_doubt, why
 
 
 @pytest.mark.parametrize(
@@ -576,24 +584,24 @@ def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
 ):
     """The views a photo is read again in, and which reading is kept: the first reading of five
     tiles (sure where ``first`` says), the view measured on its faces (a stretch), the reading in
-    that view and in :data:`vision.recognize.GUESSED_VIEW` (``None``: never read). The guessed
+    that view and in :data:`vision.seat.GUESSED_VIEW` (``None``: never read). The guessed
     view's reading is kept where it reads more tiles surely and no fewer tiles."""
     asked = []
-    readings = {measured: straightened, recognize_module.GUESSED_VIEW.stretch: guessed}
+    readings = {measured: straightened, seat_module.GUESSED_VIEW.stretch: guessed}
 
     def read_as_seen(ph, first_reading, view, box, faces, finder, classifier):
         asked.append(view.stretch)
-        return recognize_module.SeatReading(np.eye(3) * view.stretch, _seat_readings(readings[view.stretch]))
+        return seat_module.SeatReading(np.eye(3) * view.stretch, _seat_readings(readings[view.stretch]))
 
     monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: slant.View(stretch=measured))
-    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    monkeypatch.setattr(seat_module, "_read_as_seen", read_as_seen)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     seat = _read_from_a_seat(ph, _seat_readings(first), None, None)
     assert asked == [s for s, r in readings.items() if r is not None], why
     if kept is None:
         assert seat is None, why
     else:
-        stretch = measured if kept == "measured" else recognize_module.GUESSED_VIEW.stretch
+        stretch = measured if kept == "measured" else seat_module.GUESSED_VIEW.stretch
         assert seat is not None and seat.to_view[0, 0] == stretch, why
 
 
@@ -614,16 +622,16 @@ def _find_at(x: float, y: float, size: float = 60.0) -> Candidate:
     ],
 )
 def test_tile_sized_finds_left_unread_put_a_sure_reading_in_doubt(sure, finds, in_doubt, why):
-    """:func:`vision.recognize._unread_in_doubt`: the finds at places a reading left empty, of a
+    """:func:`vision.seat._unread_in_doubt`: the finds at places a reading left empty, of a
     tile's size, counted as tiles it did not read surely; two of them at least."""
-    clf = recognize_module.get_classifier()
+    clf = get_classifier()
     cands = [_find_at(*f) for f in finds]
-    assert recognize_module._unread_in_doubt(_seat_readings(sure), cands, clf) is in_doubt, why
+    assert seat_module._unread_in_doubt(_seat_readings(sure), cands, clf) is in_doubt, why
 
 
 def test_the_guessed_view_adds_sure_faces_where_a_sure_reading_left_finds_unread(monkeypatch):
     """A first reading of three faces, every one sure, beside two tile-sized finds it read as no
-    tile, in a photo measured flat: it is read in :data:`vision.recognize.GUESSED_VIEW`, which reads
+    tile, in a photo measured flat: it is read in :data:`vision.seat.GUESSED_VIEW`, which reads
     the three faces and both finds surely. The first reading stands (it was not in doubt by its own
     tiles); the guessed view's sure faces at the two empty places are added, not its sure back at
     a third, nor its unsure face at a fourth, nor its reading of a place the first one read."""
@@ -641,13 +649,13 @@ def test_the_guessed_view_adds_sure_faces_where_a_sure_reading_left_finds_unread
 
     def read_as_seen(ph, first_reading, view, box, faces_, finder, classifier):
         asked.append(view.stretch)
-        return recognize_module.SeatReading(np.eye(3) * view.stretch, guessed)
+        return seat_module.SeatReading(np.eye(3) * view.stretch, guessed)
 
     monkeypatch.setattr(slant, "view_of", lambda faces_, box, spreads: slant.View(stretch=1.0))
-    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    monkeypatch.setattr(seat_module, "_read_as_seen", read_as_seen)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     seat = _read_from_a_seat(ph, first, None, None, cands)
-    assert asked == [recognize_module.GUESSED_VIEW.stretch]
+    assert asked == [seat_module.GUESSED_VIEW.stretch]
     assert seat is not None and seat.readings is None and seat.to_view is None
     assert seat.guessed_sure == faces
     asked.clear()
@@ -663,7 +671,7 @@ def test_the_guessed_views_sure_faces_join_the_reading_at_empty_places(monkeypat
     sc = phone_scenes.make_phone_scene(21, "clutter", size=(1600, 1200), n_clutter=0, finger=False, degrade=False)
     data = sc.jpeg(92)
     seen: list = []
-    seat = recognize_module._read_from_a_seat
+    seat = seat_module._read_from_a_seat
 
     def spy(ph, readings, *a):
         seen.append(list(readings))
@@ -671,14 +679,14 @@ def test_the_guessed_views_sure_faces_join_the_reading_at_empty_places(monkeypat
 
     monkeypatch.setattr(recognize_module, "_read_from_a_seat", spy)
     before = Counter(recognize_module.recognize(data).codes)
-    one = max((r for r in seen[0] if r.sure and recognize_module._has_artwork(r)), key=lambda r: r.quad[:, 1].max())
+    one = max((r for r in seen[0] if r.sure and readings_module._has_artwork(r)), key=lambda r: r.quad[:, 1].max())
     side = float(np.ptp(one.quad[:, 1]))
     moved = dataclasses.replace(one, quad=one.quad + [0.0, 3 * side], candidate=dataclasses.replace(one.candidate))
     for extra, more in (([moved], 1), ([one], 0)):
         monkeypatch.setattr(
             recognize_module,
             "_read_from_a_seat",
-            lambda ph, rs, *a, e=extra: recognize_module.SeatReading(None, guessed_sure=e),
+            lambda ph, rs, *a, e=extra: seat_module.SeatReading(None, guessed_sure=e),
         )
         after = Counter(recognize_module.recognize(data).codes)
         assert after[one.top[0][0]] == before[one.top[0][0]] + more
@@ -710,22 +718,22 @@ def test_a_reading_that_reads_tiles_in_pieces_cuts_them(cut, tiles, expected, wh
     faces = [_face(0.0, 1.0, (100.0 + 50 * (i % 12), 400.0 + 100 * (i // 12)), 60.0) for i in range(tiles)]
     first = [_inked("1s", q) for q in faces]
     again = [_inked("9s", h) for q in faces[:cut] for h in _halves(q)] + [_inked("1s", q) for q in faces[cut:]]
-    assert recognize_module._cuts_tiles(again, first) is expected, why
+    assert seat_module._cuts_tiles(again, first) is expected, why
 
 
 def test_the_guessed_view_is_not_kept_where_it_reads_tiles_in_pieces(monkeypatch):
     """A grid of tiles seen from straight above, drawn out 1.6 times in the guessed view, comes out
     in halves there, each read as a tile, many surely: more sure readings than the first reading
-    had, yet the first reading stands (:func:`vision.recognize._cuts_tiles`)."""
+    had, yet the first reading stands (:func:`vision.seat._cuts_tiles`)."""
     faces = [_face(0.0, 1.0, (300.0 + 70 * i, 400.0)) for i in range(5)]
     first = [_inked("1s", q, sure=i < 3) for i, q in enumerate(faces)]  # (three of five: in doubt)
     halves = [_inked("9s", h) for q in faces for h in _halves(q)]
 
     def read_as_seen(ph, first_reading, view, box, faces, finder, classifier):
-        return recognize_module.SeatReading(np.eye(3) * view.stretch, halves)
+        return seat_module.SeatReading(np.eye(3) * view.stretch, halves)
 
     monkeypatch.setattr(slant, "view_of", lambda faces, box, spreads: slant.View(stretch=1.0))
-    monkeypatch.setattr(recognize_module, "_read_as_seen", read_as_seen)
+    monkeypatch.setattr(seat_module, "_read_as_seen", read_as_seen)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     assert _read_from_a_seat(ph, first, None, None) is None
 
@@ -741,12 +749,12 @@ def test_the_guessed_view_is_not_kept_where_it_reads_tiles_in_pieces(monkeypatch
     ],
 )
 def test_far_more_finds_are_a_texture_unless_most_read_surely(finds, first, sure, texture, why):
-    """:func:`vision.recognize._texture`: the straightened part's finds are a texture only where they
+    """:func:`vision.seat._texture`: the straightened part's finds are a texture only where they
     are far more than the first reading's tiles and under half of them read surely."""
     quad = _face(0.0, 1.0)
     cands = [Candidate(quad.astype(np.float32)) for _ in range(finds)]
     seen = [_inked("1m", quad, sure=i < sure) for i in range(finds)]
-    assert recognize_module._texture(cands, seen, [_inked("1m", quad)] * first) is texture, why
+    assert seat_module._texture(cands, seen, [_inked("1m", quad)] * first) is texture, why
 
 
 def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
@@ -768,7 +776,7 @@ def _in_region(code: str, quad: np.ndarray, region: int, size: int) -> Reading:
     ],
 )
 def test_the_reading_passed_over_gives_the_rows_the_kept_one_missed(other, taken, why):
-    """:func:`vision.recognize._places_missed`: the kept reading read the hand and 3 tiles of a
+    """:func:`vision.seat._places_missed`: the kept reading read the hand and 3 tiles of a
     far row of 9; the reading passed over read what ``other`` says."""
     hand = [_in_region("1m", _face(0.0, 1.0, (300.0 + 50 * i, 600.0)), 1, 9) for i in range(9)]
     far = [_face(0.0, 0.6, (200.0 + 30 * i, 100.0), 36.0) for i in range(9)]
@@ -779,13 +787,13 @@ def test_the_reading_passed_over_gives_the_rows_the_kept_one_missed(other, taken
         else _in_region("back", _face(0.0, 1.0, (900.0, 100.0 + 200 * i)), 8 + i, 1)
         for kind, i in other
     ]
-    assert len(recognize_module._places_missed(readings, kept)) == taken, why
+    assert len(seat_module._places_missed(readings, kept)) == taken, why
 
 
 def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
     """Backs are never shown as sure (their readings on sets never seen were never measured:
     :func:`training.calibration.unsure_suits`), but a back read surely still weighs the readings
-    of a photo against each other (:func:`vision.recognize._weighs`), and the sure count a
+    of a photo against each other (:func:`vision.layout_rules._weighs`), and the sure count a
     reading is judged by keeps it."""
     back = Reading(Candidate(np.zeros((4, 2), np.float32)), np.zeros((4, 2)), 0, [("back", 0.99)], True)
     face = dataclasses.replace(back, top=[("5p", 0.99)])
@@ -795,9 +803,9 @@ def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
         def suit_can_be_sure(self, code: str) -> bool:
             return code != "back" and not code.endswith("f")
 
-    shown = recognize_module._shown_sure([back, face, flower], Classifier())
+    shown = layout_rules_module._shown_sure([back, face, flower], Classifier())
     assert [r.sure for r in shown] == [False, True, False]
-    assert recognize_module._weighs(back) and not recognize_module._weighs(flower)
+    assert layout_rules_module._weighs(back) and not layout_rules_module._weighs(flower)
 
 
 @pytest.mark.parametrize(
@@ -813,7 +821,7 @@ def test_a_back_is_never_shown_as_sure_yet_counts_as_read_surely():
 def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(
     monkeypatch, finds, least, read_in_region, sure_in_part, kept, why
 ):
-    """:func:`vision.recognize._regions_read_again`: the learned finder's finds on one face region
+    """:func:`vision.looks_again._regions_read_again`: the learned finder's finds on one face region
     (far tiles, each find over several of them), none read; the part round them is found and read
     again as a photo of its own, its readings moved back into the photo's pixels."""
     far = [
@@ -843,10 +851,10 @@ def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(
     def read(cands, classifier):
         return [Reading(cd, cd.quad, 0, [("5p", 0.99)], i < sure_in_part) for i, cd in enumerate(cands)], None, 0
 
-    monkeypatch.setattr(recognize_module, "find_candidates", find_candidates)
-    monkeypatch.setattr(recognize_module, "_read", read)
+    monkeypatch.setattr(looks_again_module, "find_candidates", find_candidates)
+    monkeypatch.setattr(looks_again_module, "_read", read)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
-    out = recognize_module._regions_read_again(ph, far + hand, readings, None, None, least)
+    out = looks_again_module._regions_read_again(ph, far + hand, readings, None, None, least)
     assert len(out) == kept, why
     assert len(parts) == (1 if finds >= least and not read_in_region else 0), why
     if kept:
@@ -858,9 +866,9 @@ def test_a_face_region_read_as_no_tiles_is_read_again_on_its_own(
 
 def test_a_part_read_again_adds_no_tile_where_one_was_read():
     """A part read on its own can reach into a row read already: its readings there are not added
-    (:func:`vision.recognize._at_empty_places`)."""
+    (:func:`vision.readings._at_empty_places`)."""
     faces = [_face(0.0, 1.0, (100.0 + 50 * i, 100.0)) for i in range(4)]
     row = [Reading(Candidate(q.astype(np.float32)), q, 0, [("1m", 0.99)], True) for q in faces]
     again = [dataclasses.replace(r, quad=r.quad + [3.0, -2.0]) for r in row[:2]]
     apart = [dataclasses.replace(row[0], quad=row[0].quad + [0.0, 300.0])]
-    assert recognize_module._at_empty_places(again + apart, row) == apart
+    assert readings_module._at_empty_places(again + apart, row) == apart

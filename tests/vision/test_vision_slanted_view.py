@@ -3,7 +3,7 @@
 A face 0.75 as wide as high, seen ``t`` degrees off straight above, looks ``0.75 / cos t`` as wide
 as high: from about 53 degrees it is shaped like a lying tile. Such a candidate is *slanted*
 (:func:`vision.finders.geometry.may_be_slanted`): its lying crop is read first and, when that
-reads unsurely, its upright crop too (:func:`vision.recognize._classify`). The viewpoint model
+reads unsurely, its upright crop too (:func:`vision.read_finds._classify`). The viewpoint model
 (:mod:`training.viewpoint`) makes the benchmark's tables b11 and c3; here it is checked against the
 geometry it claims, and the shipped models against a real photo and a synthetic hand seen so.
 """
@@ -24,9 +24,10 @@ from training import phone_scenes
 from training.evaluate import load_labels
 from training.viewpoint import camera, scene_seen_from, seen_from
 from vision import grouping, recognize, slant
+from vision import seat as seat_module
 from vision.classifier import NOT_A_TILE
 from vision.finders import Candidate, geometry
-from vision.recognize import CONTESTED_MIN, SLANT_RECHECK_BELOW, _read
+from vision.read_finds import CONTESTED_MIN, SLANT_RECHECK_BELOW, _read
 
 recognize_module = sys.modules["vision.recognize"]
 
@@ -182,7 +183,7 @@ def test_hands_seen_from_a_seat_are_read_upright(monkeypatch):
     monkeypatch.setattr(geometry, "SLANT_RATIO_MAX", geometry.AMBIGUOUS_RATIO[1])
     monkeypatch.setattr(slant, "MIN_STRETCH", math.inf)
     monkeypatch.setattr(slant, "MIN_DEPTH", math.inf)
-    monkeypatch.setattr(recognize_module, "DOUBT_BELOW", 0.0)  # (nor in the guessed view)
+    monkeypatch.setattr(seat_module, "DOUBT_BELOW", 0.0)  # (nor in the guessed view)
     assert right >= read_right(photos, upright_only=True) + 0.2 * upright
 
 
@@ -191,7 +192,7 @@ def test_a_row_so_squat_that_no_face_reads_as_a_tile_is_read_from_a_seat(monkeyp
     """A row of seven honours (2-2.jpg) at the far edge of a plain table, seen from a seat 55
     degrees off straight above with the phone turned 5: its faces come out so squat that every
     one first reads as no tile. They lie in a row, so the slant is measured on them and the
-    photo read again straightened (:func:`vision.recognize._read_from_a_seat`), where all seven
+    photo read again straightened (:func:`vision.seat._read_from_a_seat`), where all seven
     are read. Before session 37 a photo whose first reading read no tile at all was not read
     again, and came back empty (as it still does with that step left out)."""
     row = cv2.imread(str(REAL.parent / "raw-images" / "2-2.jpg"))
@@ -201,7 +202,7 @@ def test_a_row_so_squat_that_no_face_reads_as_a_tile_is_read_from_a_seat(monkeyp
     table[30 : 30 + h, 652 : 652 + w] = cv2.resize(row, (w, h), interpolation=cv2.INTER_AREA)
     photo = cv2.imencode(".jpg", seen_from(table, 55.0, roll=5.0), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     assert Counter(recognize(photo).codes) == Counter(load_labels()["2-2.jpg"])
-    seat = recognize_module._read_from_a_seat
+    seat = seat_module._read_from_a_seat
     monkeypatch.setattr(recognize_module, "_read_from_a_seat", lambda ph, rs, *a: seat(ph, rs, *a) if rs else None)
     assert recognize(photo).codes == []
 
@@ -228,9 +229,9 @@ def _squat_find(x: float, blob_size: int = 1, width: float = 60.0, height: float
 )
 def test_which_finds_lie_in_a_row(finds, in_rows, why):
     """Where a first reading reads too few faces to measure a slant on, the finds lying in rows are
-    taken for upright faces (:func:`vision.recognize._in_rows`): those in a face region of three or
+    taken for upright faces (:func:`vision.seat._in_rows`): those in a face region of three or
     more, or linked with as many by centres within 1.5 of a find's long side."""
-    assert len(recognize_module._in_rows(finds)) == in_rows, why
+    assert len(seat_module._in_rows(finds)) == in_rows, why
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")
@@ -250,7 +251,7 @@ def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degree
     hand not pushed together) at the far edge of a plain table, seen from a seat: the finder finds
     the squat faces one by one, each a face region of its own, and every one first reads as no
     tile; half a tile apart it finds none of them (``finds`` false), but its face map marks each.
-    They lie in a row, so the slant is measured on them (:func:`vision.recognize._in_rows`, on the
+    They lie in a row, so the slant is measured on them (:func:`vision.seat._in_rows`, on the
     finds or else on the face map's regions) and the photo read again straightened, where all seven
     are read. Taking only finds in a face region of three or more for a row (sessions 37-52), these
     photos read 1, 0, 0, 0, 0 and 0 tiles."""
@@ -269,15 +270,15 @@ def test_a_row_of_squat_faces_apart_is_read_from_a_seat(monkeypatch, gap, degree
     photo = cv2.imencode(".jpg", seen_from(table, degrees, roll=roll), [cv2.IMWRITE_JPEG_QUALITY, 90])[1].tobytes()
     assert Counter(recognize(photo).codes) == Counter(labels)
     monkeypatch.setattr(
-        recognize_module,
+        seat_module,
         "_in_rows",
-        lambda cands: [cd for cd in cands if cd.blob_size >= recognize_module.ROW_OF_FACES],
+        lambda cands: [cd for cd in cands if cd.blob_size >= seat_module.ROW_OF_FACES],
     )
     assert len(recognize(photo).codes) <= 1
 
 
 def test_the_face_maps_regions_are_boxed_in_working_pixels():
-    """:func:`vision.recognize._face_regions`: each region the face map marks (over 0.5), boxed by
+    """:func:`vision.seat._face_regions`: each region the face map marks (over 0.5), boxed by
     its bounding rectangle and taken from map pixels to working pixels by the map's scale; regions
     under 8 map pixels across (specks) left out."""
     face = np.zeros((60, 200), np.float32)
@@ -285,12 +286,12 @@ def test_the_face_maps_regions_are_boxed_in_working_pixels():
         face[20:33, x : x + 22] = 0.9  # three squat faces, 22 x 13 map pixels
     face[50:54, 150:190] = 0.9  # a streak 4 pixels high
     face[5:15, 150:160] = 0.4  # faint: no face
-    regions = recognize_module._face_regions({"face": face, "scale": 2.0})
+    regions = seat_module._face_regions({"face": face, "scale": 2.0})
     assert [cd.quad.tolist() for cd in regions] == [
         [[2 * x, 40], [2 * (x + 22), 40], [2 * (x + 22), 66], [2 * x, 66]] for x in (10, 40, 70)
     ]
-    assert len(recognize_module._in_rows(regions)) == 3
-    assert recognize_module._face_regions({}) == []
+    assert len(seat_module._in_rows(regions)) == 3
+    assert seat_module._face_regions({}) == []
 
 
 @pytest.mark.skipif(not REAL.exists(), reason="../shared/vision-data (Camerash photos) not available")

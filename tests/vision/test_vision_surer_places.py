@@ -1,5 +1,5 @@
 """A place one reading holds only unsurely, where another reading of the same photo is sure
-(:func:`vision.recognize._surer_at_places`): a pile read again turned 45 degrees, a photo from a
+(:func:`vision.looks_again._surer_at_places`): a pile read again turned 45 degrees, a photo from a
 seat read straightened and as taken.
 
 The other reading's tile takes the place where it is sure and every reading there was read under
@@ -9,15 +9,12 @@ stroke more or less on (``SQUASHED_ALIKE``: one, two and three characters) it ne
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 import pytest
 
+from vision import looks_again as looks_again_module
 from vision.finders import Candidate
-
-recognize_module = sys.modules["vision.recognize"]
-Reading = recognize_module.Reading
+from vision.readings import Reading
 
 
 def _at(x: float, code: str, p: float, sure: bool) -> Reading:
@@ -38,7 +35,7 @@ def _at(x: float, code: str, p: float, sure: bool) -> Reading:
 def test_a_place_held_unsurely_takes_the_sure_reading(held, other, taken):
     kept = [_at(100, "1p", 1.0, True), _at(170, *held, False), _at(240, "9p", 1.0, True)]
     sure = _at(172, *other, True)
-    left, surer = recognize_module._surer_at_places([sure], kept)
+    left, surer = looks_again_module._surer_at_places([sure], kept)
     assert (surer == [sure]) is taken
     assert (kept[1] in left) is not taken
     assert kept[0] in left and kept[2] in left
@@ -46,19 +43,19 @@ def test_a_place_held_unsurely_takes_the_sure_reading(held, other, taken):
 
 def test_an_unsure_reading_takes_no_place():
     kept = [_at(170, "6m", 0.3, False)]
-    assert recognize_module._surer_at_places([_at(170, "7m", 0.99, False)], kept) == (kept, [])
+    assert looks_again_module._surer_at_places([_at(170, "7m", 0.99, False)], kept) == (kept, [])
 
 
 def test_an_empty_place_is_not_taken_here():
     """(what lies at places left empty is :func:`_at_empty_places`'s)"""
     kept = [_at(100, "1p", 1.0, True)]
-    assert recognize_module._surer_at_places([_at(300, "7m", 0.99, True)], kept) == (kept, [])
+    assert looks_again_module._surer_at_places([_at(300, "7m", 0.99, True)], kept) == (kept, [])
 
 
 @pytest.mark.parametrize(("held", "other"), [("2m", "3m"), ("3m", "2m"), ("1m", "2m")])
 def test_a_stroke_more_or_less_seen_squashed_takes_no_place(held, other):
-    alike = recognize_module.SQUASHED_ALIKE
+    alike = looks_again_module.SQUASHED_ALIKE
     kept = [_at(170, held, 0.6, False)]
-    assert recognize_module._surer_at_places([_at(170, other, 0.99, True)], kept, alike) == (kept, [])
-    left, surer = recognize_module._surer_at_places([_at(170, "5m", 0.99, True)], kept, alike)
+    assert looks_again_module._surer_at_places([_at(170, other, 0.99, True)], kept, alike) == (kept, [])
+    left, surer = looks_again_module._surer_at_places([_at(170, "5m", 0.99, True)], kept, alike)
     assert left == [] and len(surer) == 1  # (another face: taken)

@@ -1,9 +1,9 @@
-"""Tiles of a pile read in the photo turned 45 degrees (:func:`vision.recognize._read_turned`).
+"""Tiles of a pile read in the photo turned 45 degrees (:func:`vision.looks_again._read_turned`).
 
 Tiles dropped in a pile lie every way. The finder's box follows a tile turned up to about 20
 degrees; at 45, among other tiles, it can come out askew and its crop read as no tile, while the
 photo turned 45 degrees shows that tile square. So where the readings lie every way (a share of
-them unlike their neighbours, :func:`vision.recognize._lying_unlike_neighbours`), the part of the
+them unlike their neighbours, :func:`vision.looks_again._lying_unlike_neighbours`), the part of the
 photo round them is read again turned, and a tile read surely there at a place the readings left
 empty is kept, and one read surely at a place the readings hold only unsurely (by a margin) takes
 it. Rows, racks, trays and grids lie alike, a grid turned as a whole too: those photos are not
@@ -25,12 +25,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from training.evaluate import match_quads, quad_iou
+from vision import looks_again as looks_again_module
 from vision import photo
+from vision import read_finds as read_finds_module
+from vision import views as views_module
 from vision.finders import Candidate, find_candidates
 from vision.finders.geometry import rectify
+from vision.readings import Reading
 
 recognize_module = sys.modules["vision.recognize"]
-Reading = recognize_module.Reading
 
 PHOTOS = Path(__file__).resolve().parent.parent / "fixtures" / "photos"
 
@@ -58,13 +61,13 @@ def test_a_row_lies_alike_whatever_its_turn(turn):
     t = math.radians(turn)
     step = np.array([math.cos(t), math.sin(t)]) * 92
     row = [_face(np.array([400.0, 300.0]) + i * step, turn) for i in range(14)]
-    assert not recognize_module._lying_unlike_neighbours(_readings(row)).any()
+    assert not looks_again_module._lying_unlike_neighbours(_readings(row)).any()
 
 
 def test_a_tile_lying_a_quarter_turned_in_a_row_lies_alike():
     """A meld's claimed tile lies across the row: a quarter turn is the same lie."""
     row = [_face((100 + i * 92, 300), 90.0 if i == 3 else 0.0) for i in range(8)]
-    assert not recognize_module._lying_unlike_neighbours(_readings(row)).any()
+    assert not looks_again_module._lying_unlike_neighbours(_readings(row)).any()
 
 
 def test_grids_turned_each_its_own_way_lie_alike():
@@ -75,18 +78,18 @@ def test_grids_turned_each_its_own_way_lie_alike():
         u, v = np.array([math.cos(t), math.sin(t)]) * 92, np.array([-math.sin(t), math.cos(t)]) * 128
         origin = np.array([300.0 + 900 * (g % 2), 300.0 + 900 * (g // 2)])
         quads += [_face(origin + i * u + j * v, turn) for i in range(4) for j in range(3)]
-    assert not recognize_module._lying_unlike_neighbours(_readings(quads)).any()
+    assert not looks_again_module._lying_unlike_neighbours(_readings(quads)).any()
 
 
 def test_a_pile_lies_every_way():
     quads = [_face((140 + (i % 4) * 160, 150 + (i // 4) * 180), turn) for i, turn in enumerate(PILE_TURNS)]
-    unlike = recognize_module._lying_unlike_neighbours(_readings(quads))
-    assert unlike.mean() >= recognize_module.TURNED_SHARE_MIN
+    unlike = looks_again_module._lying_unlike_neighbours(_readings(quads))
+    assert unlike.mean() >= looks_again_module.TURNED_SHARE_MIN
 
 
 def test_a_tile_with_no_neighbour_lies_alike():
     quads = [_face((100, 100), 0.0), _face((2000, 2000), 45.0)]
-    assert not recognize_module._lying_unlike_neighbours(_readings(quads)).any()
+    assert not looks_again_module._lying_unlike_neighbours(_readings(quads)).any()
 
 
 @settings(max_examples=40, deadline=None)
@@ -103,15 +106,15 @@ def test_turning_the_whole_photo_changes_no_tile_s_lie(turns, whole):
     r = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
     flat = [_face(c, a) for c, a in zip(centres, turns)]
     turned = [q @ r.T for q in flat]
-    a = recognize_module._turn_agreement(_readings(flat))
-    b = recognize_module._turn_agreement(_readings(turned))
+    a = looks_again_module._turn_agreement(_readings(flat))
+    b = looks_again_module._turn_agreement(_readings(turned))
     assert np.allclose(a, b, atol=1e-9)
 
 
 def test_the_turned_view_shows_the_part_round_the_readings_turned_45_degrees_and_shrunk():
     image = np.zeros((900, 1200, 3), np.uint8)
     quads = [_face((300 + i * 200, 400), 45.0, 60, 84) for i in range(4)]
-    view, m, part = recognize_module._turned_view(image, _readings(quads), 60.0)
+    view, m, part = looks_again_module._turned_view(image, _readings(quads), 60.0)
     x0, y0, x1, y1 = part
     assert x0 <= min(q[:, 0].min() for q in quads) and x1 >= max(q[:, 0].max() for q in quads)
     assert y0 <= min(q[:, 1].min() for q in quads) and y1 >= max(q[:, 1].max() for q in quads)
@@ -121,7 +124,7 @@ def test_the_turned_view_shows_the_part_round_the_readings_turned_45_degrees_and
         abs(math.degrees(math.atan2(top[1], top[0])) % 90) < 1e-6
         or abs(math.degrees(math.atan2(top[1], top[0])) % 90 - 90) < 1e-6
     )
-    assert np.linalg.norm(top) == pytest.approx(recognize_module.TURNED_TILE_PX, rel=0.02)
+    assert np.linalg.norm(top) == pytest.approx(looks_again_module.TURNED_TILE_PX, rel=0.02)
     corners = cv2.perspectiveTransform(np.array([[[x0, y0], [x1, y0], [x1, y1], [x0, y1]]], np.float64), m)[0]
     assert corners.min() >= -1 and (corners.max(0) <= np.array(view.shape[1::-1]) + 1).all()
 
@@ -158,11 +161,11 @@ def test_the_tiles_at_45_degrees_are_read_in_the_turned_view(pile):
     reading that missed them: the turned view reads both, each at its place, and whatever else it
     adds is a tile of the pile, read right."""
     ph, truth, _ = pile
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
     missed = [truth[5], truth[7]]  # (the 6z and the 9p)
     assert [turn for _, turn, _ in missed] == [45, 45]
     away = [r for r in readings if all(quad_iou(r.quad, q) < 0.3 for _, _, q in missed)]
-    found = [r for r in recognize_module._read_turned(ph, away, None, None) if all(r is not a for a in away)]
+    found = [r for r in looks_again_module._read_turned(ph, away, None, None) if all(r is not a for a in away)]
     pairs = match_quads([q for _, _, q in truth], [r.quad for r in found])
     assert len(pairs) == len(found)
     assert all(found[p].top[0][0] == truth[g][0] for g, p, _ in pairs)
@@ -182,13 +185,13 @@ def test_the_pile_is_read_whole(pile):
 def test_a_row_is_not_read_again_turned(monkeypatch):
     """scene_11's hand lies in rows: the finder is not asked again."""
     ph = photo.load((PHOTOS / "scene_11.jpg").read_bytes())
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
 
     def asked(*a, **k):
         raise AssertionError("the turned view was read")
 
-    monkeypatch.setattr(recognize_module, "find_candidates", asked)
-    assert recognize_module._read_turned(ph, readings, None, None) == readings
+    monkeypatch.setattr(views_module, "find_candidates", asked)
+    assert looks_again_module._read_turned(ph, readings, None, None) == readings
 
 
 def _held_unsurely_as(readings, truth, wrong: str, prob: float):
@@ -202,9 +205,9 @@ def _held_unsurely_as(readings, truth, wrong: str, prob: float):
 
 def test_a_place_held_unsurely_takes_the_turned_reading(pile):
     ph, truth, _ = pile
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
     doubted_readings, doubted, code, quad = _held_unsurely_as(readings, truth, "9s", 0.3)
-    out = recognize_module._read_turned(ph, doubted_readings, None, None)
+    out = looks_again_module._read_turned(ph, doubted_readings, None, None)
     assert all(r is not doubted for r in out)
     (there,) = [r for r in out if quad_iou(r.quad, quad) >= 0.3]
     assert there.top[0][0] == code and there.sure
@@ -213,7 +216,7 @@ def test_a_place_held_unsurely_takes_the_turned_reading(pile):
 def test_a_place_held_nearly_as_surely_keeps_its_reading(pile):
     """Surer turned by less than TURNED_SURER_BY: the first reading stands."""
     ph, truth, _ = pile
-    readings, _, _ = recognize_module._read(find_candidates(ph.image, detail=ph.detail), None)
+    readings, _, _ = read_finds_module._read(find_candidates(ph.image, detail=ph.detail), None)
     doubted_readings, doubted, _code, _quad = _held_unsurely_as(readings, truth, "9s", 0.89)
-    out = recognize_module._read_turned(ph, doubted_readings, None, None)
+    out = looks_again_module._read_turned(ph, doubted_readings, None, None)
     assert any(r is doubted for r in out)

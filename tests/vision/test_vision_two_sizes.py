@@ -2,7 +2,7 @@
 (another player's discards and melds) two and a half times narrower. The finder aims its looks at
 the median tile, the farther ones; the hand's tiles come from the look that saw them in range
 (:func:`vision.finders.learned._with_larger_tiles`), and the size rules measure them on the sure
-tiles of their own size (:func:`vision.recognize._among_own_size`). Before, every one of the
+tiles of their own size (:func:`vision.layout_rules._among_own_size`). Before, every one of the
 hand's tiles was lost."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Face regions the finder found nothing in (:func:`vision.recognize._unfound_faces_read`): a hand
+"""Face regions the finder found nothing in (:func:`vision.looks_again._unfound_faces_read`): a hand
 near the camera sets the finder's looks, and tiles four or five times smaller beyond it are a few
 pixels across there; the face map marks them, no core stands out, and they are read only when
 their region is found and read as a photo of its own."""
@@ -14,7 +14,9 @@ import pytest
 
 from tests.vision.test_vision_far_hand import REAL, _table
 from training.evaluate import load_labels
+from vision import looks_again as looks_again_module
 from vision import photo, recognize
+from vision import readings as readings_module
 from vision.finders import Candidate
 
 recognizer = sys.modules["vision.recognize"]
@@ -45,7 +47,7 @@ def test_a_face_region_with_no_find_is_read_on_its_own(
     x, y, w, h = marked
     face[y : y + h, x : x + w] = 1.0
     hand = [Candidate(_square(40.0 + 80 * i, 400.0, 60.0), source="learned", blob=1, blob_size=5) for i in range(5)]
-    readings = [recognizer.Reading(cd, cd.quad, 0, [("1m", 0.99)], True) for cd in hand]
+    readings = [readings_module.Reading(cd, cd.quad, 0, [("1m", 0.99)], True) for cd in hand]
     there = [Candidate(_square(2 * x, 2 * y, 2 * max(w, h)), source="learned", blob=2, blob_size=1)]
     cands = hand + (there if found_there else [])
     looked = []
@@ -56,20 +58,20 @@ def test_a_face_region_with_no_find_is_read_on_its_own(
 
     def read(cands, classifier):
         return (
-            [recognizer.Reading(cd, cd.quad, 0, [("5p", 0.99)], i < sure_in_part) for i, cd in enumerate(cands)],
+            [readings_module.Reading(cd, cd.quad, 0, [("5p", 0.99)], i < sure_in_part) for i, cd in enumerate(cands)],
             None,
             0,
         )
 
-    monkeypatch.setattr(recognizer, "find_candidates", find_candidates)
-    monkeypatch.setattr(recognizer, "_read", read)
+    monkeypatch.setattr(looks_again_module, "find_candidates", find_candidates)
+    monkeypatch.setattr(looks_again_module, "_read", read)
     ph = photo.Photo(np.zeros((600, 800, 3), np.uint8), 800, 600, 1.0, 1.0, "jpeg")
     face_map = {} if finder == "classical" else {"face": face, "scale": 2.0, "look": 400}
-    out = recognizer._unfound_faces_read(ph, cands, readings, finder, None, face_map)
+    out = looks_again_module._unfound_faces_read(ph, cands, readings, finder, None, face_map)
     assert len(looked) == parts, why
     assert len(out) == kept, why
     if kept:
-        pad = recognizer.UNFOUND_PAD * 2 * max(w, h)
+        pad = looks_again_module.UNFOUND_PAD * 2 * max(w, h)
         assert looked[0] == (
             int(np.ceil(2 * (y + h) + pad)) - int(2 * y - pad),
             int(np.ceil(2 * (x + w) + pad)) - int(2 * x - pad),

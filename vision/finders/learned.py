@@ -59,7 +59,7 @@ INPUT_LONG = 640  # the network's first view of a photo (long side); see find_ti
 CORE_SHRINK = 0.55  # a core is the tile's top surface scaled by this about its centre
 CORE_THRESHOLD = 0.5
 #: a map pixel is a tile's face where the network says so at least this surely (face regions, the
-#: debug mask, what the recogniser counts as marked: vision.recognize._face_beyond)
+#: debug mask, what the recogniser counts as marked: vision.beyond._face_beyond)
 FACE_THRESHOLD = 0.5
 CORE_PAD = 0.0  # map pixels added to a core's measured extent before growing it back
 MERGED_RATIO = 2.2  # a core this many times longer than wide holds several tiles
@@ -806,7 +806,7 @@ def find_tiles(
     leaves the look before standing.
 
     ``least_row``, where a part of a photo is searched only for rows of tiles (the table beyond a
-    hand, :func:`vision.recognize._read_beyond`): unless the first look finds a face region of at
+    hand, :func:`vision.beyond._read_beyond`): unless the first look finds a face region of at
     least that many finds, no specks, centred in none of ``read_at`` (quads in ``img`` pixels:
     tiles read already), there is nothing, and no other look is taken (a far look would only
     enlarge the room's patterns).
