@@ -577,6 +577,8 @@ def test_a_reading_is_in_doubt_where_few_of_its_tiles_were_read_surely(codes, su
         ("ynnnn", 1.3, "yynnn", "yyynn", "guessed", "... still in doubt: the guessed view reads more surely"),
         ("ynnnn", 1.3, "yyynn", "yyynn", "measured", "... as surely: the measured view's reading stands"),
         ("ynnnn", 1.3, "yyynn", "yyyy", "measured", "... more surely, but fewer tiles: the measured view's stands"),
+        ("yyyyyyy", 1.3, "yyyyy", "yyyyyyy", "guessed", "lost 2 of 7 places: the guessed view reads them"),
+        ("yyyyyy", 1.3, "yyyyy", None, "measured", "... lost 1 of 6 places: 5 of 6 sure is no doubt"),
     ],
 )
 def test_a_reading_in_doubt_is_read_again_in_the_guessed_view(
@@ -627,6 +629,27 @@ def test_tile_sized_finds_left_unread_put_a_sure_reading_in_doubt(sure, finds, i
     clf = get_classifier()
     cands = [_find_at(*f) for f in finds]
     assert seat_module._unread_in_doubt(_seat_readings(sure), cands, clf) is in_doubt, why
+
+
+@pytest.mark.parametrize(
+    ("kept", "first", "in_doubt", "why"),
+    [
+        ("yyyyy", 7, True, "a sure row of five where the first reading read seven: 5 of 7 counted sure"),
+        ("yyyyy", 6, False, "... where it read six: 5 of 6"),
+        ("yyyyyyyy", 10, False, "eight sure of ten counted: 0.8"),
+        ("nn", 4, True, "two tiles, none sure, where the first reading read four (a pile)"),
+        ("yyynn", 5, False, "no place lost: doubt is the reading's own (_in_doubt)"),
+        ("yyyyy", None, False, "the first reading kept: nothing lost"),
+    ],
+)
+def test_places_the_first_reading_read_put_the_straightened_reading_in_doubt(kept, first, in_doubt, why):
+    """:func:`vision.seat._lost_in_doubt`: the first reading's tiles at places the straightened
+    reading left empty are counted as tiles it did not read surely. ``first``: how many tiles the
+    first reading read along the same row (``None``: the straightened reading is the first one)."""
+    clf = get_classifier()
+    again = _seat_readings(kept)
+    before = again if first is None else _seat_readings("y" * first)
+    assert seat_module._lost_in_doubt(again, before, clf) is in_doubt, why
 
 
 def test_the_guessed_view_adds_sure_faces_where_a_sure_reading_left_finds_unread(monkeypatch):
