@@ -7,8 +7,9 @@ that drop readings (stray backs, odd shapes and sizes, white dragons that fit no
 place, unsure readings far from every other or among finds read as no tile) and those that box a
 framed white dragon as its neighbours run at the end of every reading of finds
 (:func:`vision.read_finds._read`). Those that take a reading's sureness away (small readings,
-burnt-out patches, suits never shown as sure) or drop a set's spare blanks run once more on the
-readings of every look together, at the end of :func:`vision.recognize.recognize`.
+burnt-out patches, suits never shown as sure) or drop a set's spare blanks, and the one that drops
+what lies in front of the tiles and is far smaller than them, run once more on the readings of
+every look together, at the end of :func:`vision.recognize.recognize`.
 """
 
 from __future__ import annotations
@@ -346,6 +347,50 @@ def _under_sure_size(readings: list[Reading], areas: np.ndarray) -> np.ndarray |
     area of the sure readings (``None`` with fewer than :data:`SIZE_REFERENCE_MIN` sure)."""
     mid = _sure_median_area(readings, list(areas))
     return None if mid is None else np.asarray(areas) < SURE_AREA_MIN * mid
+
+
+#: a reading with under this share of the area of the sure tiles lying wholly beyond it in the photo
+#: (at least :data:`SIZE_REFERENCE_MIN` of them, one right behind it) is no tile of the set
+#: (:func:`_drop_smaller_in_front`)
+IN_FRONT_AREA_UNDER = 0.25
+
+
+def _drop_smaller_in_front(readings: list[Reading]) -> list[Reading]:
+    """Drop a reading whose area is under :data:`IN_FRONT_AREA_UNDER` times the median area of the
+    sure readings with artwork that lie wholly above it in the photo, farther from the camera, where
+    there are at least :data:`SIZE_REFERENCE_MIN` of them and one lies right behind it (their boxes
+    overlap across the photo).
+
+    Seen from a seat the far side of the table is at the top of the photo, and a set's tiles come
+    out smaller the farther off they lie, never larger: a tile nearer the camera is at least as
+    large as one beyond it. A face lying flat seen from a seat is squatter than one standing in a
+    rack, by up to three times at the angles a player takes a photo from, so a quarter leaves a
+    margin. Seen from straight above every tile of a set is one size, and the rule holds too. What
+    is that much smaller in front of the tiles is something else on the table: the red dots of
+    scoring sticks read as ``1p``, surely, in front of a hand seen 55 degrees off (``clutter29006``:
+    six readings, four of them sure). :func:`_small_not_sure` does not catch them: there were as
+    many of them as of the hand's tiles, so the sure readings' median area was theirs, and they lie
+    among sure readings of their own size (:func:`_among_own_size`, there for other players' rows,
+    which lie beyond the hand). Tiles of two sizes side by side (the composed tables of
+    :mod:`training.ab`: a row of smaller tiles to the side of a grid) have none right behind them."""
+    ref = [j for j, r in enumerate(readings) if r.sure and _has_artwork(r)]
+    if len(ref) < SIZE_REFERENCE_MIN:
+        return readings
+    areas = _quad_areas([r.quad for r in readings])
+    lo = np.array([r.quad.min(0) for r in readings])
+    hi = np.array([r.quad.max(0) for r in readings])
+    kept = []
+    for i, r in enumerate(readings):
+        beyond = [j for j in ref if hi[j, 1] < lo[i, 1]]
+        behind = any(hi[j, 0] > lo[i, 0] and lo[j, 0] < hi[i, 0] for j in beyond)
+        if (
+            behind
+            and len(beyond) >= SIZE_REFERENCE_MIN
+            and areas[i] < IN_FRONT_AREA_UNDER * float(np.median(areas[beyond]))
+        ):
+            continue
+        kept.append(r)
+    return kept
 
 
 def _small_not_sure(readings: list[Reading]) -> list[Reading]:

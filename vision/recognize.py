@@ -73,7 +73,14 @@ from .beyond import _read_beyond
 from .classifier import FEATURELESS, NOT_A_TILE
 from .errors import ImageError
 from .finders import Candidate, find_candidates
-from .layout_rules import _burnt_out, _drop_spare_blanks, _overexposure_note, _shown_sure, _small_not_sure
+from .layout_rules import (
+    _burnt_out,
+    _drop_smaller_in_front,
+    _drop_spare_blanks,
+    _overexposure_note,
+    _shown_sure,
+    _small_not_sure,
+)
 from .looks_again import (
     REGION_FINDS_MIN,
     REGION_FINDS_MIN_SLANTED,
@@ -420,7 +427,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     t4 = time.perf_counter()
     timings["slant"] = (t4 - t3) * 1000
     if readings:
-        readings, burnt = _burnt_out(_shown_sure(_small_not_sure(_drop_spare_blanks(readings)), classifier), ph.image)
+        readings, burnt = _burnt_out(
+            _shown_sure(_small_not_sure(_drop_smaller_in_front(_drop_spare_blanks(readings))), classifier), ph.image
+        )
         rec.tiles, rec.groups = _arrange(readings, ph, to_view)
         reason_extra = reason_extra or _overexposure_note(burnt, len(readings))
     elif rec.reason is None:
