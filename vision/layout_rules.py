@@ -373,24 +373,20 @@ def _drop_smaller_in_front(readings: list[Reading]) -> list[Reading]:
     among sure readings of their own size (:func:`_among_own_size`, there for other players' rows,
     which lie beyond the hand). Tiles of two sizes side by side (the composed tables of
     :mod:`training.ab`: a row of smaller tiles to the side of a grid) have none right behind them."""
-    ref = [j for j, r in enumerate(readings) if r.sure and _has_artwork(r)]
-    if len(ref) < SIZE_REFERENCE_MIN:
+    ref = np.array([r.sure and _has_artwork(r) for r in readings], bool)
+    if ref.sum() < SIZE_REFERENCE_MIN:
         return readings
     areas = _quad_areas([r.quad for r in readings])
-    lo = np.array([r.quad.min(0) for r in readings])
-    hi = np.array([r.quad.max(0) for r in readings])
-    kept = []
-    for i, r in enumerate(readings):
-        beyond = [j for j in ref if hi[j, 1] < lo[i, 1]]
-        behind = any(hi[j, 0] > lo[i, 0] and lo[j, 0] < hi[i, 0] for j in beyond)
-        if (
-            behind
-            and len(beyond) >= SIZE_REFERENCE_MIN
-            and areas[i] < IN_FRONT_AREA_UNDER * float(np.median(areas[beyond]))
-        ):
-            continue
-        kept.append(r)
-    return kept
+    boxes = np.array([r.quad for r in readings], np.float64)
+    lo, hi = boxes.min(1), boxes.max(1)
+    beyond = ref[None, :] & (hi[None, :, 1] < lo[:, None, 1])  # (row i: the sure tiles wholly above i)
+    behind = beyond & (hi[None, :, 0] > lo[:, None, 0]) & (lo[None, :, 0] < hi[:, None, 0])
+    largest = np.where(beyond, areas[None, :], 0.0).max(1)  # (a median only where this leaves it open)
+    asked = np.flatnonzero(
+        behind.any(1) & (beyond.sum(1) >= SIZE_REFERENCE_MIN) & (areas < IN_FRONT_AREA_UNDER * largest)
+    )
+    dropped = {int(i) for i in asked if areas[i] < IN_FRONT_AREA_UNDER * float(np.median(areas[beyond[i]]))}
+    return [r for i, r in enumerate(readings) if i not in dropped]
 
 
 def _small_not_sure(readings: list[Reading]) -> list[Reading]:
