@@ -90,7 +90,8 @@ def _read_from_a_seat(
     regions of the finder's face map ``face_map`` (:func:`_face_regions`) that do.
 
     A reading still in doubt then (the straightened one where it stands, else the first:
-    :func:`_in_doubt`) is also read again as a player's photo from a seat most often shows it,
+    :func:`_in_doubt`; the straightened one also where the first reading's tiles at places it
+    left empty count as tiles not read surely: :func:`_lost_in_doubt`) is also read again as a player's photo from a seat most often shows it,
     :data:`GUESSED_VIEW`, and that reading is kept where it reads more tiles surely than the one
     kept so far, and no fewer tiles: faces so squat and packed that the first reading's boxes straddle them measure
     no slant at all (their boxes come out squarish), and a reading in doubt is as often one whose
