@@ -285,6 +285,15 @@ def _in_doubt(readings: list[Reading], clf: Any) -> bool:
     return len(readings) >= DOUBT_MIN_TILES and _sure_count(could) < DOUBT_BELOW * len(could)
 
 
+def _in_doubt_with(readings: list[Reading], unread: int, clf: Any) -> bool:
+    """Whether ``readings`` are in doubt (:func:`_in_doubt`) when ``unread`` more tiles, not read
+    surely, are counted with them: :data:`DOUBT_MIN_TILES` counted or more, fewer than
+    :data:`DOUBT_BELOW` of them sure (:func:`_unread_in_doubt`, :func:`_lost_in_doubt`)."""
+    could = _could_be_sure(readings, clf)
+    counted = len(could) + unread
+    return counted >= DOUBT_MIN_TILES and _sure_count(could) < DOUBT_BELOW * counted
+
+
 #: a reading whose tiles were read surely is still in doubt (:func:`_unread_in_doubt`) where at
 #: least this many tile-sized finds lie at places it left empty
 UNREAD_IN_DOUBT_MIN = 2
@@ -312,9 +321,7 @@ def _unread_in_doubt(readings: list[Reading], cands: Sequence[Candidate], clf: A
     free = _empty_places(quads, readings)
     lo, hi = UNREAD_AREA[0] * median, UNREAD_AREA[1] * median
     unread = sum(1 for a, f in zip(areas, free) if f and lo <= a <= hi)
-    could = _could_be_sure(readings, clf)
-    counted = len(could) + unread
-    return unread >= UNREAD_IN_DOUBT_MIN and counted >= DOUBT_MIN_TILES and _sure_count(could) < DOUBT_BELOW * counted
+    return unread >= UNREAD_IN_DOUBT_MIN and _in_doubt_with(readings, unread, clf)
 
 
 def _lost_in_doubt(kept: list[Reading], first: list[Reading], clf: Any) -> bool:
@@ -337,9 +344,7 @@ def _lost_in_doubt(kept: list[Reading], first: list[Reading], clf: Any) -> bool:
     if kept is first:
         return False
     lost = len(_at_empty_places(first, kept))
-    could = _could_be_sure(kept, clf)
-    counted = len(could) + lost
-    return lost > 0 and counted >= DOUBT_MIN_TILES and _sure_count(could) < DOUBT_BELOW * counted
+    return lost > 0 and _in_doubt_with(kept, lost, clf)
 
 
 def _sure_faces_at_empty_places(new: list[Reading], kept: list[Reading]) -> list[Reading]:
