@@ -122,6 +122,8 @@ WHITE_DRAGON_PEERS = 4
 #: centres within :data:`WHITE_DRAGON_BESIDE` of its own lengths)
 WHITE_DRAGON_ALIKE = 2
 WHITE_DRAGON_BESIDE = 2.0
+#: ... (or, for a framed white dragon read surely, of the backs read surely, at least this many)
+WHITE_DRAGON_BACKS_MIN = 2
 
 
 def _drop_cut_white_dragons(readings: list[Reading]) -> list[Reading]:
@@ -164,13 +166,24 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
     dragon. Beside it, not among its four nearest: seen from a seat, the other players' tiles lie
     close beyond the hand, and a white dragon at the end of the hand's row, boxed as its row
     (:func:`_framed_white_dragons_boxed`), had one of the hand's tiles and three far ones as its
-    four nearest, and the hand's second tile beside it, 1.3 of its lengths off, did not count."""
+    four nearest, and the hand's second tile beside it, 1.3 of its lengths off, did not count.
+
+    A framed white dragon read surely (a frame: ink at least :data:`BLANK_FACE_INK`) may also
+    measure up to the backs read surely (their median area, :data:`WHITE_DRAGON_BACKS_MIN` of them
+    or more): they are the set's tiles as much as those with artwork, and a pile shows more of them
+    than of faces. A loose pile seen from a seat showed one face with artwork, far off, four backs
+    and a framed white dragon lying on top of the pile, nearer the camera and raised by the tiles
+    under it: 1.73 times the one face's area, 1.48 times the backs'. Blank white dragons are
+    measured on the faces with artwork alone (a pale patch the size of a back is no tile); a framed
+    one must still lie in a chain of tiles that reaches a face with artwork.
+    """
     inked = [r for r in readings if _has_artwork(r)]
     if not inked:
         return [r for r in readings if r.top[0][0] != "5z"]
     inked_centres = _centres([r.quad for r in inked])
     inked_areas = _quad_areas([r.quad for r in inked])
     photo_ref = float(np.median(inked_areas))
+    back_areas = _quad_areas([r.quad for r in readings if r.sure and r.top[0][0] == "back"])
     lo, hi = WHITE_DRAGON_AREA
 
     def sized(r: Reading) -> bool:
@@ -183,7 +196,10 @@ def _drop_odd_white_dragons(readings: list[Reading]) -> list[Reading]:
         )
         if int(beside.sum()) >= WHITE_DRAGON_ALIKE:
             return True
-        return any(lo * ref <= area <= hi * ref for ref in (photo_ref, float(np.median(peers))))
+        refs = [photo_ref, float(np.median(peers))]
+        if len(back_areas) >= WHITE_DRAGON_BACKS_MIN and _sure_framed_white_dragon(r):
+            refs.append(float(np.median(back_areas)))
+        return any(lo * ref <= area <= hi * ref for ref in refs)
 
     kept = [r for r in readings if r.top[0][0] != "5z" or sized(r)]
     white = {i for i, r in enumerate(kept) if r.top[0][0] == "5z"}

@@ -948,6 +948,37 @@ def test_a_white_dragon_is_kept_beside_two_tiles_of_its_size_not_only_among_its_
 
 
 @pytest.mark.parametrize(
+    ("white", "backs", "kept", "why"),
+    [
+        ((110, 0.42, True), 4, True, "a framed white dragon on top of a pile: 1.9 times the face, 1.2 times the backs"),
+        ((110, 0.42, True), 1, False, "... one back is no measure"),
+        ((110, 0.0, True), 4, False, "a blank one is measured on the faces with artwork alone"),
+        ((110, 0.42, False), 4, False, "an unsure frame is measured on the faces with artwork alone"),
+        ((140, 0.42, True), 4, False, "twice the backs' area is no tile of theirs"),
+        ((80, 0.42, True), 4, True, "the face's size keeps it, backs or none"),
+    ],
+)
+def test_a_framed_white_dragon_may_measure_up_to_the_backs_read_surely(white, backs, kept, why):
+    """A pile seen from a seat shows few faces with artwork and more backs; a framed white dragon
+    lying on top of the pile, nearer the camera and raised, is larger than the one far face. The
+    backs read surely are the set's tiles too: a framed white dragon read surely within
+    :data:`vision.layout_rules.WHITE_DRAGON_AREA` of their median area is kept
+    (:data:`vision.layout_rules.WHITE_DRAGON_BACKS_MIN` of them at least); a blank one is not."""
+
+    def at(code: str, side: float, x: float, ink: float, sure: bool = True) -> Reading:
+        quad = np.array([[x, 0.0], [x + side, 0.0], [x + side, side * 1.3], [x, side * 1.3]], np.float32)
+        return Reading(
+            Candidate(quad=quad, ink=ink, source="learned"), quad.astype(np.float64), 0, [(code, 0.99)], sure
+        )
+
+    side, ink, sure = white
+    face = at("1z", 80, 0.0, 0.3)
+    dragon = at("5z", side, 100.0, ink, sure)
+    pile = [at("back", 100, 240.0 + 120.0 * k, 0.15) for k in range(backs)]
+    assert ("5z" in [r.top[0][0] for r in _drop_odd_white_dragons([face, *pile, dragon])]) == kept, why
+
+
+@pytest.mark.parametrize(
     ("whites", "kept", "why"),
     [
         ([(0.35, True), (0.5, True), (0.0, False)], 2, "two framed white dragons read surely: the blank is a spare"),
