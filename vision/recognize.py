@@ -99,6 +99,7 @@ from .placed_boxes import (
     _halves_read_whole,
     _large_unsure_read_again,
     _oversized_read_again,
+    _unread_finds_turned,
 )
 from .read_finds import MIN_CONFIDENCE as MIN_CONFIDENCE
 from .read_finds import _read
@@ -422,6 +423,10 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
             pass
         try:
             readings = _halves_read_whole(ph, readings, classifier)
+        except Exception:  # the readings so far stand
+            pass
+        try:
+            readings = readings + _unread_finds_turned(ph, cands, readings, classifier, to_view)
         except Exception:  # the readings so far stand
             pass
     t4 = time.perf_counter()
