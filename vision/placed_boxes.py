@@ -719,11 +719,11 @@ def _unread_finds_turned(
     taken (its cores' turns are measured; the classical finder's probes for backs are places, not
     finds).
 
-    A turn a few degrees off reads a tile far less surely (a ``7s`` boxed 5 degrees off read 0.81
-    to 0.90 where its own box reads 0.99), so the turns are 7.5 degrees apart. On the photos of
+    A turn a few degrees off reads a tile less surely (a ``7s`` that reads 0.90 in its own box read
+    0.81 to 0.93 in boxes 5 and 10 degrees off, by the side), so the turns are 7.5 degrees apart. On the photos of
     loose piles drawn with real faces and with artwork, seen from above and from a seat 45 and 55
-    degrees off (72 photos), 3 tiles more were read, every one right; of the rows, racks, trays and
-    clutter (216 photos), one ``9s`` of a rack; on the real-tile A/B samples, a ``1s`` on one photo
+    degrees off (72 photos), 2 tiles more were read, both right; of the rows, racks, trays and
+    clutter (252 photos), a ``9s`` of a rack, and 2 on tiles of trays partly shown; on the real-tile A/B samples, a ``1s`` on one photo
     (which became exact) and an ``8s`` on one saved once more; no reading added where no tile is,
     and none on the 57 photos without tiles. About 7 crops a photo are read, most photos none."""
     frame = np.eye(3) if to_view is None else to_view
