@@ -728,9 +728,9 @@ def _unread_finds_turned(
     same readings as 24 turns 7.5 degrees apart, from 14 crops a find, not 24. On the photos of
     loose piles drawn with real faces and with artwork, seen from above and from a seat 45 and 55
     degrees off (72 photos), 2 tiles more were read, both right; of the rows, racks, trays and
-    clutter (252 photos), a ``9s`` of a rack, and 2 on tiles of trays partly shown; on the real-tile A/B samples, a ``1s`` on one photo
-    (which became exact) and an ``8s`` on one saved once more; no reading added where no tile is,
-    and none on the 57 photos without tiles. The piles drawn with artwork seen from above read 36
+    clutter (252 photos), a ``9s`` of a rack, and 2 on tiles of trays partly shown; on the
+    real-tile A/B samples, a ``1s`` on one photo (which became exact) and an ``8s`` on one saved
+    once more; no reading added where no tile is, and none on the 57 photos without tiles. The piles drawn with artwork seen from above read 36
     crops a photo here (2.5 finds), 7 % of their time; most photos of hands read none."""
     frame = np.eye(3) if to_view is None else to_view
     art = [_slant.moved(r.quad, frame) for r in readings if _has_artwork(r)]
