@@ -782,9 +782,8 @@ def _unread_finds_turned(
         return out
 
     coarse = read([(k, _turn_of(q) + step) for k, (_cd, q) in enumerate(found) for step in TURNED_STEPS])
-    nearest: dict[int, float] = {}  # (each find's turn read most surely as a tile with artwork)
-    for k, turn, _p, _rot, _top, _box in sorted(coarse, key=lambda c: c[2]):
-        nearest[k] = turn
+    # (each find's turn read most surely as a tile with artwork: the surest last)
+    nearest = {k: turn for k, turn, *_ in sorted(coarse, key=lambda c: c[2])}
     fine = read([(k, turn + d) for k, turn in nearest.items() for d in (-TURNED_FINE, TURNED_FINE)])
     best: dict[int, tuple[float, int, list[tuple[str, float]], Candidate]] = {}
     for k, _turn, p, rot, top, box in coarse + fine:

@@ -400,17 +400,24 @@ def test_too_few_faces_read_the_slant_is_measured_on_rows_of_candidates(monkeypa
     assert measured == [4, 3]
 
 
-def test_slant_measured_on_rows_the_part_read_again_still_takes_in_every_tile_read(monkeypatch):
-    """Where the slant is measured on the candidates in rows (too few faces read with an up: a
-    loose pile, mostly backs), the part of the photo read again still reaches every tile read: a
-    sure tile off to one side of the rows is read again with them, not left out."""
-    boxes = []
+def _parts_measured(monkeypatch) -> list[tuple]:
+    """The parts of the photo (``x0, y0, x1, y1``) the slant is measured in from now on, recorded as
+    :func:`vision.slant.view_of` is asked for them; every view comes out straight above."""
+    boxes: list[tuple] = []
 
     def view_of(faces: list, box: tuple, spreads: list) -> slant.View:
         boxes.append(box)
         return slant.View()
 
     monkeypatch.setattr(slant, "view_of", view_of)
+    return boxes
+
+
+def test_slant_measured_on_rows_the_part_read_again_still_takes_in_every_tile_read(monkeypatch):
+    """Where the slant is measured on the candidates in rows (too few faces read with an up: a
+    loose pile, mostly backs), the part of the photo read again still reaches every tile read: a
+    sure tile off to one side of the rows is read again with them, not left out."""
+    boxes = _parts_measured(monkeypatch)
     ph = photo.Photo(np.zeros((600, 1600, 3), np.uint8), 1600, 600, 1.0, 1.0, "jpeg")
     face = _face(0.0, 0.6, (300.0, 300.0))
     row = [Candidate(face.astype(np.float32) + [50 * i, 0], blob=1, blob_size=4) for i in range(4)]
@@ -424,13 +431,7 @@ def test_slant_measured_on_rows_the_part_read_again_still_takes_in_every_tile_re
 def test_the_part_read_again_takes_in_the_rows_of_the_tiles_read(monkeypatch):
     """The part of the photo read again straightened reaches past the tiles read to the candidates
     on their face regions (a far tile of the row, squat, read as no tile), not to other regions."""
-    boxes = []
-
-    def view_of(faces: list, box: tuple, spreads: list) -> slant.View:
-        boxes.append(box)
-        return slant.View()
-
-    monkeypatch.setattr(slant, "view_of", view_of)
+    boxes = _parts_measured(monkeypatch)
     ph = photo.Photo(np.zeros((600, 1600, 3), np.uint8), 1600, 600, 1.0, 1.0, "jpeg")
     face = _face(0.0, 0.6, (300.0, 300.0))
     row = [Candidate(face.astype(np.float32) + [50 * i, 0], blob=1, blob_size=8) for i in range(8)]
