@@ -98,6 +98,36 @@ class Photo:
     detail: np.ndarray | None = None  # the same framing, larger (or None: the working image is all)
 
 
+def turned(ph: Photo, quarters: int) -> Photo:
+    """The photo ``ph`` turned ``quarters`` quarter turns counter-clockwise (as :func:`numpy.rot90`
+    turns an image), its working and detail images and its size alike."""
+    quarters %= 4
+    odd = quarters % 2 == 1
+
+    def turn(img: np.ndarray) -> np.ndarray:
+        return np.ascontiguousarray(np.rot90(img, quarters))
+
+    return Photo(
+        turn(ph.image),
+        ph.height if odd else ph.width,
+        ph.width if odd else ph.height,
+        ph.scale_y if odd else ph.scale_x,
+        ph.scale_x if odd else ph.scale_y,
+        ph.format,
+        None if ph.detail is None else turn(ph.detail),
+    )
+
+
+def turned_back(points: np.ndarray, quarters: int, width: int, height: int) -> np.ndarray:
+    """``points`` (n x 2, pixels of a photo :func:`turned` ``quarters`` quarter turns, ``width`` x
+    ``height`` as turned) in the pixels of the photo as it was."""
+    p = np.asarray(points, np.float64).reshape(-1, 2)
+    for _ in range(quarters % 4):  # one quarter back: (x, y) was (height - y, x) before it
+        p = np.column_stack([height - p[:, 1], p[:, 0]])
+        width, height = height, width
+    return p
+
+
 def _jpeg_header(data: bytes) -> HeaderInfo:
     n = len(data)
     i = 2

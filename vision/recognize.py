@@ -104,7 +104,7 @@ from .placed_boxes import (
 from .read_finds import MIN_CONFIDENCE as MIN_CONFIDENCE
 from .read_finds import _read
 from .readings import COPIES_OF_A_FLOWER, COPIES_PER_SET, UNKNOWN, Reading, _at_empty_places, _sure_count
-from .seat import _places_missed, _read_from_a_seat, _seat_view
+from .seat import _places_missed, _quarter_turns, _read_from_a_seat, _seat_view
 
 
 @dataclass
@@ -334,6 +334,18 @@ def _arrange(
     return tiles, out
 
 
+def _turned_back(rec: Recognition, quarters: int, ph: _photo.Photo) -> Recognition:
+    """``rec``, the reading of the photo ``ph`` turned ``quarters`` quarter turns
+    (:func:`vision.photo.turned`), in ``ph``'s own pixels: each tile's quad turned back (its corners
+    still clockwise from the top-left of its upright face), the photo's size as it is. Rows, groups
+    and which tiles lie at 90 degrees stay as the upright photo has them: a hand reads along its
+    row, however the photo was turned."""
+    for t in rec.tiles:
+        t.quad = _photo.turned_back(np.asarray(t.quad), quarters, rec.width, rec.height).tolist()
+    rec.width, rec.height = ph.width, ph.height
+    return rec
+
+
 def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None = None) -> Recognition:
     """Find and read every tile in a photo. Raises :class:`ImageError` for unusable input.
 
@@ -342,8 +354,18 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
     ``classifier`` replaces the shipped classifier (anything with its ``classify``)."""
     t0 = time.perf_counter()
     ph = _photo.load(image_bytes)
+    timings = {"decode": (time.perf_counter() - t0) * 1000}
+    return _recognized(ph, classifier, finder, timings, t0)
+
+
+def _recognized(
+    ph: _photo.Photo, classifier: Any, finder: str | None, timings: dict, t0: float, turned: bool = False
+) -> Recognition:
+    """:func:`recognize` of the decoded photo ``ph`` (``timings`` holds its decode, ``t0`` when it
+    began). A photo whose table's depth runs across it (:func:`_quarter_turns`) is read again turned
+    upright, unless ``turned`` says it has been, and that reading stands, its tiles' quads in the
+    photo's own pixels (:func:`_turned_back`)."""
     t1 = time.perf_counter()
-    timings = {"decode": (t1 - t0) * 1000}
     rec = Recognition(width=ph.width, height=ph.height)
     cands: list[Candidate] = []
     face_map: dict = {}  # (the finder's last face map of the first reading: :func:`_read_beyond`)
@@ -364,6 +386,9 @@ def recognize(image_bytes: bytes, *, classifier: Any = None, finder: str | None 
         if farther is not None:
             cands, readings, reason_extra, rec.rejected = farther
             face_map.clear()  # (the far look's finds: that map no longer shows them)
+    if not turned and cands and reason_extra is None and (quarters := _quarter_turns(ph, readings, cands)):
+        again = _recognized(_photo.turned(ph, quarters), classifier, finder, timings, t0, turned=True)
+        return _turned_back(again, quarters, ph)
     measured = None  # (the view measured on the first reading, where it stands)
     if cands and reason_extra is None and readings:
         try:

@@ -206,6 +206,20 @@ def _seat_view(
     return _slant.view_of(faces, box, spreads), box, faces
 
 
+def _quarter_turns(ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = ()) -> int:
+    """How many quarter turns counter-clockwise (as :func:`numpy.rot90` turns an image) bring the
+    table's depth up the photo ``ph``, measured on the faces of its first reading ``readings`` in the
+    part they lie in, as :func:`_seat_view` measures them (:func:`vision.slant.quarter_roll`): 0
+    where it runs up it already, or the faces do not say (too few faces read to measure on: the
+    finds in rows that stand in for them have no up)."""
+    read = _faces(readings)
+    if len(read) < _slant.MIN_FACES:
+        return 0
+    box = _slant.window([r.quad for r in readings] + _beside_readings(readings, cands), ph.image.shape)
+    roll = _slant.quarter_roll([r.quad for r in read], box)
+    return int(round(-roll / 90.0)) % 4
+
+
 #: a reading cuts tiles (:func:`_cuts_tiles`) where it puts two or more readings inside at least
 #: this many of another reading's sure readings with artwork (one box round four tiles of a grid,
 #: the classical finder's one sure reading of a 144-tile photo, is no sign)

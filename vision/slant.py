@@ -218,6 +218,89 @@ def view_of(
     return rolled if rolled.slanted else view
 
 
+#: the rolls a photo whose table's depth runs across it is measured at (:func:`quarter_roll`): its
+#: far side on the photo's left or on its right
+QUARTER_ROLLS = (90.0, 270.0)
+#: a photo's depth runs across it where the view measured at one of :data:`QUARTER_ROLLS` is
+#: slanted by its stretch (:data:`MIN_STRETCH`) and fits the faces better by at least this much (the
+#: cost of :func:`view_of`, quadrilaterals alone) than the views measured with the depth running up
+#: the photo or down it, on :data:`MIN_FACES_FOR_DEPTH` faces or more; or fits them better at all
+#: there, where the faces grow smaller across the photo (:func:`size_gradient`,
+#: :data:`SIZE_FALL_MIN`). On the real-tile A/B photos as taken and seen from a seat (419 with three
+#: faces or more) the most such a view gained was 0.059, and 7 gained anything; on those seen from
+#: a seat and turned a quarter, most gained 0.2-0.45
+TURN_GAIN = 0.06
+#: ... and on fewer faces (three or four: a squat hand turned a quarter, whose first reading read
+#: few of its faces), by at least this much. Three faces of a seat photo the right way up, fitting
+#: every view badly, gained 0.059 at a quarter turn; a hand seen 50 degrees off and turned a quarter,
+#: 0.26-0.57
+TURN_GAIN_FEW = 0.15
+#: the faces grow smaller across the photo where the log of their size falls by at least this much
+#: a photo height of the part they lie in, and faster than up the photo: the far side lies that way
+#: (a depth of 0.1, :data:`DEPTHS`). Measured on :data:`MIN_FACES_FOR_DEPTH` faces or more: on the
+#: A/B photos seen 45 and 55 degrees off and turned a quarter, it said which way in 109 of the 116
+#: such, wrongly in 3
+SIZE_FALL_MIN = 0.1
+
+
+def size_gradient(faces: np.ndarray, box: tuple[int, int, int, int]) -> tuple[float, float]:
+    """How the log of the faces' size (the root of each quadrilateral's area; ``faces`` n x 4 x 2,
+    photo pixels) changes across the photo and up it: the least-squares slope in x and in y, per
+    height of the part ``box`` they lie in. Seen from a seat, the far side comes out smaller."""
+    f = _frame(box)
+    c = faces.mean(1) @ f[:2, :2].T + f[:2, 2]
+    d1, d3 = faces[:, 1] - faces[:, 0], faces[:, 3] - faces[:, 0]
+    area = np.abs(d1[:, 0] * d3[:, 1] - d1[:, 1] * d3[:, 0])
+    a = np.column_stack([np.ones(len(c)), c])
+    coef = np.linalg.lstsq(a, 0.5 * np.log(np.maximum(area, 1e-9)), rcond=None)[0]
+    return float(coef[1]), float(coef[2])
+
+
+def quarter_roll(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> float:
+    """The roll (of :data:`QUARTER_ROLLS`, else 0) at which the table's depth runs up the photo whose
+    upright faces are ``faces`` (as :func:`view_of`), in the part ``box``: 0 unless one of them is
+    slanted by its stretch and fits the faces better than the views measured at roll 0 and 180 (the
+    photo upside down, its depth running down it) by :data:`TURN_GAIN_FEW`, or, on
+    :data:`MIN_FACES_FOR_DEPTH` faces or more, by :data:`TURN_GAIN`, or at all where the faces grow
+    smaller across the photo (:data:`SIZE_FALL_MIN`). Which way: towards the side the faces grow
+    smaller on, where enough faces say so; else the roll that fits them better, the first of
+    :data:`QUARTER_ROLLS` within :data:`TIE` (a phone held upright stores its picture turned a quarter, its
+    top on the left, and says so in an EXIF tag that a photo passed on may lose).
+
+    The slant is measured up the photo, a phone held level and its picture turned upright by its
+    EXIF orientation. A photo that lost its orientation, or that a player turned so that a hand
+    photographed from the next seat reads upright, shows the table's depth across it: its faces are
+    squashed across the photo, and the view measured up it (a stretch of 1.0) leaves them squat. Read
+    as it is, such a photo seen 45 degrees off straight above lost a quarter to two fifths of its
+    tiles (the real-tile A/B samples' composites and tables)."""
+    if len(faces) < MIN_FACES:
+        return 0.0
+    q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
+
+    def fit(roll: float) -> tuple[float, View]:
+        view = _fitted(q, box, roll)
+        cost = _quad_costs(q, _turn(roll) @ _frame(box), (view.depth,))
+        return float(cost[0, STRETCHES.index(view.stretch)]), view
+
+    upright = min(fit(0.0)[0], fit(180.0)[0])
+    across = [(cost, view.roll) for cost, view in map(fit, QUARTER_ROLLS) if view.stretch >= MIN_STRETCH]
+    if not across:
+        return 0.0
+    cost = min(c for c, _ in across)
+    roll = next(r for c, r in across if c <= cost + TIE)  # (the first of them at a tie)
+    enough = len(q) >= MIN_FACES_FOR_DEPTH
+    gx, gy = size_gradient(q, box) if enough else (0.0, 0.0)
+    falls = abs(gx) >= SIZE_FALL_MIN
+    if not (
+        cost <= upright - TURN_GAIN_FEW
+        or (enough and (cost <= upright - TURN_GAIN or (falls and abs(gx) > abs(gy) and cost < upright)))
+    ):
+        return 0.0
+    if falls:  # (smaller to the right: the far side is there, and the photo turns it up)
+        return QUARTER_ROLLS[1] if gx < 0 else QUARTER_ROLLS[0]
+    return roll
+
+
 def row_turn(faces: np.ndarray) -> float:
     """How far the rows of the faces ``faces`` (n x 4 x 2) are turned, as a roll (degrees, as
     ``cv2.getRotationMatrix2D`` turns a picture): the median direction from each face to its
