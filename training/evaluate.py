@@ -51,6 +51,9 @@ Prints tables of
 (c13) the (c12) photos seen from a seat at the table (:func:`training.viewpoint.scene_seen_from`, 45
     and 55 degrees off straight above by default), as a player photographs a hand: real faces of
     unseen sets, squat and foreshortened, scored as (b4-b8);
+(c14) the same photos as (c) seen from a seat 45 and 55 degrees off, then turned a quarter either way,
+    as a photo that lost its EXIF orientation or that a player turned shows them (the table's depth
+    running across the photo: :func:`training.viewpoint.slanted_turned`), scored as (c);
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -835,6 +838,29 @@ def eval_real_slanted(data: Path, views: list[tuple[float, float, float]], class
     return eval_real_changed(data, views, slanted, classifier, detector)
 
 
+def eval_real_turned(data: Path, views: list[tuple[float, int]], classifier=None, detector=None) -> dict:
+    """(c14) the labelled real photos seen from a seat and turned a quarter
+    (:func:`training.viewpoint.slanted_turned`; ``views``: degrees off straight above, and quarter
+    turns counter-clockwise): per view, :func:`eval_labelled`'s results."""
+    from training.viewpoint import slanted_turned
+
+    return eval_real_changed(data, views, slanted_turned, classifier, detector)
+
+
+def turned_views(spec: str) -> list[tuple[float, int]]:
+    """``--turned-seats``: comma-separated ``degrees:quarters`` (``45:1``: seen 45 degrees off straight
+    above, then turned a quarter counter-clockwise; ``55:3``, clockwise): ``(degrees, quarters)`` per
+    view."""
+    views = []
+    for part in (p.strip() for p in spec.split(",") if p.strip()):
+        degrees, sep, quarters = part.partition(":")
+        try:
+            views.append((float(degrees), int(quarters) % 4 if sep else 1))
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a turned seat is degrees:quarters, as 45:1, not {part!r}") from None
+    return views
+
+
 def eval_real_overexposed(data: Path, gains: list[float], classifier=None, detector=None) -> dict:
     """(c4) the labelled real photos overexposed (:func:`training.exposure.overexposed`; ``gains``:
     how many times their levels are scaled before clipping): per gain, :func:`eval_labelled`'s
@@ -1347,6 +1373,14 @@ REAL_CHANGES: dict = {
         _view_name,
         "real_slanted",
     ),
+    "c14": (
+        "(c14) labelled real photos seen from a seat as (c3), then turned a quarter (counter-clockwise: 1, "
+        "clockwise: 3), as a photo that lost its EXIF orientation or that a player turned shows them: the "
+        "table's depth runs across the photo (training.viewpoint.slanted_turned)",
+        eval_real_turned,
+        lambda view: f"{view[0]:g} deg, turned {'counter-clockwise' if view[1] == 1 else 'clockwise' if view[1] == 3 else f'{90 * view[1]} deg'}",
+        "real_turned",
+    ),
     "c4": (
         "(c4) labelled real photos overexposed, as a phone metering a dark table burns out the faces (levels "
         "scaled by the gain, clipped at white; training.exposure)",
@@ -1381,7 +1415,7 @@ REAL_CHANGES: dict = {
 
 
 def _report_real_changes(data: Path, table: str, keys: list, clf, det, report: dict) -> None:
-    """The table ``table`` of :data:`REAL_CHANGES` (c3, c4, c9, c10, c11): the labelled real photos changed by
+    """The table ``table`` of :data:`REAL_CHANGES` (c3, c4, c9, c10, c11, c14): the labelled real photos changed by
     each of ``keys``, summed up per key and system (nothing where ``keys`` is empty)."""
     if not keys or not _have_labelled(data, table):
         return
@@ -1588,6 +1622,13 @@ def main(argv=None) -> int:
         "a trailing r<degrees>: the phone turned that much about its own axis, as 50r8; '' skips)",
     )
     ap.add_argument(
+        "--turned-seats",
+        type=turned_views,
+        default="45:1,45:3,55:1,55:3",
+        help="(c14) view the labelled real photos from a seat at these degrees off straight above, then turn them "
+        "that many quarter turns counter-clockwise (degrees:quarters, comma-separated; '' skips)",
+    )
+    ap.add_argument(
         "--seat-composites",
         type=slant_views,
         default="45,55r5",
@@ -1686,6 +1727,7 @@ def main(argv=None) -> int:
     _report_real_composites(data, a.composites, clf, det, report)
     for table, keys in (
         ("c3", a.slant_angles),
+        ("c14", a.turned_seats),
         ("c4", a.exposures),
         ("c9", a.grain),
         ("c10", a.pale_seats),

@@ -109,3 +109,15 @@ def slanted(
     off straight above, distance[, roll])`` (:func:`seen_from`): ``(view, name, JPEG bytes,
     labels)``."""
     return variants(labelled, views, lambda img, view: seen_from(img, *view))
+
+
+def slanted_turned(
+    labelled: Iterable[tuple[str, bytes, list[str]]], views: Iterable[tuple[float, int]]
+) -> Iterator[tuple[tuple[float, int], str, bytes, list[str]]]:
+    """Each labelled photo ``(name, image bytes, labels)`` seen from a seat and turned, for each of
+    ``views``, ``(degrees off straight above, quarter turns)``: :func:`seen_from`, then turned that
+    many quarter turns counter-clockwise (as :func:`numpy.rot90` turns it), as a photo whose EXIF
+    orientation was lost, or that a player turned, shows it (the table's depth running across the
+    photo): ``(view, name, JPEG bytes, labels)``. The labels keep their order: turned up again, the
+    rows read as before."""
+    return variants(labelled, views, lambda img, view: np.ascontiguousarray(np.rot90(seen_from(img, view[0]), view[1])))
