@@ -1378,7 +1378,9 @@ REAL_CHANGES: dict = {
         "clockwise: 3), as a photo that lost its EXIF orientation or that a player turned shows them: the "
         "table's depth runs across the photo (training.viewpoint.slanted_turned)",
         eval_real_turned,
-        lambda view: f"{view[0]:g} deg, turned {'counter-clockwise' if view[1] == 1 else 'clockwise' if view[1] == 3 else f'{90 * view[1]} deg'}",
+        lambda view: (
+            f"{view[0]:g} deg, turned {'counter-clockwise' if view[1] == 1 else 'clockwise' if view[1] == 3 else f'{90 * view[1]} deg'}"
+        ),
         "real_turned",
     ),
     "c4": (
