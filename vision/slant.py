@@ -221,14 +221,19 @@ def view_of(
 #: the rolls a photo whose table's depth runs across it is measured at (:func:`quarter_roll`): its
 #: far side on the photo's left or on its right
 QUARTER_ROLLS = (90.0, 270.0)
+#: a view with the depth across the photo is slanted where its stretch is at least this: more than
+#: :data:`MIN_STRETCH`, since a set's faces narrower than :data:`FACE_ASPECT` (0.68 against 0.75)
+#: fit a quarter view of 1.1-1.15 as well, seen from straight above (the synthetic faces drawn 0.70
+#: wide turned 16 photos of the benchmark's b4-b9 and b10 with 1.15)
+QUARTER_STRETCH = 1.2
 #: a photo's depth runs across it where the view measured at one of :data:`QUARTER_ROLLS` is
-#: slanted by its stretch (:data:`MIN_STRETCH`) and fits the faces better by at least this much (the
-#: cost of :func:`view_of`, quadrilaterals alone) than the views measured with the depth running up
-#: the photo or down it, on :data:`MIN_FACES_FOR_DEPTH` faces or more; or fits them better at all
-#: there, where the faces grow smaller across the photo (:func:`size_gradient`,
+#: slanted (:data:`QUARTER_STRETCH`) and fits the faces lying across the photo better by at least
+#: this much (the cost of :func:`view_of`, quadrilaterals alone) than the views measured with the
+#: depth running up the photo or down it, on :data:`MIN_FACES_FOR_DEPTH` such faces or more; or fits
+#: them better at all there, where the faces grow smaller across the photo (:func:`size_gradient`,
 #: :data:`SIZE_FALL_MIN`). On the real-tile A/B photos as taken and seen from a seat (419 with three
-#: faces or more) the most such a view gained was 0.059, and 7 gained anything; on those seen from
-#: a seat and turned a quarter, most gained 0.2-0.45
+#: faces or more) the most such a view gained (on every face) was 0.059; on those seen from a seat
+#: and turned a quarter, most gained 0.2-0.45
 TURN_GAIN = 0.06
 #: ... and on fewer faces (three or four: a squat hand turned a quarter, whose first reading read
 #: few of its faces), by at least this much. Three faces of a seat photo the right way up, fitting
@@ -258,24 +263,31 @@ def size_gradient(faces: np.ndarray, box: tuple[int, int, int, int]) -> tuple[fl
 
 def quarter_roll(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> float:
     """The roll (of :data:`QUARTER_ROLLS`, else 0) at which the table's depth runs up the photo whose
-    upright faces are ``faces`` (as :func:`view_of`), in the part ``box``: 0 unless one of them is
-    slanted by its stretch and fits the faces better than the views measured at roll 0 and 180 (the
-    photo upside down, its depth running down it) by :data:`TURN_GAIN_FEW`, or, on
-    :data:`MIN_FACES_FOR_DEPTH` faces or more, by :data:`TURN_GAIN`, or at all where the faces grow
-    smaller across the photo (:data:`SIZE_FALL_MIN`). Which way: towards the side the faces grow
-    smaller on, where enough faces say so; else the roll that fits them better, the first of
-    :data:`QUARTER_ROLLS` within :data:`TIE` (a phone held upright stores its picture turned a quarter, its
-    top on the left, and says so in an EXIF tag that a photo passed on may lose).
+    upright faces are ``faces`` (as :func:`view_of`), in the part ``box``. Measured on the faces
+    lying across the photo (their up nearer its width than its height), where they are more than
+    half the faces and at least :data:`MIN_FACES`: 0 unless a view with the depth across the photo
+    is slanted (:data:`QUARTER_STRETCH`) and fits them better than the views measured at roll 0 and
+    180 (the photo upside down, its depth running down it) by :data:`TURN_GAIN_FEW`, or, on
+    :data:`MIN_FACES_FOR_DEPTH` of them or more, by :data:`TURN_GAIN`, or at all where the faces
+    grow smaller across the photo (:data:`SIZE_FALL_MIN`, measured on every face). Which way:
+    towards the side the faces grow smaller on, where enough faces say so; else the roll that fits
+    them better, the first of :data:`QUARTER_ROLLS` within :data:`TIE` (a phone held upright
+    stores its picture turned a quarter, its top on the left, and says so in an EXIF tag that a
+    photo passed on may lose).
 
     The slant is measured up the photo, a phone held level and its picture turned upright by its
-    EXIF orientation. A photo that lost its orientation, or that a player turned so that a hand
-    photographed from the next seat reads upright, shows the table's depth across it: its faces are
-    squashed across the photo, and the view measured up it (a stretch of 1.0) leaves them squat. Read
-    as it is, such a photo seen 45 degrees off straight above lost a quarter to two fifths of its
-    tiles (the real-tile A/B samples' composites and tables)."""
-    if len(faces) < MIN_FACES:
+    EXIF orientation. A photo that lost its orientation, or that a player turned, shows the table's
+    depth across it: the hand's faces lie across the photo, their up towards its far side, squashed
+    across it, and the view measured up it (a stretch of 1.0) leaves them squat. Read as it is, such
+    a photo seen 45 degrees off straight above lost a quarter to two fifths of its tiles (the
+    real-tile A/B samples' composites and tables). Faces upright in the photo and narrow say nothing
+    here: a set of narrow faces seen from straight above looks the same."""
+    every = np.asarray(faces, np.float64).reshape(-1, 4, 2)
+    up = every[:, 0] - every[:, 3]
+    across_photo = np.abs(up[:, 0]) > np.abs(up[:, 1])
+    q = every[across_photo]
+    if len(q) < MIN_FACES or 2 * len(q) <= len(every):
         return 0.0
-    q = np.asarray(faces, np.float64).reshape(-1, 4, 2)
 
     def fit(roll: float) -> tuple[float, View]:
         view = _fitted(q, box, roll)
@@ -283,14 +295,14 @@ def quarter_roll(faces: list[np.ndarray], box: tuple[int, int, int, int]) -> flo
         return float(cost[0, STRETCHES.index(view.stretch)]), view
 
     upright = min(fit(0.0)[0], fit(180.0)[0])
-    across = [(cost, view.roll) for cost, view in map(fit, QUARTER_ROLLS) if view.stretch >= MIN_STRETCH]
+    across = [(cost, view.roll) for cost, view in map(fit, QUARTER_ROLLS) if view.stretch >= QUARTER_STRETCH]
     if not across:
         return 0.0
     cost = min(c for c, _ in across)
     roll = next(r for c, r in across if c <= cost + TIE)  # (the first of them at a tie)
-    enough = len(q) >= MIN_FACES_FOR_DEPTH
-    gx, gy = size_gradient(q, box) if enough else (0.0, 0.0)
+    gx, gy = size_gradient(every, box) if len(every) >= MIN_FACES_FOR_DEPTH else (0.0, 0.0)
     falls = abs(gx) >= SIZE_FALL_MIN
+    enough = len(q) >= MIN_FACES_FOR_DEPTH
     if not (
         cost <= upright - TURN_GAIN_FEW
         or (enough and (cost <= upright - TURN_GAIN or (falls and abs(gx) > abs(gy) and cost < upright)))

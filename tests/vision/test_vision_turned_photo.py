@@ -11,6 +11,7 @@ and read.
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 
 import cv2
@@ -55,8 +56,8 @@ def _table_faces(degrees: float, distance: float = 1.3) -> list[np.ndarray]:
 
 
 def _readings(faces: list[np.ndarray]) -> list[Reading]:
-    """Each face read surely as a tile with an up."""
-    return [Reading(Candidate(q.astype(np.float32)), q, 0, [("1m", 0.99)]) for q in faces]
+    """Each face, found by the learned finder, read surely as a tile with an up."""
+    return [Reading(Candidate(q.astype(np.float32), source="learned"), q, 0, [("1m", 0.99)]) for q in faces]
 
 
 def _quarters(faces: list[np.ndarray], quarters: int) -> int:
@@ -113,6 +114,43 @@ def test_a_seat_photo_turned_a_quarter_is_turned_up(degrees, quarters):
 )
 def test_photos_whose_depth_runs_up_or_down_them_are_not_turned(degrees, quarters, why):
     assert _quarters(_table_faces(degrees), quarters) == 0, why
+
+
+def _narrowed(face: np.ndarray, by: float) -> np.ndarray:
+    """``face`` made ``by`` times as wide about its centre (across the photo)."""
+    c = face.mean(0)
+    return (face - c) * [by, 1.0] + c
+
+
+def test_narrow_faces_seen_from_above_are_not_turned():
+    """A set whose faces are narrower than most (0.6 as wide as high, not 0.75), photographed from
+    straight above: a view stretched across the photo would fit them as well as a photo turned a
+    quarter, but they stand upright in the photo, and a photo whose depth runs across it shows
+    the hand's faces lying across it."""
+    faces = [_narrowed(q, 0.8) for q in _table_faces(0.0)]
+    box = slant.window(faces, (HEIGHT, WIDTH))
+    assert slant._fitted(np.asarray(faces), box, 90.0).stretch >= slant.QUARTER_STRETCH
+    assert _quarters(faces, 0) == 0
+
+
+def test_a_few_faces_lying_across_among_upright_ones_say_nothing():
+    """A seat photo turned a quarter, of whose faces the first reading read as many upright (turned
+    a quarter on the table: the tiles beyond the hand) as lying across: not turned."""
+    turned = [_quarter(q, 1, WIDTH, HEIGHT) for q in _table_faces(50.0)[:6]]
+    upright = [np.roll(q, 1, axis=0) for q in turned]  # (the same boxes, their up along the photo)
+    size = (HEIGHT, WIDTH)
+    ph = photo.Photo(np.zeros((size[1], size[0], 3), np.uint8), *size, 1.0, 1.0, "jpeg")
+    assert _quarter_turns(ph, _readings(turned)) == 3
+    assert _quarter_turns(ph, _readings(turned + upright)) == 0
+
+
+def test_the_classical_finders_faces_are_not_measured():
+    faces = _table_faces(45.0)
+    turned = [_quarter(q, 1, WIDTH, HEIGHT) for q in faces]
+    ph = photo.Photo(np.zeros((WIDTH, HEIGHT, 3), np.uint8), HEIGHT, WIDTH, 1.0, 1.0, "jpeg")
+    classical = [dataclasses.replace(r, candidate=Candidate(r.candidate.quad)) for r in _readings(turned)]
+    assert _quarter_turns(ph, _readings(turned)) == 3
+    assert _quarter_turns(ph, classical) == 0
 
 
 @pytest.mark.parametrize("faces", [3, 4, 12])
