@@ -224,14 +224,14 @@ QUARTER_ROLLS = (90.0, 270.0)
 #: a view with the depth across the photo is slanted where its stretch is at least this: more than
 #: :data:`MIN_STRETCH`, since a set's faces narrower than :data:`FACE_ASPECT` (0.68 against 0.75)
 #: fit a quarter view of 1.1-1.15 as well, seen from straight above (the synthetic faces drawn 0.70
-#: wide turned 16 photos of the benchmark's b4-b9 and b10 with 1.15)
+#: wide turned 14 photos of the benchmark's b2 and b4-b10 with 1.15)
 QUARTER_STRETCH = 1.2
 #: a photo's depth runs across it where the view measured at one of :data:`QUARTER_ROLLS` is
 #: slanted (:data:`QUARTER_STRETCH`) and fits the faces lying across the photo better by at least
 #: this much (the cost of :func:`view_of`, quadrilaterals alone) than the views measured with the
 #: depth running up the photo or down it, on :data:`MIN_FACES_FOR_DEPTH` such faces or more; or fits
 #: them better at all there, where the faces grow smaller across the photo (:func:`size_gradient`,
-#: :data:`SIZE_FALL_MIN`). On the real-tile A/B photos as taken and seen from a seat (419 with three
+#: :data:`SIZE_FALL_MIN`). On the real-tile A/B photos as taken and seen from a seat (405 with three
 #: faces or more) the most such a view gained (on every face) was 0.059; on those seen from a seat
 #: and turned a quarter, most gained 0.2-0.45
 TURN_GAIN = 0.06
