@@ -1,20 +1,22 @@
 """Synthetic hands photographed from a seat at the table, and how many of their tiles are read right:
 shared by the tests of slanted faces (tests/vision/test_vision_slanted_view.py) and of the second
-reading seen from straight above (tests/vision/test_vision_slant.py); and the mark of the tests
-that need the tile artwork to draw them (:data:`needs_artwork`)."""
+reading seen from straight above (tests/vision/test_vision_slant.py); rows of faces as a seat sees
+them (:func:`table_faces`, there and in tests/vision/test_vision_turned_photo.py); and the mark of
+the tests that need the tile artwork to draw them (:data:`needs_artwork`)."""
 
 from __future__ import annotations
 
 import shutil
 
 import cv2
+import numpy as np
 import pytest
 
 from training import phone_scenes
 from training.artwork import DEFAULT_DATA
 from training.evaluate import match_quads
 from training.scenes import Scene
-from training.viewpoint import scene_seen_from
+from training.viewpoint import DISTANCE, camera, scene_seen_from
 from vision import recognize
 
 #: a test that reads synthetic photos with the shipped models needs the tile artwork they are drawn
@@ -55,3 +57,18 @@ def read_right(photos: list[Scene], upright_only: bool = False) -> int:
             else:
                 right += read.code == tile["code"]
     return right
+
+
+def table_faces(degrees: float, distance: float = DISTANCE, roll: float = 0.0) -> list[np.ndarray]:
+    """Upright faces 60 x 80 in four rows of twelve on a table photographed 1600 x 1200 from
+    straight above, as :func:`training.viewpoint.camera` sees them ``degrees`` off straight above
+    from ``distance`` photo lengths, turned ``roll`` degrees about its own axis (corner 0 each
+    face's top-left, clockwise)."""
+    m, _ = camera(1600, 1200, degrees, distance, roll)
+    faces = []
+    for row in range(4):
+        for col in range(12):
+            x, y = 230 + 95 * col, 300 + 170 * row
+            q = np.array([[x, y], [x + 60, y], [x + 60, y + 80], [x, y + 80]], np.float64)
+            faces.append(cv2.perspectiveTransform(q.reshape(1, 4, 2), m).reshape(4, 2))
+    return faces

@@ -177,6 +177,15 @@ def _face_regions(face_map: dict) -> list[Candidate]:
     return out
 
 
+def _part(
+    ph: _photo.Photo, quads: list[np.ndarray], readings: list[Reading], cands: Sequence[Candidate]
+) -> tuple[int, int, int, int]:
+    """The part of the photo ``ph`` that the tiles ``quads`` lie in, with the rows of the tiles
+    read (:func:`_beside_readings`), as :func:`vision.slant.window` bounds it: where a slant, or a
+    quarter turn, is measured."""
+    return _slant.window(quads + _beside_readings(readings, cands), ph.image.shape)
+
+
 def _seat_view(
     ph: _photo.Photo, readings: list[Reading], cands: Sequence[Candidate] = (), face_map: dict | None = None
 ) -> SeatPart | None:
@@ -202,7 +211,7 @@ def _seat_view(
         spreads = [cd.spread for cd in rows]
         if len(faces) < _slant.MIN_FACES:
             return None
-    box = _slant.window(quads + _beside_readings(readings, cands), ph.image.shape)
+    box = _part(ph, quads, readings, cands)
     return _slant.view_of(faces, box, spreads), box, faces
 
 
@@ -217,7 +226,7 @@ def _quarter_turns(ph: _photo.Photo, readings: list[Reading], cands: Sequence[Ca
     read = _faces([r for r in readings if r.candidate.source == "learned"])
     if len(read) < _slant.MIN_FACES:
         return 0
-    box = _slant.window([r.quad for r in readings] + _beside_readings(readings, cands), ph.image.shape)
+    box = _part(ph, [r.quad for r in readings], readings, cands)
     roll = _slant.quarter_roll([r.quad for r in read], box)
     return int(round(-roll / 90.0)) % 4
 

@@ -20,9 +20,8 @@ import cv2
 import numpy as np
 import pytest
 
-from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right
+from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right, table_faces
 from training import phone_scenes
-from training.viewpoint import camera
 from vision import layout_rules as layout_rules_module
 from vision import looks_again as looks_again_module
 from vision import photo, slant
@@ -72,20 +71,6 @@ def test_the_view_gives_faces_their_true_shape(turns, degrees, why):
     assert view.slanted == (degrees >= 40), why
 
 
-def _table_faces(degrees: float, distance: float, roll: float = 0.0) -> list[np.ndarray]:
-    """Upright faces 60 x 80 in four rows of twelve on a table photographed 1600 x 1200 from
-    straight above, as :func:`training.viewpoint.camera` sees them ``degrees`` off straight above
-    from ``distance`` photo lengths, turned ``roll`` degrees about its own axis."""
-    m, _ = camera(1600, 1200, degrees, distance, roll)
-    faces = []
-    for row in range(4):
-        for col in range(12):
-            x, y = 230 + 95 * col, 300 + 170 * row
-            q = np.array([[x, y], [x + 60, y], [x + 60, y + 80], [x, y + 80]], np.float64)
-            faces.append(cv2.perspectiveTransform(q.reshape(1, 4, 2), m).reshape(4, 2))
-    return faces
-
-
 def _spread(faces: list[np.ndarray], m: np.ndarray) -> tuple[float, float]:
     """The largest log ratio of a face's width over height to 0.75, and of its width to the
     median width, once ``faces`` are moved by ``m``."""
@@ -102,7 +87,7 @@ def test_seen_from_straight_above_again_the_faces_are_one_shape_and_size(degrees
     the far faces smaller and squatter than the near ones. Straightened, every face is within 8 %
     of a face's shape and 8 % of the median width; a uniform stretch leaves the far and near rows
     apart in size (by 15 % and more, the phone 0.8 lengths away)."""
-    faces = _table_faces(degrees, distance)
+    faces = table_faces(degrees, distance)
     box = slant.window(faces, (1200, 1600))
     view = slant.view_of(faces, box)
     assert view.slanted and view.depth > 0
@@ -120,7 +105,7 @@ def test_a_close_up_of_a_few_faces_has_a_depth(picked, depth):
     first reading read only a few faces surely, on the far and the near row: five say how much
     smaller the far side comes out (:data:`vision.slant.MIN_FACES_FOR_DEPTH`), and straightened
     they are one size within 8 %; four let the depth trade off against the stretch, and say none."""
-    faces = [_table_faces(50.0, 0.8)[i] for i in picked]
+    faces = [table_faces(50.0, 0.8)[i] for i in picked]
     box = slant.window(faces, (1200, 1600))
     view = slant.view_of(faces, box)
     assert view.slanted and (view.depth > 0) == depth
@@ -142,7 +127,7 @@ def _skew(faces: list[np.ndarray], m: np.ndarray) -> float:
 def test_the_rows_turn_is_measured_across_the_photo(degrees, roll):
     """Seen from a seat, four rows of twelve lie closer together than the faces along a row; the
     rows' turn is measured from each face to its nearest neighbour across the photo."""
-    faces = np.asarray(_table_faces(degrees, 1.3, roll))
+    faces = np.asarray(table_faces(degrees, 1.3, roll))
     assert slant.row_turn(faces) == pytest.approx(roll, abs=0.5)
 
 
@@ -152,7 +137,7 @@ def test_a_phone_turned_about_its_own_axis_is_turned_back(roll):
     runs up the photo at that angle. The view has that roll, and straightened the faces are square
     again (within 2 degrees) and of one shape and size; stretched straight up the photo instead,
     they come out sheared by over 4 degrees."""
-    faces = _table_faces(50.0, 1.3, roll)
+    faces = table_faces(50.0, 1.3, roll)
     box = slant.window(faces, (1200, 1600))
     view = slant.view_of(faces, box)
     assert view.roll == pytest.approx(roll, abs=1.0) and view.slanted
@@ -167,7 +152,7 @@ def test_a_phone_turned_about_its_own_axis_is_turned_back(roll):
 def test_rows_turned_in_a_photo_from_above_have_no_roll():
     """From straight above a roll changes nothing; measured anyway, it let a rack turned 8 degrees
     on the table pass for a depth, and the photo was read twice."""
-    faces = _table_faces(0.0, 1.3, 8.0)
+    faces = table_faces(0.0, 1.3, 8.0)
     view = slant.view_of(faces, slant.window(faces, (1200, 1600)))
     assert view == slant.View() and not view.slanted
 
@@ -175,7 +160,7 @@ def test_rows_turned_in_a_photo_from_above_have_no_roll():
 def test_rows_turned_further_are_rows_turned_on_the_table():
     """Rows turned beyond :data:`vision.slant.MAX_ROLL` are rather turned on the table (their faces
     sheared in the photo, not turned): the view has no roll."""
-    faces = _table_faces(50.0, 1.3, slant.MAX_ROLL + 8)
+    faces = table_faces(50.0, 1.3, slant.MAX_ROLL + 8)
     assert slant.view_of(faces, slant.window(faces, (1200, 1600))).roll == 0.0
 
 

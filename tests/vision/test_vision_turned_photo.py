@@ -14,13 +14,11 @@ from __future__ import annotations
 import dataclasses
 import sys
 
-import cv2
 import numpy as np
 import pytest
 
-from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right
+from tests.seat_views import hands_seen_from_a_seat, needs_artwork, read_right, table_faces
 from training.scenes import Scene
-from training.viewpoint import camera
 from vision import photo, slant
 from vision.finders import Candidate
 from vision.readings import Reading
@@ -39,20 +37,6 @@ def _quarter(points: np.ndarray, quarters: int, width: int, height: int) -> np.n
         p = np.column_stack([p[:, 1], width - p[:, 0]])
         width, height = height, width
     return p.reshape(np.shape(points))
-
-
-def _table_faces(degrees: float, distance: float = 1.3) -> list[np.ndarray]:
-    """Upright faces 60 x 80 in four rows of twelve on a table photographed 1600 x 1200 from
-    straight above, as :func:`training.viewpoint.camera` sees them ``degrees`` off straight above
-    from ``distance`` photo lengths (corner 0 each face's top-left, clockwise)."""
-    m, _ = camera(WIDTH, HEIGHT, degrees, distance)
-    faces = []
-    for row in range(4):
-        for col in range(12):
-            x, y = 230 + 95 * col, 300 + 170 * row
-            q = np.array([[x, y], [x + 60, y], [x + 60, y + 80], [x, y + 80]], np.float64)
-            faces.append(cv2.perspectiveTransform(q.reshape(1, 4, 2), m).reshape(4, 2))
-    return faces
 
 
 def _readings(faces: list[np.ndarray]) -> list[Reading]:
@@ -96,7 +80,7 @@ def test_a_seat_photo_turned_a_quarter_is_turned_up(degrees, quarters):
     """Four rows of faces seen from a seat, the photo turned a quarter either way: measured up the
     photo, the faces show no slant; the photo is turned back up (towards the side the faces grow
     smaller on, the far side, which the turn brings to the top)."""
-    faces = _table_faces(degrees)
+    faces = table_faces(degrees)
     turned = [_quarter(q, quarters, WIDTH, HEIGHT) for q in faces]
     assert not slant.view_of(turned, slant.window(turned, (WIDTH, HEIGHT))).slanted
     assert (quarters + _quarters(faces, quarters)) % 4 == 0
@@ -113,7 +97,7 @@ def test_a_seat_photo_turned_a_quarter_is_turned_up(degrees, quarters):
     ],
 )
 def test_photos_whose_depth_runs_up_or_down_them_are_not_turned(degrees, quarters, why):
-    assert _quarters(_table_faces(degrees), quarters) == 0, why
+    assert _quarters(table_faces(degrees), quarters) == 0, why
 
 
 def _narrowed(face: np.ndarray, by: float) -> np.ndarray:
@@ -127,7 +111,7 @@ def test_narrow_faces_seen_from_above_are_not_turned():
     straight above: a view stretched across the photo would fit them as well as a photo turned a
     quarter, but they stand upright in the photo, and a photo whose depth runs across it shows
     the hand's faces lying across it."""
-    faces = [_narrowed(q, 0.8) for q in _table_faces(0.0)]
+    faces = [_narrowed(q, 0.8) for q in table_faces(0.0)]
     box = slant.window(faces, (HEIGHT, WIDTH))
     assert slant._fitted(np.asarray(faces), box, 90.0).stretch >= slant.QUARTER_STRETCH
     assert _quarters(faces, 0) == 0
@@ -136,7 +120,7 @@ def test_narrow_faces_seen_from_above_are_not_turned():
 def test_a_few_faces_lying_across_among_upright_ones_say_nothing():
     """A seat photo turned a quarter, of whose faces the first reading read as many upright (turned
     a quarter on the table: the tiles beyond the hand) as lying across: not turned."""
-    turned = [_quarter(q, 1, WIDTH, HEIGHT) for q in _table_faces(50.0)[:6]]
+    turned = [_quarter(q, 1, WIDTH, HEIGHT) for q in table_faces(50.0)[:6]]
     upright = [np.roll(q, 1, axis=0) for q in turned]  # (the same boxes, their up along the photo)
     size = (HEIGHT, WIDTH)
     ph = photo.Photo(np.zeros((size[1], size[0], 3), np.uint8), *size, 1.0, 1.0, "jpeg")
@@ -145,7 +129,7 @@ def test_a_few_faces_lying_across_among_upright_ones_say_nothing():
 
 
 def test_the_classical_finders_faces_are_not_measured():
-    faces = _table_faces(45.0)
+    faces = table_faces(45.0)
     turned = [_quarter(q, 1, WIDTH, HEIGHT) for q in faces]
     ph = photo.Photo(np.zeros((WIDTH, HEIGHT, 3), np.uint8), HEIGHT, WIDTH, 1.0, 1.0, "jpeg")
     classical = [dataclasses.replace(r, candidate=Candidate(r.candidate.quad)) for r in _readings(turned)]
@@ -160,11 +144,11 @@ def test_with_no_size_to_go_by_a_turned_photo_is_turned_clockwise(faces, quarter
     view across the photo far better (:data:`vision.slant.TURN_GAIN_FEW`), and twelve too; all
     lie as far from the camera, so nothing says which side is the far one, and either way round the
     photo is turned clockwise (a phone's picture that lost its EXIF tag has its top on the left)."""
-    assert _quarters(_table_faces(50.0)[:faces], quarters) == 3
+    assert _quarters(table_faces(50.0)[:faces], quarters) == 3
 
 
 def test_two_faces_say_nothing():
-    assert _quarters(_table_faces(50.0)[:2], 1) == 0
+    assert _quarters(table_faces(50.0)[:2], 1) == 0
 
 
 # ----------------------------------------------------------------------------------------------
