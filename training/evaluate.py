@@ -54,6 +54,11 @@ Prints tables of
 (c14) the same photos as (c) seen from a seat 45 and 55 degrees off, then turned a quarter either way,
     as a photo that lost its EXIF orientation or that a player turned shows them (the table's depth
     running across the photo: :func:`training.viewpoint.slanted_turned`), scored as (c);
+(c15) photos rendered with a physically based renderer (:mod:`training.blender_scenes`: Blender's
+    Cycles): tiles as solids with bevels, thickness, two layers and a glossy face, real faces of the
+    sets no model learned from, under a lamp and a window, from above or from a seat: a hand lying
+    face up with its discards and the wall, a concealed hand standing facing the camera, a row at a
+    diagonal; scored as (b4-b8), the wall's face-down tiles counted as partly shown;
 (d) the PyPI package ``mahjong-detector`` (YOLOv8 ONNX, 34 classes, no flowers) on the same photos
     and scenes, side by side (install with ``pip install mahjong-detector==0.0.6``);
 (e) end-to-end time of a 12-megapixel JPEG (median of several runs);
@@ -72,6 +77,7 @@ import io
 import json
 import os
 import statistics
+import subprocess
 import tempfile
 import time
 from collections import Counter
@@ -1104,6 +1110,42 @@ def _scene_table(items, key: str, title, clf, det, report: dict, finders: dict |
 REAL_TILE_SEED0 = 21000
 
 
+#: (c15) the first seed of each kind's rendered photos (:func:`_report_blender_scenes`)
+BLENDER_SEED0 = 31000
+
+
+def _report_blender_scenes(a: argparse.Namespace, data: Path, clf, det, report: dict) -> None:
+    """(c15) photos rendered with Blender's path tracer (:func:`training.blender_scenes.blender_scenes`):
+    solid, bevelled, glossy tiles with real faces of the sets no model learned from, one table per
+    kind (:data:`training.blender_scenes.KINDS`), the detector side by side; seeds
+    :data:`BLENDER_SEED0` + 100 x the kind's place. Skipped, with the reason, where Blender's
+    module cannot be installed."""
+    if a.blender_scenes <= 0:
+        return
+    from training.blender_scenes import KINDS, blender_scenes, ensure_blender
+
+    try:
+        python = ensure_blender()
+    except (OSError, subprocess.CalledProcessError) as exc:
+        print(f"\n(c15) skipped: Blender's module (bpy) could not be installed: {exc}")
+        return
+    titles = {
+        "hand": "a hand lying face up, melds apart, discards and the wall beyond",
+        "standing": "a concealed hand standing, facing the camera, melds lying in front",
+        "diagonal": "a hand's row at 20-45 degrees",
+    }
+    for k, kind in enumerate(KINDS):
+        items = blender_scenes(kind, a.blender_scenes, data, BLENDER_SEED0 + 100 * k, python)
+        if not items:
+            print(f"\n(c15) skipped: no held-out real crops under {data} or no background cache")
+            return
+        title = (
+            f"(c15) rendered (Blender, Cycles): {titles[kind]}; solid bevelled tiles, real faces of a set no "
+            f"model learned from ({a.blender_scenes}; training.blender_scenes)"
+        )
+        _scene_table(items, f"rendered_{kind}", lambda _ours, t=title: t, clf, det, report)
+
+
 def _report_real_tile_scenes(a: argparse.Namespace, data: Path, clf, det, report: dict) -> None:
     """(c12) the b4-b8 kinds drawn with real faces (:func:`training.real_tile_scenes.real_tile_scenes`),
     one table per kind, the detector side by side; seeds :data:`REAL_TILE_SEED0` + 100 x the kind's
@@ -1611,6 +1653,13 @@ def main(argv=None) -> int:
         help="(c12) phone-like photos per kind of b4-b8 drawn with real faces (0: skip)",
     )
     ap.add_argument(
+        "--blender-scenes",
+        type=int,
+        default=8,
+        help="(c15) photos per kind rendered with Blender (bpy, installed into training/.cache on first use; "
+        "renders cached there; 0: skip)",
+    )
+    ap.add_argument(
         "--real-tile-seats",
         default="45,55",
         help="(c13) view the (c12) photos from a seat at these degrees off straight above (comma-separated; '' skips)",
@@ -1740,6 +1789,7 @@ def main(argv=None) -> int:
     _report_real_far(data, a.far_shares, clf, det, report)
     _report_real_tables(data, a.tables, a.table_seats, clf, det, report)
     _report_real_tile_scenes(a, data, clf, det, report)
+    _report_blender_scenes(a, data, clf, det, report)
     if a.timing_runs > 0:
         _report_timing(a.timing_runs, clf, report)
     if a.json:
