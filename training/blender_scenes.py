@@ -210,17 +210,21 @@ def _exposure(sky: float, lights: list[tuple[list[float], float]], albedo: float
 
 
 def scene_spec(
-    rng: np.random.Generator, kind: str, faces: dict[str, list[str]], table_image: str, size: tuple[int, int]
+    rng: np.random.Generator,
+    kind: str,
+    faces: dict[str, list[str]],
+    body_bgr: np.ndarray,
+    table_image: str,
+    size: tuple[int, int],
 ) -> dict:
     """A scene's spec for :mod:`training.blender_render`: ``faces`` maps each code to face image
-    files (PNG) of one set, the first of each code's body colour the tiles take."""
+    files (PNG) of one set, whose tiles' bodies take the colour ``body_bgr`` (:func:`_body_colour`)."""
     codes = sorted(faces)
     tiles, centre = _layout(rng, kind, codes)
     for t in tiles:
         if t["code"] != "back":
             files = faces[t["code"]]
             t["face"] = files[int(rng.integers(len(files)))]
-    body_bgr = json.loads(Path(faces[codes[0]][0]).with_suffix(".json").read_text())["border"]
     tilt = float(rng.uniform(0, 12)) if rng.random() < 0.4 else float(rng.uniform(30, 55))
     if kind == "standing":
         tilt = float(rng.uniform(35, 60))
@@ -282,17 +286,25 @@ def scene_spec(
     }
 
 
+def _face_image(crop: np.ndarray) -> np.ndarray:
+    """A face crop (float, as :func:`training.real_tile_scenes.heldout_faces` reads it) as an image."""
+    return np.clip(crop, 0, 255).astype(np.uint8)
+
+
+def _body_colour(faces: dict[str, list[np.ndarray]]) -> np.ndarray:
+    """The colour a set's tile bodies take: the border of its first face crop (:func:`_border_colour`)."""
+    return _border_colour(_face_image(faces[min(faces)][0]))
+
+
 def _write_faces(folder: Path, faces: dict[str, list[np.ndarray]]) -> dict[str, list[str]]:
-    """Each face crop as a PNG under ``folder``, with its border colour beside it: code -> files."""
+    """Each face crop as a PNG under ``folder`` (once): code -> files."""
     folder.mkdir(parents=True, exist_ok=True)
     out: dict[str, list[str]] = {}
     for code, crops in sorted(faces.items()):
         for k, crop in enumerate(crops):
             f = folder / f"{code}-{k}.png"
-            img = np.clip(crop, 0, 255).astype(np.uint8)
             if not f.is_file():
-                cv2.imwrite(str(f), img)
-            f.with_suffix(".json").write_text(json.dumps({"border": [float(x) for x in _border_colour(img)]}))
+                cv2.imwrite(str(f), _face_image(crop))
             out.setdefault(code, []).append(str(f))
     return out
 
@@ -364,7 +376,7 @@ def blender_scenes(
         if not table.is_file():
             cv2.imwrite(str(table), backgrounds.read_background(b))
         size = SIZES[i % len(SIZES)]
-        spec = scene_spec(rng, kind, face_files[one], str(table), size)
+        spec = scene_spec(rng, kind, face_files[one], _body_colour(faces[one]), str(table), size)
         img, labels = render_scene(spec, python)
         out.append((f"{kind}{seed0 + i} set {one}", _phone(img, rng), _scene_of(img, labels)))
     return out

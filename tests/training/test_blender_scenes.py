@@ -5,7 +5,6 @@ skipped without it."""
 
 from __future__ import annotations
 
-import json
 import math
 import subprocess
 from collections import Counter
@@ -57,11 +56,10 @@ def test_the_exposure_brings_a_white_face_to_a_phones_level():
 
 def test_a_scene_is_photographed_from_above_the_table_looking_at_the_hand(tmp_path):
     face = tmp_path / "1m-0.png"
-    face.write_bytes(b"")
-    face.with_suffix(".json").write_text(json.dumps({"border": [200.0, 210.0, 215.0]}))
     faces = {c: [str(face)] for c in CODES}
+    body = np.array([200.0, 210.0, 215.0])
     for seed in range(20):
-        spec = bs.scene_spec(np.random.default_rng(seed), bs.KINDS[seed % 3], faces, "table.png", (1600, 1200))
+        spec = bs.scene_spec(np.random.default_rng(seed), bs.KINDS[seed % 3], faces, body, "table.png", (1600, 1200))
         cam = spec["camera"]
         tilt = math.degrees(
             math.atan2(math.hypot(*np.subtract(cam["location"][:2], cam["target"][:2])), cam["location"][2])
